@@ -1,1 +1,19 @@
-pub fn x() {}
+//! hvnet's engine: a deterministic discrete-event, flow-level simulator.
+//!
+//! Activities (byte transfers, CPU work) consume resources (link directions,
+//! cores) with per-resource coefficients; their rates are the weighted
+//! max-min fair allocation ([`lmm`]), recomputed at each event ([`sim`]).
+//! The engine knows nothing of files, YAML or Hyper-V: callers build
+//! resources and activities, and react to events.
+
+pub mod lmm;
+pub mod record;
+pub mod sim;
+pub mod units;
+pub mod workload;
+
+pub use lmm::Sharing;
+pub use record::Recorder;
+pub use sim::{ActivityId, ActivitySpec, ActivityState, Event, ResourceId, Simulation, TimerId};
+pub use units::{Amount, BitsPerSecond, Rate, Seconds};
+pub use workload::{CapacityChange, Transfer, Workload, WorkloadResult};

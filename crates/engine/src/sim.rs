@@ -1,0 +1,587 @@
+//! The event loop: activities progress at their max-min rates between events.
+//!
+//! Between two events every rate is constant, so each activity's remaining
+//! work falls linearly. The next event is the earliest of the timers and the
+//! activity completions `now + remaining / rate`; at each event the rates are
+//! solved again (`lmm::System`), lazily, once per batch of simultaneous
+//! changes.
+//!
+//! Activities with the same resources, coefficients, weight and bound always
+//! get the same rate, so they share one solver variable: a *class* standing
+//! for its `n` members. A class keeps the work each member has done since the
+//! class was made (`progress`); a member that joined at progress `p0` with
+//! `amount` of work is done when `progress` reaches `p0 + amount`, its
+//! *target*. Members of a class therefore finish in target order, and the
+//! loop only looks at the smallest target of each class. This is exact, and
+//! makes the solver's size the number of distinct routes, not of flows.
+
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap, VecDeque};
+
+use crate::lmm::{merge_coefficients, ConstraintId, Sharing, System, VariableId};
+use crate::record::Recorder;
+use crate::units::{Amount, Rate, Seconds};
+
+/// A resource: a link direction, a core, a backplane.
+pub type ResourceId = ConstraintId;
+
+/// Identifies an activity for its whole life.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ActivityId(pub u32);
+
+/// Identifies a timer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct TimerId(pub u32);
+
+/// What the loop reports.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Event {
+    /// The activity finished its work.
+    Completed(ActivityId),
+    /// The timer fired; `tag` is what it was scheduled with.
+    Timer(TimerId, u64),
+}
+
+/// What an activity does: `amount` of work on `usage` resources.
+#[derive(Clone, Debug)]
+pub struct ActivitySpec {
+    pub amount: Amount,
+    pub weight: f64,
+    /// Upper bound of the rate (e.g. a TCP window limit); `None` for none.
+    pub bound: Option<Rate>,
+    /// `(resource, coefficient)`: each unit of work uses `coefficient`
+    /// units of the resource's capacity.
+    pub usage: Vec<(ResourceId, f64)>,
+}
+
+impl ActivitySpec {
+    pub fn new(amount: Amount, usage: Vec<(ResourceId, f64)>) -> Self {
+        Self {
+            amount,
+            weight: 1.0,
+            bound: None,
+            usage,
+        }
+    }
+}
+
+/// An activity's state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ActivityState {
+    Running,
+    Completed,
+    Cancelled,
+}
+
+#[derive(Clone, Debug)]
+struct Activity {
+    class: u32,
+    target: f64,
+    amount: Amount,
+    state: ActivityState,
+    started_at: Seconds,
+    finished_at: Option<Seconds>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct ClassKey {
+    usage: Vec<(ResourceId, u64)>,
+    weight: u64,
+    bound: u64,
+}
+
+#[derive(Debug)]
+struct Class {
+    key: ClassKey,
+    var: VariableId,
+    progress: f64,
+    rate: Rate,
+    members: u32,
+    /// Targets of the members, smallest first; stale entries are skipped.
+    targets: BinaryHeap<Reverse<(Target, u32)>>,
+}
+
+/// A float ordered totally, for heaps.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Target(f64);
+impl Eq for Target {}
+impl PartialOrd for Target {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Target {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.0.total_cmp(&other.0)
+    }
+}
+
+/// Two times closer than this are the same event.
+pub const TIME_EPSILON: Seconds = 1e-9;
+/// Work left below this fraction of an activity's amount is no work left.
+const WORK_EPSILON: f64 = 1e-9;
+
+/// A deterministic discrete-event simulation of activities on resources.
+#[derive(Default, Debug)]
+pub struct Simulation {
+    now: Seconds,
+    lmm: System,
+    activities: Vec<Activity>,
+    classes: Vec<Option<Class>>,
+    free_classes: Vec<u32>,
+    class_of_key: HashMap<ClassKey, u32>,
+    timers: BinaryHeap<Reverse<(Target, u32, u64)>>,
+    cancelled_timers: Vec<bool>,
+    pending: VecDeque<Event>,
+    rates_stale: bool,
+    recorder: Option<Recorder>,
+}
+
+impl Simulation {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    pub fn now(&self) -> Seconds {
+        self.now
+    }
+
+    pub fn add_resource(&mut self, capacity: Rate, sharing: Sharing) -> ResourceId {
+        assert!(
+            self.recorder.is_none(),
+            "add every resource before recording starts"
+        );
+        self.rates_stale = true;
+        self.lmm.add_constraint(capacity, sharing)
+    }
+
+    /// Changes a resource's capacity from now on (0 models a dead link).
+    pub fn set_capacity(&mut self, resource: ResourceId, capacity: Rate) {
+        self.rates_stale = true;
+        self.lmm.set_capacity(resource, capacity);
+    }
+
+    pub fn capacity(&self, resource: ResourceId) -> Rate {
+        self.lmm.capacity(resource)
+    }
+
+    /// Records the mean use of every resource over bins of `step` seconds.
+    pub fn record(&mut self, step: Seconds) {
+        self.recorder = Some(Recorder::new(step, self.lmm.constraint_count(), self.now));
+    }
+
+    pub fn recorder(&self) -> Option<&Recorder> {
+        self.recorder.as_ref()
+    }
+
+    /// Starts an activity now.
+    pub fn start(&mut self, spec: &ActivitySpec) -> ActivityId {
+        assert!(
+            spec.amount >= 0.0 && spec.amount.is_finite(),
+            "amount must be finite and >= 0, got {}",
+            spec.amount
+        );
+        let id = ActivityId(self.activities.len() as u32);
+        self.activities.push(Activity {
+            class: u32::MAX,
+            target: 0.0,
+            amount: spec.amount,
+            state: ActivityState::Running,
+            started_at: self.now,
+            finished_at: None,
+        });
+        self.join_class(id, spec.amount, spec);
+        id
+    }
+
+    /// Stops an activity; it will never complete.
+    pub fn cancel(&mut self, a: ActivityId) {
+        if self.activities[a.0 as usize].state != ActivityState::Running {
+            return;
+        }
+        self.leave_class(a);
+        let act = &mut self.activities[a.0 as usize];
+        act.state = ActivityState::Cancelled;
+        act.finished_at = Some(self.now);
+    }
+
+    /// Changes the bound of a running activity.
+    pub fn set_bound(&mut self, a: ActivityId, bound: Option<Rate>) {
+        let mut spec = self.spec_of(a);
+        spec.bound = bound;
+        self.move_to(a, &spec);
+    }
+
+    /// Moves a running activity onto other resources (failover, rebalancing).
+    pub fn reroute(&mut self, a: ActivityId, usage: Vec<(ResourceId, f64)>) {
+        let mut spec = self.spec_of(a);
+        spec.usage = usage;
+        self.move_to(a, &spec);
+    }
+
+    pub fn state(&self, a: ActivityId) -> ActivityState {
+        self.activities[a.0 as usize].state
+    }
+
+    pub fn started_at(&self, a: ActivityId) -> Seconds {
+        self.activities[a.0 as usize].started_at
+    }
+
+    pub fn finished_at(&self, a: ActivityId) -> Option<Seconds> {
+        self.activities[a.0 as usize].finished_at
+    }
+
+    /// Work still to do.
+    pub fn remaining(&self, a: ActivityId) -> Amount {
+        let act = &self.activities[a.0 as usize];
+        match act.state {
+            ActivityState::Running => {
+                let class = self.class(act.class);
+                (act.target - class.progress).max(0.0)
+            }
+            ActivityState::Completed => 0.0,
+            ActivityState::Cancelled => act.amount,
+        }
+    }
+
+    /// The current rate, solving first if anything changed.
+    pub fn rate(&mut self, a: ActivityId) -> Rate {
+        self.update_rates();
+        let act = &self.activities[a.0 as usize];
+        match act.state {
+            ActivityState::Running => self.class(act.class).rate,
+            _ => 0.0,
+        }
+    }
+
+    /// The current use of a resource, solving first if anything changed.
+    pub fn usage(&mut self, resource: ResourceId) -> Rate {
+        self.update_rates();
+        self.lmm.usage(resource)
+    }
+
+    /// Number of activities still running.
+    pub fn running(&self) -> usize {
+        self.classes
+            .iter()
+            .flatten()
+            .map(|c| c.members as usize)
+            .sum()
+    }
+
+    /// Number of distinct solver variables (classes of identical activities).
+    pub fn class_count(&self) -> usize {
+        self.lmm.variable_count()
+    }
+
+    /// Fires `tag` at time `at` (not before now).
+    pub fn schedule(&mut self, at: Seconds, tag: u64) -> TimerId {
+        assert!(
+            at >= self.now - TIME_EPSILON,
+            "cannot schedule at {at}, before now ({})",
+            self.now
+        );
+        let id = self.cancelled_timers.len() as u32;
+        self.cancelled_timers.push(false);
+        self.timers
+            .push(Reverse((Target(at.max(self.now)), id, tag)));
+        TimerId(id)
+    }
+
+    pub fn cancel_timer(&mut self, t: TimerId) {
+        self.cancelled_timers[t.0 as usize] = true;
+    }
+
+    /// Advances to the next event and returns it, or `None` when nothing can
+    /// happen any more (no timer left, and no running activity has a rate).
+    pub fn next_event(&mut self) -> Option<Event> {
+        if let Some(e) = self.pending.pop_front() {
+            return Some(e);
+        }
+        self.update_rates();
+        let (class_time, _) = self.next_completion();
+        let timer_time = self.next_timer_time();
+        let t = class_time.min(timer_time);
+        if !t.is_finite() {
+            return None;
+        }
+        self.advance_to(t);
+        self.collect_completions();
+        self.collect_timers();
+        self.pending.pop_front()
+    }
+
+    /// Runs until nothing can happen, calling `handler` at each event; the
+    /// handler may start, cancel, re-bound and re-route activities, change
+    /// capacities and schedule timers.
+    pub fn run<F: FnMut(&mut Simulation, Event)>(&mut self, mut handler: F) {
+        while let Some(e) = self.next_event() {
+            handler(self, e);
+        }
+    }
+
+    /// Like `run`, but stops at time `until` (events at `until` included).
+    pub fn run_until<F: FnMut(&mut Simulation, Event)>(&mut self, until: Seconds, mut handler: F) {
+        loop {
+            if self.pending.is_empty() {
+                self.update_rates();
+                let t = self.next_completion().0.min(self.next_timer_time());
+                if t > until + TIME_EPSILON {
+                    if until > self.now {
+                        self.advance_to(until);
+                    }
+                    return;
+                }
+            }
+            match self.next_event() {
+                Some(e) => handler(self, e),
+                None => return,
+            }
+        }
+    }
+
+    // ---- internals -------------------------------------------------------
+
+    fn class(&self, c: u32) -> &Class {
+        self.classes[c as usize].as_ref().expect("live class")
+    }
+
+    fn class_mut(&mut self, c: u32) -> &mut Class {
+        self.classes[c as usize].as_mut().expect("live class")
+    }
+
+    fn spec_of(&self, a: ActivityId) -> ActivitySpec {
+        let act = &self.activities[a.0 as usize];
+        assert_eq!(
+            act.state,
+            ActivityState::Running,
+            "activity {a:?} is not running"
+        );
+        let key = &self.class(act.class).key;
+        ActivitySpec {
+            amount: act.amount,
+            weight: f64::from_bits(key.weight),
+            bound: Some(f64::from_bits(key.bound)).filter(|b| b.is_finite()),
+            usage: key
+                .usage
+                .iter()
+                .map(|&(r, c)| (r, f64::from_bits(c)))
+                .collect(),
+        }
+    }
+
+    fn move_to(&mut self, a: ActivityId, spec: &ActivitySpec) {
+        let left = self.remaining(a);
+        self.leave_class(a);
+        self.join_class(a, left, spec);
+    }
+
+    fn join_class(&mut self, a: ActivityId, work: Amount, spec: &ActivitySpec) {
+        assert!(
+            spec.weight > 0.0 && spec.weight.is_finite(),
+            "weight must be finite and > 0"
+        );
+        let bound = spec.bound.unwrap_or(f64::INFINITY);
+        assert!(bound > 0.0, "bound must be > 0");
+        let mut usage: Vec<(ResourceId, f64)> = Vec::with_capacity(spec.usage.len());
+        for &(r, coeff) in &spec.usage {
+            assert!(r < self.lmm.constraint_count(), "unknown resource {r}");
+            assert!(
+                coeff >= 0.0 && coeff.is_finite(),
+                "coefficient must be finite and >= 0"
+            );
+            if coeff == 0.0 {
+                continue;
+            }
+            match usage.iter_mut().find(|u| u.0 == r) {
+                Some(u) => u.1 = merge_coefficients(self.lmm.sharing(r), u.1, coeff),
+                None => usage.push((r, coeff)),
+            }
+        }
+        usage.sort_by_key(|u| u.0);
+        let key = ClassKey {
+            usage: usage.iter().map(|&(r, c)| (r, c.to_bits())).collect(),
+            weight: spec.weight.to_bits(),
+            bound: bound.to_bits(),
+        };
+        let c = match self.class_of_key.get(&key) {
+            Some(&c) => {
+                let members = self.class(c).members + 1;
+                let var = self.class(c).var;
+                self.lmm.set_count(var, members);
+                self.class_mut(c).members = members;
+                c
+            }
+            None => {
+                let var = self.lmm.add_variable(spec.weight, bound, 1, &usage);
+                let class = Class {
+                    key: key.clone(),
+                    var,
+                    progress: 0.0,
+                    rate: 0.0,
+                    members: 1,
+                    targets: BinaryHeap::new(),
+                };
+                let c = match self.free_classes.pop() {
+                    Some(c) => {
+                        self.classes[c as usize] = Some(class);
+                        c
+                    }
+                    None => {
+                        self.classes.push(Some(class));
+                        (self.classes.len() - 1) as u32
+                    }
+                };
+                self.class_of_key.insert(key, c);
+                c
+            }
+        };
+        let class = self.class_mut(c);
+        let target = class.progress + work;
+        class.targets.push(Reverse((Target(target), a.0)));
+        let act = &mut self.activities[a.0 as usize];
+        act.class = c;
+        act.target = target;
+        self.rates_stale = true;
+        if work <= 0.0 {
+            // Nothing to do: it completes at once, in this batch.
+            self.collect_class_completions(c);
+        }
+    }
+
+    /// Takes a running activity out of its class (its heap entry goes stale).
+    fn leave_class(&mut self, a: ActivityId) {
+        let c = self.activities[a.0 as usize].class;
+        self.activities[a.0 as usize].class = u32::MAX;
+        let class = self.class_mut(c);
+        class.members -= 1;
+        let (members, var) = (class.members, class.var);
+        if members == 0 {
+            let class = self.classes[c as usize].take().expect("live class");
+            self.class_of_key.remove(&class.key);
+            self.lmm.remove_variable(var);
+            self.free_classes.push(c);
+        } else {
+            self.lmm.set_count(var, members);
+        }
+        self.rates_stale = true;
+    }
+
+    fn update_rates(&mut self) {
+        if !self.rates_stale {
+            return;
+        }
+        self.rates_stale = false;
+        if !self.lmm.solve() {
+            return;
+        }
+        for class in self.classes.iter_mut().flatten() {
+            class.rate = self.lmm.value(class.var);
+        }
+    }
+
+    /// Drops heap entries of members that left or finished.
+    fn smallest_target(
+        activities: &[Activity],
+        class_id: u32,
+        class: &mut Class,
+    ) -> Option<(f64, u32)> {
+        while let Some(&Reverse((Target(t), a))) = class.targets.peek() {
+            let act = &activities[a as usize];
+            if act.state == ActivityState::Running && act.class == class_id && act.target == t {
+                return Some((t, a));
+            }
+            class.targets.pop();
+        }
+        None
+    }
+
+    fn next_completion(&mut self) -> (Seconds, Option<u32>) {
+        let mut best = (f64::INFINITY, None);
+        for (i, slot) in self.classes.iter_mut().enumerate() {
+            let Some(class) = slot else { continue };
+            if class.rate <= 0.0 {
+                continue;
+            }
+            if let Some((target, _)) = Self::smallest_target(&self.activities, i as u32, class) {
+                let t = self.now + (target - class.progress).max(0.0) / class.rate;
+                if t < best.0 {
+                    best = (t, Some(i as u32));
+                }
+            }
+        }
+        best
+    }
+
+    fn next_timer_time(&mut self) -> Seconds {
+        while let Some(&Reverse((Target(t), id, _))) = self.timers.peek() {
+            if !self.cancelled_timers[id as usize] {
+                return t;
+            }
+            self.timers.pop();
+        }
+        f64::INFINITY
+    }
+
+    fn advance_to(&mut self, t: Seconds) {
+        let dt = t - self.now;
+        if dt > 0.0 {
+            for class in self.classes.iter_mut().flatten() {
+                if class.rate.is_finite() {
+                    class.progress += class.rate * dt;
+                } else {
+                    class.progress = f64::INFINITY;
+                }
+            }
+            if let Some(rec) = self.recorder.as_mut() {
+                rec.accumulate(self.now, t, |r| self.lmm.usage(r));
+            }
+        }
+        self.now = t;
+    }
+
+    fn collect_completions(&mut self) {
+        for c in 0..self.classes.len() as u32 {
+            if self.classes[c as usize].is_some() {
+                self.collect_class_completions(c);
+            }
+        }
+    }
+
+    fn collect_class_completions(&mut self, c: u32) {
+        loop {
+            let Some(class) = self.classes[c as usize].as_mut() else {
+                return;
+            };
+            let Some((target, a)) = Self::smallest_target(&self.activities, c, class) else {
+                return;
+            };
+            let left = target - class.progress;
+            let amount = self.activities[a as usize].amount;
+            let done = left <= WORK_EPSILON * amount || left <= class.rate * TIME_EPSILON;
+            if !done {
+                return;
+            }
+            class.targets.pop();
+            let id = ActivityId(a);
+            self.leave_class(id);
+            let act = &mut self.activities[a as usize];
+            act.state = ActivityState::Completed;
+            act.finished_at = Some(self.now);
+            self.pending.push_back(Event::Completed(id));
+        }
+    }
+
+    fn collect_timers(&mut self) {
+        while let Some(&Reverse((Target(t), id, tag))) = self.timers.peek() {
+            if t > self.now + TIME_EPSILON {
+                break;
+            }
+            self.timers.pop();
+            if !self.cancelled_timers[id as usize] {
+                self.cancelled_timers[id as usize] = true;
+                self.pending.push_back(Event::Timer(TimerId(id), tag));
+            }
+        }
+    }
+}

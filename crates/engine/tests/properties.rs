@@ -1,0 +1,161 @@
+//! Property tests against the reference in `common`: on random systems the
+//! solver is feasible, every flow is limited by a saturated resource on
+//! which it has the largest share or by its own bound, and it agrees with
+//! naive progressive filling; the event loop conserves work, keeps time
+//! monotone and agrees with a from-scratch time-stepper.
+
+mod common;
+
+use common::{reference_completions, reference_rates, RefVar};
+use hvnet_engine::lmm::System;
+use hvnet_engine::{ActivitySpec, Event, Sharing, Simulation, Transfer, Workload};
+use proptest::prelude::*;
+
+fn system_strategy() -> impl Strategy<Value = (Vec<(f64, Sharing)>, Vec<RefVar>)> {
+    (1usize..6).prop_flat_map(|n_cnst| {
+        let caps = prop::collection::vec(
+            (
+                prop_oneof![Just(0.0), 1.0f64..100.0],
+                prop_oneof![4 => Just(Sharing::Shared), 1 => Just(Sharing::Fatpipe)],
+            ),
+            n_cnst,
+        );
+        let var = (
+            prop_oneof![Just(1.0), 0.5f64..4.0],
+            prop_oneof![3 => Just(f64::INFINITY), 1 => 1.0f64..50.0],
+            prop::collection::vec((0..n_cnst, prop_oneof![Just(1.0), 0.1f64..3.0]), 0..4),
+        )
+            .prop_map(|(weight, bound, usage)| RefVar {
+                weight,
+                bound,
+                usage,
+            });
+        (caps, prop::collection::vec(var, 1..10))
+    })
+}
+
+fn solve(caps: &[(f64, Sharing)], vars: &[RefVar]) -> (System, Vec<usize>) {
+    let mut s = System::new();
+    for &(c, sh) in caps {
+        s.add_constraint(c, sh);
+    }
+    let ids = vars
+        .iter()
+        .map(|v| s.add_variable(v.weight, v.bound, 1, &v.usage))
+        .collect();
+    s.solve();
+    (s, ids)
+}
+
+fn rel_close(a: f64, b: f64, tol: f64) -> bool {
+    if a.is_infinite() || b.is_infinite() {
+        return a == b;
+    }
+    (a - b).abs() <= tol * a.abs().max(b.abs()).max(1e-9)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    #[test]
+    fn solver_matches_the_reference_and_is_max_min_fair((caps, vars) in system_strategy()) {
+        let (s, ids) = solve(&caps, &vars);
+        let rates: Vec<f64> = ids.iter().map(|&v| s.value(v)).collect();
+        let expected = reference_rates(&caps, &vars);
+        for (r, e) in rates.iter().zip(&expected) {
+            prop_assert!(rel_close(*r, *e, 1e-9), "solver {rates:?} vs reference {expected:?}");
+        }
+        // No resource over capacity; each finite rate is held by its bound or a bottleneck.
+        let usage = |c: usize, r: &[f64]| -> Vec<(usize, f64)> {
+            vars.iter().enumerate().flat_map(|(v, var)| var.usage.iter().filter(move |e| e.0 == c).map(move |e| (v, e.1 * r[v]))).collect()
+        };
+        for (c, &(cap, sharing)) in caps.iter().enumerate() {
+            let uses = usage(c, &rates);
+            if uses.iter().any(|u| u.1.is_infinite()) { continue; }
+            match sharing {
+                Sharing::Shared => prop_assert!(uses.iter().map(|u| u.1).sum::<f64>() <= cap * (1.0 + 1e-9) + 1e-9),
+                Sharing::Fatpipe => prop_assert!(uses.iter().all(|u| u.1 <= cap * (1.0 + 1e-9) + 1e-9)),
+            }
+        }
+        for (v, var) in vars.iter().enumerate() {
+            let r = rates[v];
+            if r.is_infinite() {
+                prop_assert!(var.bound.is_infinite());
+                continue;
+            }
+            let at_bound = r >= var.bound * (1.0 - 1e-9);
+            let bottleneck = var.usage.iter().any(|&(c, a)| {
+                if a == 0.0 { return false; }
+                let (cap, sharing) = caps[c];
+                let uses = usage(c, &rates);
+                match sharing {
+                    Sharing::Fatpipe => a * r >= cap * (1.0 - 1e-9) - 1e-12,
+                    Sharing::Shared => {
+                        let saturated = uses.iter().map(|u| u.1).sum::<f64>() >= cap * (1.0 - 1e-9) - 1e-9;
+                        let largest = uses.iter().all(|&(u, _)| rates[u] / vars[u].weight <= r / var.weight * (1.0 + 1e-9) + 1e-12);
+                        saturated && largest
+                    }
+                }
+            });
+            prop_assert!(at_bound || bottleneck, "variable {v} at {r} has neither bound nor bottleneck");
+        }
+    }
+
+    #[test]
+    fn event_loop_matches_a_from_scratch_time_stepper(
+        (caps, vars) in system_strategy(),
+        amounts in prop::collection::vec(0.0f64..100.0, 10),
+        starts in prop::collection::vec(prop_oneof![Just(0.0), 0.0f64..5.0], 10),
+    ) {
+        // Repeat the first variable's route so that grouping is exercised.
+        let mut vars = vars;
+        vars.push(vars[0].clone());
+        let transfers: Vec<(f64, f64, RefVar)> = vars.iter().enumerate().map(|(i, v)| (starts[i % 10], amounts[i % 10], v.clone())).collect();
+        let expected = reference_completions(&caps, &transfers);
+        let workload = Workload {
+            resources: caps.clone(),
+            transfers: transfers.iter().map(|(start, amount, v)| Transfer {
+                start: *start,
+                spec: ActivitySpec { amount: *amount, weight: v.weight, bound: Some(v.bound).filter(|b| b.is_finite()), usage: v.usage.clone() },
+            }).collect(),
+            changes: vec![],
+            record_step: None,
+        };
+        let got = workload.run();
+        for (i, (g, e)) in got.end.iter().zip(&expected).enumerate() {
+            match (g, e) {
+                (Some(g), Some(e)) => prop_assert!(rel_close(*g, *e, 1e-7), "transfer {i}: engine {g} vs reference {e}"),
+                (None, None) => {}
+                _ => prop_assert!(false, "transfer {i}: engine {g:?} vs reference {e:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn time_is_monotone_and_work_is_conserved(
+        amounts in prop::collection::vec(1.0f64..1000.0, 1..30),
+        routes in prop::collection::vec(prop::collection::vec(0usize..4, 1..3), 30),
+    ) {
+        // Integrate each activity's rate between events: the total is its amount.
+        let mut sim = Simulation::new();
+        let links: Vec<_> = [10.0, 20.0, 5.0, 40.0].iter().map(|&c| sim.add_resource(c, Sharing::Shared)).collect();
+        let ids: Vec<_> = amounts.iter().enumerate().map(|(i, &a)| {
+            sim.start(&ActivitySpec::new(a, routes[i].iter().map(|&r| (links[r], 1.0)).collect()))
+        }).collect();
+        let mut done = vec![0.0; ids.len()];
+        let mut last = 0.0;
+        let mut rates: Vec<f64> = ids.iter().map(|&a| sim.rate(a)).collect();
+        while let Some(event) = sim.next_event() {
+            let now = sim.now();
+            prop_assert!(now >= last);
+            for (k, r) in rates.iter().enumerate() { done[k] += r * (now - last); }
+            last = now;
+            if let Event::Completed(a) = event {
+                let k = ids.iter().position(|&x| x == a).unwrap();
+                prop_assert!(rel_close(done[k], amounts[k], 1e-6), "activity {k}: did {} of {}", done[k], amounts[k]);
+            }
+            rates = ids.iter().map(|&a| sim.rate(a)).collect();
+        }
+        prop_assert_eq!(sim.running(), 0);
+    }
+}
