@@ -35,9 +35,20 @@
 //! L1 and L2, flow y uses L1 only, both weight 1. Levels: L1 10/2 = 5,
 //! L2 4/1 = 4. L2 saturates first: x = 4; L1 keeps 6 for y alone: y = 6.
 //!
+//! # Solving again from where it changed
+//!
+//! Most changes in a simulation remove work: an activity completes, so a
+//! variable goes away or stands for fewer activities. If variable `v` was
+//! frozen at level `λ_v`, every constraint it crosses saturated at `λ_v` or
+//! later, and with less of `v` they saturate no earlier. So below `λ_v` the
+//! filling is unchanged: every variable frozen below `λ_v` keeps its rate.
+//! The solver keeps the order and levels in which variables were frozen,
+//! rebuilds the state at `λ* = min λ_v` from the variables frozen at or
+//! above it, and fills on from there. Any other change (a new variable, more
+//! activities, a new bound or capacity) solves from `λ = 0`.
+//!
 //! The split between data (`Constraint`, `Variable`, elements) and the
 //! algorithm (`System::solve`) follows SimGrid's `src/kernel/lmm/`.
-
 /// A resource of the system.
 pub type ConstraintId = usize;
 /// An activity (or a group of identical activities) of the system.
@@ -55,17 +66,63 @@ pub enum Sharing {
 #[derive(Clone, Copy, Debug)]
 struct ConstraintElement {
     var: u32,
-    coeff: f64,
     /// Position of this element in the variable's element list.
     var_slot: u32,
 }
 
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 struct VariableElement {
     cnst: u32,
-    coeff: f64,
     /// Position of this element in the constraint's element list.
     cnst_slot: u32,
+    coeff: f64,
+}
+
+/// Elements kept inline in the variable: routes are short, and the solver's
+/// hot loop reads them for every variable it freezes.
+const INLINE_ELEMENTS: usize = 6;
+
+#[derive(Clone, Debug, Default)]
+struct Elements {
+    len: u32,
+    inline: [VariableElement; INLINE_ELEMENTS],
+    spill: Vec<VariableElement>,
+}
+
+impl Elements {
+    fn as_slice(&self) -> &[VariableElement] {
+        if self.spill.is_empty() {
+            &self.inline[..self.len as usize]
+        } else {
+            &self.spill
+        }
+    }
+
+    fn as_mut_slice(&mut self) -> &mut [VariableElement] {
+        if self.spill.is_empty() {
+            &mut self.inline[..self.len as usize]
+        } else {
+            &mut self.spill
+        }
+    }
+
+    fn push(&mut self, e: VariableElement) {
+        if self.spill.is_empty() && (self.len as usize) < INLINE_ELEMENTS {
+            self.inline[self.len as usize] = e;
+        } else {
+            if self.spill.is_empty() {
+                self.spill
+                    .extend_from_slice(&self.inline[..self.len as usize]);
+            }
+            self.spill.push(e);
+        }
+        self.len += 1;
+    }
+
+    fn clear(&mut self) {
+        self.len = 0;
+        self.spill.clear();
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -75,27 +132,46 @@ struct Constraint {
     elements: Vec<ConstraintElement>,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 struct Variable {
     weight: f64,
     bound: f64,
+    /// The bound implied by the fatpipe constraints it crosses.
+    fatpipe_bound: f64,
     count: u32,
-    value: f64,
-    elements: Vec<VariableElement>,
+    elements: Elements,
     /// Position in `System::alive`, or `u32::MAX` when the slot is free.
     alive_slot: u32,
+    /// The last solve's result: rate of each activity, the level it was
+    /// frozen at (infinite if never frozen) and the count it was solved for
+    /// (0 if it was added since).
+    value: f64,
+    level: f64,
+    solved_count: u32,
+}
+
+/// A constraint's state during one solve, kept together for the hot loop.
+#[derive(Clone, Copy, Debug, Default)]
+struct Filling {
+    /// Capacity not yet used by frozen variables.
+    remaining: f64,
+    /// Σ n_v · a_cv · w_v over its unfrozen variables.
+    weight_sum: f64,
+    /// Unfrozen variables on it.
+    unfrozen: u32,
+    touched: bool,
 }
 
 /// Per-solve scratch state, kept to avoid allocating at every event.
 #[derive(Default, Debug)]
 struct Scratch {
-    remaining: Vec<f64>,
-    weight_sum: Vec<f64>,
-    unfrozen: Vec<u32>,
-    used: Vec<f64>,
-    frozen: Vec<bool>,
-    effective_bound: Vec<f64>,
+    filling: Vec<Filling>,
+    level: Vec<f64>,
     active: Vec<u32>,
+    active_slot: Vec<u32>,
+    touched: Vec<u32>,
+    frozen: Vec<bool>,
+    refill: Vec<u32>,
     bounded: Vec<(f64, u32)>,
 }
 
@@ -103,16 +179,27 @@ struct Scratch {
 #[derive(Default, Debug)]
 pub struct System {
     constraints: Vec<Constraint>,
+    fatpipe: Vec<bool>,
     variables: Vec<Variable>,
     free_variables: Vec<usize>,
     alive: Vec<u32>,
-    modified: bool,
+    /// Σ n_v · a_cv · r_v of the last solve, kept up to date on removals.
+    used: Vec<f64>,
+    /// Variables in the order the last solves froze them, with their
+    /// levels made non-decreasing (for the binary search of a restart).
+    order: Vec<(f64, u32)>,
+    /// The level to solve again from; `None` when nothing changed.
+    restart: Option<f64>,
     scratch: Scratch,
 }
 
 impl System {
     pub fn new() -> Self {
         Self::default()
+    }
+
+    fn changed_from(&mut self, level: f64) {
+        self.restart = Some(self.restart.map_or(level, |l| l.min(level)));
     }
 
     /// Adds a resource. Capacity must be finite and non-negative.
@@ -126,7 +213,9 @@ impl System {
             sharing,
             elements: Vec::new(),
         });
-        self.modified = true;
+        self.fatpipe.push(sharing == Sharing::Fatpipe);
+        self.used.push(0.0);
+        self.changed_from(0.0);
         self.constraints.len() - 1
     }
 
@@ -136,7 +225,13 @@ impl System {
             "capacity must be finite and >= 0, got {capacity}"
         );
         self.constraints[c].capacity = capacity;
-        self.modified = true;
+        if self.fatpipe[c] {
+            for k in 0..self.constraints[c].elements.len() {
+                let v = self.constraints[c].elements[k].var as usize;
+                self.variables[v].fatpipe_bound = self.fatpipe_bound(v);
+            }
+        }
+        self.changed_from(0.0);
     }
 
     pub fn capacity(&self, c: ConstraintId) -> f64 {
@@ -171,32 +266,11 @@ impl System {
             "bound must be > 0 (use INFINITY for none), got {bound}"
         );
         assert!(count > 0, "a variable stands for at least one activity");
-        let id = match self.free_variables.pop() {
-            Some(id) => id,
-            None => {
-                self.variables.push(Variable {
-                    weight,
-                    bound,
-                    count,
-                    value: 0.0,
-                    elements: Vec::new(),
-                    alive_slot: u32::MAX,
-                });
-                self.variables.len() - 1
-            }
-        };
-        let slot = self.alive.len() as u32;
-        self.alive.push(id as u32);
-        let var = &mut self.variables[id];
-        *var = Variable {
-            weight,
-            bound,
-            count,
-            value: 0.0,
-            elements: std::mem::take(&mut var.elements),
-            alive_slot: slot,
-        };
-        var.elements.clear();
+        let id = self.free_variables.pop().unwrap_or_else(|| {
+            self.variables.push(Variable::default());
+            self.variables.len() - 1
+        });
+        let mut merged: Vec<(ConstraintId, f64)> = Vec::with_capacity(elements.len());
         for &(c, coeff) in elements {
             assert!(
                 coeff >= 0.0 && coeff.is_finite(),
@@ -205,28 +279,37 @@ impl System {
             if coeff == 0.0 {
                 continue;
             }
-            let var = &mut self.variables[id];
-            if let Some(e) = var.elements.iter_mut().find(|e| e.cnst as usize == c) {
-                e.coeff = merge_coefficients(self.constraints[c].sharing, e.coeff, coeff);
-                let slot = e.cnst_slot as usize;
-                let total = e.coeff;
-                self.constraints[c].elements[slot].coeff = total;
-                continue;
+            match merged.iter_mut().find(|e| e.0 == c) {
+                Some(e) => e.1 = merge_coefficients(self.constraints[c].sharing, e.1, coeff),
+                None => merged.push((c, coeff)),
             }
+        }
+        let var = &mut self.variables[id];
+        var.weight = weight;
+        var.bound = bound;
+        var.count = count;
+        var.value = 0.0;
+        var.level = f64::INFINITY;
+        var.solved_count = 0;
+        var.alive_slot = self.alive.len() as u32;
+        var.elements.clear();
+        self.alive.push(id as u32);
+        for (c, coeff) in merged {
             let cnst = &mut self.constraints[c];
-            let var_slot = var.elements.len() as u32;
+            let var = &mut self.variables[id];
+            let var_slot = var.elements.len;
             var.elements.push(VariableElement {
                 cnst: c as u32,
-                coeff,
                 cnst_slot: cnst.elements.len() as u32,
+                coeff,
             });
             cnst.elements.push(ConstraintElement {
                 var: id as u32,
-                coeff,
                 var_slot,
             });
         }
-        self.modified = true;
+        self.variables[id].fatpipe_bound = self.fatpipe_bound(id);
+        self.changed_from(0.0);
         id
     }
 
@@ -234,14 +317,16 @@ impl System {
     pub fn remove_variable(&mut self, v: VariableId) {
         let slot = self.variables[v].alive_slot;
         assert!(slot != u32::MAX, "variable {v} is not in the system");
+        self.forget_solution(v);
         let elements = std::mem::take(&mut self.variables[v].elements);
-        for e in &elements {
+        for e in elements.as_slice() {
             let cnst = &mut self.constraints[e.cnst as usize];
             let pos = e.cnst_slot as usize;
             cnst.elements.swap_remove(pos);
             if let Some(moved) = cnst.elements.get(pos).copied() {
-                self.variables[moved.var as usize].elements[moved.var_slot as usize].cnst_slot =
-                    pos as u32;
+                self.variables[moved.var as usize].elements.as_mut_slice()
+                    [moved.var_slot as usize]
+                    .cnst_slot = pos as u32;
             }
         }
         self.variables[v].elements = elements;
@@ -251,17 +336,19 @@ impl System {
             self.variables[moved as usize].alive_slot = slot;
         }
         self.variables[v].alive_slot = u32::MAX;
-        self.variables[v].value = 0.0;
         self.free_variables.push(v);
-        self.modified = true;
     }
 
+    /// Changes how many identical activities the variable stands for (>= 1).
     pub fn set_count(&mut self, v: VariableId, count: u32) {
         assert!(count > 0, "a variable stands for at least one activity");
-        if self.variables[v].count != count {
-            self.variables[v].count = count;
-            self.modified = true;
+        let var = &self.variables[v];
+        if var.count == count {
+            return;
         }
+        let (level, more) = (var.level, count > var.count);
+        self.variables[v].count = count;
+        self.changed_from(if more { 0.0 } else { level });
     }
 
     pub fn set_bound(&mut self, v: VariableId, bound: f64) {
@@ -270,7 +357,7 @@ impl System {
             "bound must be > 0 (use INFINITY for none), got {bound}"
         );
         self.variables[v].bound = bound;
-        self.modified = true;
+        self.changed_from(0.0);
     }
 
     /// The rate of each of the variable's activities, from the last solve.
@@ -280,117 +367,185 @@ impl System {
 
     /// Σ n_v · a_cv · r_v over the variables on `c`, from the last solve.
     pub fn usage(&self, c: ConstraintId) -> f64 {
-        self.scratch.used.get(c).copied().unwrap_or(0.0)
+        self.used[c]
+    }
+
+    /// The variables the last solve filled again: only their values may
+    /// have changed.
+    pub fn refilled(&self) -> &[u32] {
+        &self.scratch.refill
     }
 
     pub fn variable_count(&self) -> usize {
         self.alive.len()
     }
 
+    fn fatpipe_bound(&self, v: VariableId) -> f64 {
+        let mut bound = f64::INFINITY;
+        for e in self.variables[v].elements.as_slice() {
+            if self.fatpipe[e.cnst as usize] {
+                bound = bound.min(self.constraints[e.cnst as usize].capacity / e.coeff);
+            }
+        }
+        bound
+    }
+
+    /// Takes a variable's solved use off its constraints, and marks the
+    /// solution changed from the level it was frozen at.
+    fn forget_solution(&mut self, v: VariableId) {
+        let var = &mut self.variables[v];
+        if var.solved_count == 0 {
+            // Never solved: added since the last solve, which starts from 0.
+            self.changed_from(0.0);
+            return;
+        }
+        let (n_rate, level) = (var.solved_count as f64 * var.value, var.level);
+        var.solved_count = 0;
+        if level.is_finite() {
+            for e in var.elements.as_slice() {
+                self.used[e.cnst as usize] -= n_rate * e.coeff;
+            }
+            self.changed_from(level);
+        }
+    }
+
     /// Solves the system if anything changed since the last solve.
     /// Returns whether it solved.
     pub fn solve(&mut self) -> bool {
-        if !self.modified {
+        let Some(restart) = self.restart.take() else {
             return false;
-        }
-        self.do_solve();
-        self.modified = false;
+        };
+        self.do_solve(restart);
         true
     }
 
-    fn do_solve(&mut self) {
-        let n_cnst = self.constraints.len();
-        let n_var = self.variables.len();
+    fn do_solve(&mut self, restart: f64) {
         let s = &mut self.scratch;
-        s.remaining.clear();
-        s.remaining
-            .extend(self.constraints.iter().map(|c| c.capacity));
-        s.weight_sum.clear();
-        s.weight_sum.resize(n_cnst, 0.0);
-        s.unfrozen.clear();
-        s.unfrozen.resize(n_cnst, 0);
-        s.used.clear();
-        s.used.resize(n_cnst, 0.0);
-        s.frozen.clear();
-        s.frozen.resize(n_var, true);
-        s.effective_bound.resize(n_var, f64::INFINITY);
-        s.bounded.clear();
-
-        // Fold fatpipe constraints into bounds; sum the weights on shared ones.
-        for &v in &self.alive {
-            let v = v as usize;
-            let var = &self.variables[v];
-            let mut bound = var.bound;
-            for e in &var.elements {
-                let c = e.cnst as usize;
-                let cnst = &self.constraints[c];
-                match cnst.sharing {
-                    Sharing::Fatpipe => bound = bound.min(cnst.capacity / e.coeff),
-                    Sharing::Shared => {
-                        s.weight_sum[c] += var.count as f64 * e.coeff * var.weight;
-                        s.unfrozen[c] += 1;
+        // The variables to fill again: all of them, or those frozen at or
+        // above the restart level; the others keep their rates and use.
+        s.refill.clear();
+        if restart <= 0.0 {
+            self.order.clear();
+            self.used.iter_mut().for_each(|u| *u = 0.0);
+            s.refill.extend_from_slice(&self.alive);
+        } else {
+            let keep = self.order.partition_point(|&(level, _)| level < restart);
+            for &(_, v) in &self.order[keep..] {
+                let var = &mut self.variables[v as usize];
+                if var.alive_slot == u32::MAX {
+                    continue;
+                }
+                if var.solved_count > 0 {
+                    let n_rate = var.solved_count as f64 * var.value;
+                    for e in var.elements.as_slice() {
+                        self.used[e.cnst as usize] -= n_rate * e.coeff;
                     }
                 }
+                s.refill.push(v);
             }
-            s.frozen[v] = false;
-            s.effective_bound[v] = bound;
+            self.order.truncate(keep);
+        }
+
+        s.filling.clear();
+        s.filling.extend(
+            self.constraints
+                .iter()
+                .zip(&self.used)
+                .map(|(c, &used)| Filling {
+                    remaining: c.capacity - used,
+                    weight_sum: 0.0,
+                    unfrozen: 0,
+                    touched: false,
+                }),
+        );
+        s.frozen.clear();
+        s.frozen.resize(self.variables.len(), true);
+        s.bounded.clear();
+        for &v in &s.refill {
+            let var = &mut self.variables[v as usize];
+            s.frozen[v as usize] = false;
+            var.value = f64::INFINITY;
+            var.level = f64::INFINITY;
+            var.solved_count = var.count;
+            let n_weight = var.count as f64 * var.weight;
+            for e in var.elements.as_slice() {
+                if !self.fatpipe[e.cnst as usize] {
+                    let f = &mut s.filling[e.cnst as usize];
+                    f.weight_sum += n_weight * e.coeff;
+                    f.unfrozen += 1;
+                }
+            }
+            let bound = var.bound.min(var.fatpipe_bound);
             if bound.is_finite() {
-                s.bounded.push((bound / var.weight, v as u32));
+                s.bounded.push((bound / var.weight, v));
             }
         }
         // Highest level first, so the next bound to bind is popped from the end.
         s.bounded.sort_unstable_by(|a, b| b.0.total_cmp(&a.0));
+        s.level.clear();
         s.active.clear();
-        s.active
-            .extend((0..n_cnst as u32).filter(|&c| s.unfrozen[c as usize] > 0));
+        s.active_slot.clear();
+        s.touched.clear();
+        for (c, f) in s.filling.iter().enumerate() {
+            if f.unfrozen > 0 {
+                s.active_slot.push(s.active.len() as u32);
+                s.active.push(c as u32);
+                s.level.push(f.remaining.max(0.0) / f.weight_sum);
+            } else {
+                s.active_slot.push(u32::MAX);
+                s.level.push(f64::INFINITY);
+            }
+        }
 
         loop {
-            while let Some(&(_, v)) = s.bounded.last() {
-                if s.frozen[v as usize] {
-                    s.bounded.pop();
-                } else {
-                    break;
-                }
+            while s.bounded.last().is_some_and(|&(_, v)| s.frozen[v as usize]) {
+                s.bounded.pop();
             }
             let bound_level = s.bounded.last().map_or(f64::INFINITY, |b| b.0);
             let mut best: Option<(f64, usize)> = None;
-            for (i, &c) in s.active.iter().enumerate() {
-                let c = c as usize;
-                let level = s.remaining[c].max(0.0) / s.weight_sum[c];
+            for &c in &s.active {
+                let level = s.level[c as usize];
                 if best.is_none_or(|(l, _)| level < l) {
-                    best = Some((level, i));
+                    best = Some((level, c as usize));
                 }
             }
             match best {
-                Some((level, i)) if level < bound_level => {
-                    let c = s.active.swap_remove(i) as usize;
-                    for k in 0..self.constraints[c].elements.len() {
-                        let v = self.constraints[c].elements[k].var as usize;
+                Some((level, c)) if level < bound_level => {
+                    for e in &self.constraints[c].elements {
+                        let v = e.var as usize;
                         if !s.frozen[v] {
-                            let rate = self.variables[v].weight * level;
-                            freeze(s, &self.constraints, &mut self.variables[v], v, rate);
+                            freeze(
+                                s,
+                                &mut self.used,
+                                &mut self.order,
+                                &self.fatpipe,
+                                &mut self.variables[v],
+                                v,
+                                level,
+                            );
                         }
                     }
-                    s.active.retain(|&c| s.unfrozen[c as usize] > 0);
                 }
                 _ => {
-                    let Some((_, v)) = s.bounded.pop() else { break };
-                    let v = v as usize;
-                    let rate = s.effective_bound[v];
-                    freeze(s, &self.constraints, &mut self.variables[v], v, rate);
-                    if s.active.iter().any(|&c| s.unfrozen[c as usize] == 0) {
-                        s.active.retain(|&c| s.unfrozen[c as usize] > 0);
-                    }
+                    let Some((level, v)) = s.bounded.pop() else {
+                        break;
+                    };
+                    let var = &mut self.variables[v as usize];
+                    freeze(
+                        s,
+                        &mut self.used,
+                        &mut self.order,
+                        &self.fatpipe,
+                        var,
+                        v as usize,
+                        level,
+                    );
                 }
             }
+            s.refresh_touched();
         }
-        // Variables that cross no shared constraint and have no bound have no
-        // finite rate; they are reported as infinitely fast.
-        for &v in &self.alive {
-            if !s.frozen[v as usize] {
-                self.variables[v as usize].value = f64::INFINITY;
-            }
-        }
+        // A variable never frozen crosses no shared constraint and has no
+        // bound: it keeps its infinite rate.
     }
 }
 
@@ -404,19 +559,62 @@ pub fn merge_coefficients(sharing: Sharing, a: f64, b: f64) -> f64 {
     }
 }
 
-/// Freezes variable `v` at `rate` and takes its use off every constraint it crosses.
-fn freeze(s: &mut Scratch, constraints: &[Constraint], var: &mut Variable, v: usize, rate: f64) {
+/// Freezes variable `v` at `level` (rate `w_v · level`) and takes its use off
+/// every constraint it crosses.
+fn freeze(
+    s: &mut Scratch,
+    used: &mut [f64],
+    order: &mut Vec<(f64, u32)>,
+    fatpipe: &[bool],
+    var: &mut Variable,
+    v: usize,
+    level: f64,
+) {
     s.frozen[v] = true;
+    let rate = var.weight * level;
     var.value = rate;
-    let n = var.count as f64;
-    for e in &var.elements {
+    var.level = level;
+    let monotone = order.last().map_or(level, |&(l, _)| l.max(level));
+    order.push((monotone, v as u32));
+    let n_rate = var.count as f64 * rate;
+    let n_weight = var.count as f64 * var.weight;
+    for e in var.elements.as_slice() {
         let c = e.cnst as usize;
-        let used = n * e.coeff * rate;
-        s.used[c] += used;
-        if constraints[c].sharing == Sharing::Shared {
-            s.remaining[c] -= used;
-            s.weight_sum[c] -= n * e.coeff * var.weight;
-            s.unfrozen[c] -= 1;
+        let use_here = n_rate * e.coeff;
+        used[c] += use_here;
+        if !fatpipe[c] {
+            let f = &mut s.filling[c];
+            f.remaining -= use_here;
+            f.weight_sum -= n_weight * e.coeff;
+            f.unfrozen -= 1;
+            if !f.touched {
+                f.touched = true;
+                s.touched.push(c as u32);
+            }
+        }
+    }
+}
+
+impl Scratch {
+    /// Recomputes the level of each constraint touched since the last call,
+    /// and drops those left without unfrozen variables.
+    fn refresh_touched(&mut self) {
+        while let Some(c) = self.touched.pop() {
+            let c = c as usize;
+            let f = &mut self.filling[c];
+            f.touched = false;
+            if f.unfrozen == 0 {
+                let slot = self.active_slot[c];
+                if slot != u32::MAX {
+                    self.active.swap_remove(slot as usize);
+                    if let Some(&moved) = self.active.get(slot as usize) {
+                        self.active_slot[moved as usize] = slot;
+                    }
+                    self.active_slot[c] = u32::MAX;
+                }
+            } else {
+                self.level[c] = f.remaining.max(0.0) / f.weight_sum;
+            }
         }
     }
 }

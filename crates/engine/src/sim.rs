@@ -94,11 +94,49 @@ struct ClassKey {
 struct Class {
     key: ClassKey,
     var: VariableId,
+    /// Work each member has done since the class was made, as of `since`.
     progress: f64,
+    since: Seconds,
     rate: Rate,
     members: u32,
-    /// Targets of the members, smallest first; stale entries are skipped.
+    /// Targets of the members, smallest first. Entries of members that left
+    /// are dropped when they reach the top, so the top is always a member.
     targets: BinaryHeap<Reverse<(Target, u32)>>,
+}
+
+impl Class {
+    fn progress_at(&self, t: Seconds) -> f64 {
+        if self.rate.is_infinite() {
+            return f64::INFINITY;
+        }
+        self.progress + self.rate * (t - self.since)
+    }
+
+    fn settle(&mut self, now: Seconds) {
+        self.progress = self.progress_at(now);
+        self.since = now;
+    }
+
+    /// When the member with the smallest target completes at this rate.
+    fn done_at(&self) -> Seconds {
+        match self.targets.peek() {
+            Some(&Reverse((Target(target), _))) if self.rate > 0.0 => {
+                self.since + (target - self.progress).max(0.0) / self.rate
+            }
+            _ => f64::INFINITY,
+        }
+    }
+
+    /// Drops entries of members that left, until the top is a member.
+    fn drop_departed(&mut self, activities: &[Activity], id: u32) {
+        while let Some(&Reverse((Target(t), a))) = self.targets.peek() {
+            let act = &activities[a as usize];
+            if act.state == ActivityState::Running && act.class == id && act.target == t {
+                return;
+            }
+            self.targets.pop();
+        }
+    }
 }
 
 /// A float ordered totally, for heaps.
@@ -129,6 +167,11 @@ pub struct Simulation {
     activities: Vec<Activity>,
     classes: Vec<Option<Class>>,
     free_classes: Vec<u32>,
+    /// The class of each solver variable.
+    class_of_var: Vec<u32>,
+    /// When each class's next member completes (infinite for a free slot):
+    /// kept dense so that finding the next completion is a quick scan.
+    done_at: Vec<Seconds>,
     class_of_key: HashMap<ClassKey, u32>,
     timers: BinaryHeap<Reverse<(Target, u32, u64)>>,
     cancelled_timers: Vec<bool>,
@@ -237,7 +280,7 @@ impl Simulation {
         match act.state {
             ActivityState::Running => {
                 let class = self.class(act.class);
-                (act.target - class.progress).max(0.0)
+                (act.target - class.progress_at(self.now)).max(0.0)
             }
             ActivityState::Completed => 0.0,
             ActivityState::Cancelled => act.amount,
@@ -299,9 +342,7 @@ impl Simulation {
             return Some(e);
         }
         self.update_rates();
-        let (class_time, _) = self.next_completion();
-        let timer_time = self.next_timer_time();
-        let t = class_time.min(timer_time);
+        let t = self.next_completion().min(self.next_timer_time());
         if !t.is_finite() {
             return None;
         }
@@ -325,7 +366,7 @@ impl Simulation {
         loop {
             if self.pending.is_empty() {
                 self.update_rates();
-                let t = self.next_completion().0.min(self.next_timer_time());
+                let t = self.next_completion().min(self.next_timer_time());
                 if t > until + TIME_EPSILON {
                     if until > self.now {
                         self.advance_to(until);
@@ -418,6 +459,7 @@ impl Simulation {
                     key: key.clone(),
                     var,
                     progress: 0.0,
+                    since: self.now,
                     rate: 0.0,
                     members: 1,
                     targets: BinaryHeap::new(),
@@ -429,16 +471,24 @@ impl Simulation {
                     }
                     None => {
                         self.classes.push(Some(class));
+                        self.done_at.push(f64::INFINITY);
                         (self.classes.len() - 1) as u32
                     }
                 };
                 self.class_of_key.insert(key, c);
+                if self.class_of_var.len() <= var {
+                    self.class_of_var.resize(var + 1, u32::MAX);
+                }
+                self.class_of_var[var] = c;
                 c
             }
         };
-        let class = self.class_mut(c);
+        let now = self.now;
+        let class = self.classes[c as usize].as_mut().expect("live class");
+        class.settle(now);
         let target = class.progress + work;
         class.targets.push(Reverse((Target(target), a.0)));
+        self.done_at[c as usize] = class.done_at();
         let act = &mut self.activities[a.0 as usize];
         act.class = c;
         act.target = target;
@@ -458,11 +508,15 @@ impl Simulation {
         let (members, var) = (class.members, class.var);
         if members == 0 {
             let class = self.classes[c as usize].take().expect("live class");
+            self.done_at[c as usize] = f64::INFINITY;
             self.class_of_key.remove(&class.key);
             self.lmm.remove_variable(var);
             self.free_classes.push(c);
         } else {
             self.lmm.set_count(var, members);
+            let class = self.classes[c as usize].as_mut().expect("live class");
+            class.drop_departed(&self.activities, c);
+            self.done_at[c as usize] = class.done_at();
         }
         self.rates_stale = true;
     }
@@ -475,42 +529,20 @@ impl Simulation {
         if !self.lmm.solve() {
             return;
         }
-        for class in self.classes.iter_mut().flatten() {
-            class.rate = self.lmm.value(class.var);
+        for &var in self.lmm.refilled() {
+            let c = self.class_of_var[var as usize];
+            let class = self.classes[c as usize].as_mut().expect("live class");
+            let rate = self.lmm.value(class.var);
+            if rate != class.rate {
+                class.settle(self.now);
+                class.rate = rate;
+                self.done_at[c as usize] = class.done_at();
+            }
         }
     }
 
-    /// Drops heap entries of members that left or finished.
-    fn smallest_target(
-        activities: &[Activity],
-        class_id: u32,
-        class: &mut Class,
-    ) -> Option<(f64, u32)> {
-        while let Some(&Reverse((Target(t), a))) = class.targets.peek() {
-            let act = &activities[a as usize];
-            if act.state == ActivityState::Running && act.class == class_id && act.target == t {
-                return Some((t, a));
-            }
-            class.targets.pop();
-        }
-        None
-    }
-
-    fn next_completion(&mut self) -> (Seconds, Option<u32>) {
-        let mut best = (f64::INFINITY, None);
-        for (i, slot) in self.classes.iter_mut().enumerate() {
-            let Some(class) = slot else { continue };
-            if class.rate <= 0.0 {
-                continue;
-            }
-            if let Some((target, _)) = Self::smallest_target(&self.activities, i as u32, class) {
-                let t = self.now + (target - class.progress).max(0.0) / class.rate;
-                if t < best.0 {
-                    best = (t, Some(i as u32));
-                }
-            }
-        }
-        best
+    fn next_completion(&self) -> Seconds {
+        self.done_at.iter().copied().fold(f64::INFINITY, f64::min)
     }
 
     fn next_timer_time(&mut self) -> Seconds {
@@ -524,50 +556,45 @@ impl Simulation {
     }
 
     fn advance_to(&mut self, t: Seconds) {
-        let dt = t - self.now;
-        if dt > 0.0 {
-            for class in self.classes.iter_mut().flatten() {
-                if class.rate.is_finite() {
-                    class.progress += class.rate * dt;
-                } else {
-                    class.progress = f64::INFINITY;
-                }
-            }
+        if t > self.now {
             if let Some(rec) = self.recorder.as_mut() {
                 rec.accumulate(self.now, t, |r| self.lmm.usage(r));
             }
+            self.now = t;
         }
-        self.now = t;
     }
 
     fn collect_completions(&mut self) {
-        for c in 0..self.classes.len() as u32 {
-            if self.classes[c as usize].is_some() {
-                self.collect_class_completions(c);
+        let horizon = self.now + TIME_EPSILON;
+        for c in 0..self.done_at.len() {
+            if self.done_at[c] <= horizon {
+                self.collect_class_completions(c as u32);
             }
         }
     }
 
+    /// Completes the members of class `c` that have no work left.
     fn collect_class_completions(&mut self, c: u32) {
+        let now = self.now;
         loop {
             let Some(class) = self.classes[c as usize].as_mut() else {
                 return;
             };
-            let Some((target, a)) = Self::smallest_target(&self.activities, c, class) else {
+            class.settle(now);
+            let Some(&Reverse((Target(target), a))) = class.targets.peek() else {
                 return;
             };
             let left = target - class.progress;
             let amount = self.activities[a as usize].amount;
-            let done = left <= WORK_EPSILON * amount || left <= class.rate * TIME_EPSILON;
-            if !done {
+            if left > WORK_EPSILON * amount && left > class.rate * TIME_EPSILON {
+                self.done_at[c as usize] = class.done_at();
                 return;
             }
-            class.targets.pop();
             let id = ActivityId(a);
             self.leave_class(id);
             let act = &mut self.activities[a as usize];
             act.state = ActivityState::Completed;
-            act.finished_at = Some(self.now);
+            act.finished_at = Some(now);
             self.pending.push_back(Event::Completed(id));
         }
     }

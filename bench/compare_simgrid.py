@@ -1,0 +1,239 @@
+#!/usr/bin/env python3
+"""hvnet vs SimGrid (max-min / LMM) on the same star workloads.
+
+For each flow count: generate a seeded star workload (bench/workload.py), run
+``hvnet flows`` and ``bench/simgrid_flows.py`` (under the Debian python that
+has SimGrid) on it, one after the other, and report
+
+  * engine wall time of each (the ``wall_s`` each tool reports: simulation
+    only, no process start-up, no platform/CSV parsing),
+  * whole-process wall time of each (what a user waits for),
+  * the largest relative difference of flow completion times.
+
+Exit status: 0 if every completion time agrees within --tol (default 1e-4),
+1 if not, 2 if a tool failed.
+
+    python bench/compare_simgrid.py                       # 1000,4000,8000,16000 flows, 64 hosts
+    python bench/compare_simgrid.py --flows 1000,4000 --repeat 3 --json bench/out/result.json
+    python bench/compare_simgrid.py --only-simgrid        # SimGrid side alone
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+import workload  # noqa: E402
+
+DEFAULT_SIMGRID_PY = "/usr/bin/python3"
+
+
+class ToolError(RuntimeError):
+    pass
+
+
+def hvnet_cmd() -> list[str]:
+    exe = shutil.which("hvnet")
+    return [exe] if exe else [sys.executable, "-m", "hvnet"]
+
+
+def run(cmd, stdout=None) -> float:
+    """Run cmd, return whole-process wall time; raise ToolError on failure."""
+    t0 = time.perf_counter()
+    p = subprocess.run(cmd, stdout=stdout if stdout is not None else subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True)
+    dt = time.perf_counter() - t0
+    if p.returncode != 0:
+        raise ToolError(f"command failed ({p.returncode}): {' '.join(map(str, cmd))}\n{p.stderr.strip()}")
+    return dt
+
+
+def load(path):
+    with open(path) as f:
+        d = json.load(f)
+    for k in ("engine", "wall_s", "end_s"):
+        if k not in d:
+            raise ToolError(f"{path}: missing key {k!r}")
+    return d
+
+
+def max_rel_diff(a, b) -> float:
+    if len(a) != len(b):
+        return float("inf")
+    worst = 0.0
+    for x, y in zip(a, b):
+        if x is None or y is None:
+            return float("inf")
+        d = abs(x - y) / max(abs(y), abs(x), 1e-12)
+        if d != d:  # NaN
+            return float("inf")
+        worst = max(worst, d)
+    return worst
+
+
+def nic_str(bps: float) -> str:
+    for unit, f in (("Tbps", 1e12), ("Gbps", 1e9), ("Mbps", 1e6), ("Kbps", 1e3)):
+        if bps >= f:
+            return f"{bps / f:g}{unit}"
+    return f"{bps:g}bps"
+
+
+def fmt(x, spec=".3f"):
+    if x is None:
+        return "-"
+    if isinstance(x, float) and x == float("inf"):
+        return "inf"
+    return format(x, spec)
+
+
+def print_table(rows, title, only_simgrid):
+    cols = [  # (header, cell)
+        ("flows", lambda r: str(r["flows"])),
+        ("hvnet s", lambda r: fmt(r.get("hvnet_wall_s"))),
+        ("simgrid s", lambda r: fmt(r.get("simgrid_wall_s"))),
+        ("sg/hv", lambda r: "-" if r.get("ratio") is None else f"{r['ratio']:.3g}x"),
+        ("hvnet proc s", lambda r: fmt(r.get("hvnet_proc_s"))),
+        ("simgrid proc s", lambda r: fmt(r.get("simgrid_proc_s"))),
+        ("max rel diff", lambda r: fmt(r.get("max_rel_diff"), ".2e")),
+    ]
+    if only_simgrid:
+        cols = [c for c in cols if c[0] in ("flows", "simgrid s", "simgrid proc s")]
+    headers = [h for h, _ in cols]
+    body = [[cell(r) for _, cell in cols] for r in rows]
+    try:
+        from rich.console import Console
+        from rich.table import Table
+    except ImportError:
+        print(title)
+        w = [max([len(h)] + [len(b[i]) for b in body]) for i, h in enumerate(headers)]
+        print("  ".join(h.rjust(w[i]) for i, h in enumerate(headers)))
+        for b in body:
+            print("  ".join(c.rjust(w[i]) for i, c in enumerate(b)))
+        return
+    t = Table()
+    for h in headers:
+        t.add_column(h, justify="right", no_wrap=True)
+    for b in body:
+        t.add_row(*b)
+    con = Console()
+    if not con.is_terminal:
+        con = Console(width=120)
+    con.print(title)
+    con.print(t)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--flows", default="1000,4000,8000,16000", help="comma-separated flow counts")
+    ap.add_argument("--hosts", type=int, default=64)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--nic-bps", type=float, default=1e10, help="NIC capacity, bit/s (default 1e10 = 10 Gbps)")
+    ap.add_argument("--repeat", type=int, default=1, help="runs per size; best time reported (default 1)")
+    ap.add_argument("--tol", type=float, default=1e-4, help="max allowed relative difference (default 1e-4)")
+    ap.add_argument("--json", dest="json_out", help="save the result rows to this JSON file")
+    ap.add_argument("--workdir", default=str(HERE / "out"), help="where workloads/outputs go (default bench/out)")
+    ap.add_argument("--only-simgrid", action="store_true", help="skip hvnet (SimGrid side alone)")
+    ap.add_argument("--simgrid-python", default=DEFAULT_SIMGRID_PY,
+                    help=f"interpreter with SimGrid bindings (default {DEFAULT_SIMGRID_PY})")
+    ap.add_argument("--simgrid-arg", action="append", default=[], metavar="ARG",
+                    help="extra argument for simgrid_flows.py, e.g. --simgrid-arg=--cfg=network/optim:Lazy")
+    a = ap.parse_args(argv)
+
+    sizes = [int(x) for x in a.flows.split(",") if x.strip()]
+    work = Path(a.workdir)
+    work.mkdir(parents=True, exist_ok=True)
+    hv = hvnet_cmd()
+    sg_script = str(HERE / "simgrid_flows.py")
+    nic = nic_str(a.nic_bps)
+
+    scenario = work / f"star_h{a.hosts}_{nic}.yaml"
+    if not a.only_simgrid:
+        try:
+            with open(scenario, "w") as f:
+                run(hv + ["topology", "star", "--hosts", str(a.hosts), "--nic", nic], stdout=f)
+        except (ToolError, OSError) as ex:
+            print(f"error: hvnet topology failed: {ex}", file=sys.stderr)
+            return 2
+
+    rows = []
+    engines = {}
+    failed = False
+    for n in sizes:
+        flows_csv = work / f"flows_h{a.hosts}_n{n}_s{a.seed}.csv"
+        workload.write_csv(workload.make_flows(a.hosts, n, a.seed), str(flows_csv))
+        hv_json = work / f"hvnet_h{a.hosts}_n{n}_s{a.seed}.json"
+        sg_json = work / f"simgrid_h{a.hosts}_n{n}_s{a.seed}.json"
+        best = {}
+        worst_diff = None
+
+        def keep(key, val):
+            if val is not None and (key not in best or val < best[key]):
+                best[key] = val
+
+        try:
+            for _ in range(a.repeat):
+                hv_end = None
+                if not a.only_simgrid:
+                    t = run(hv + ["flows", str(scenario), str(flows_csv), "--json", str(hv_json)])
+                    d = load(hv_json)
+                    engines["hvnet"] = d["engine"]
+                    keep("hvnet_proc_s", t)
+                    keep("hvnet_wall_s", float(d["wall_s"]))
+                    if "cpu_s" in d:
+                        keep("hvnet_cpu_s", float(d["cpu_s"]))
+                    hv_end = d["end_s"]
+                t = run([a.simgrid_python, sg_script, "--hosts", str(a.hosts), "--nic-bps", repr(a.nic_bps),
+                         str(flows_csv), "--json", str(sg_json)] + a.simgrid_arg)
+                d = load(sg_json)
+                engines["simgrid"] = d["engine"]
+                if "config" in d:
+                    engines["simgrid_config"] = d["config"]
+                keep("simgrid_proc_s", t)
+                keep("simgrid_wall_s", float(d["wall_s"]))
+                if "cpu_s" in d:
+                    keep("simgrid_cpu_s", float(d["cpu_s"]))
+                if len(d["end_s"]) != n:
+                    raise ToolError(f"simgrid returned {len(d['end_s'])} completion times for {n} flows")
+                if hv_end is not None:
+                    diff = max_rel_diff(hv_end, d["end_s"])
+                    worst_diff = diff if worst_diff is None else max(worst_diff, diff)
+        except (ToolError, OSError, ValueError) as ex:
+            print(f"error ({n} flows): {ex}", file=sys.stderr)
+            return 2
+
+        row = {"flows": n, "hosts": a.hosts, "seed": a.seed, **best, "max_rel_diff": worst_diff}
+        if best.get("hvnet_wall_s") and best.get("simgrid_wall_s") is not None:
+            row["ratio"] = best["simgrid_wall_s"] / best["hvnet_wall_s"]
+        rows.append(row)
+        if worst_diff is not None and not worst_diff <= a.tol:
+            failed = True
+        print(f"[{n} flows] " + ", ".join(f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}"
+                                         for k, v in row.items() if k not in ("flows", "hosts", "seed")),
+              file=sys.stderr, flush=True)
+
+    title = (f"{a.hosts}-host star, {nic} NICs, seed {a.seed}, best of {a.repeat}: "
+             f"{engines.get('hvnet', 'hvnet (skipped)')} vs {engines.get('simgrid', 'simgrid')}")
+    print_table(rows, title, a.only_simgrid)
+
+    if a.json_out:
+        out = {"hosts": a.hosts, "seed": a.seed, "nic_bps": a.nic_bps, "repeat": a.repeat, "tol": a.tol,
+               "engines": engines, "rows": rows}
+        Path(a.json_out).parent.mkdir(parents=True, exist_ok=True)
+        with open(a.json_out, "w") as f:
+            json.dump(out, f, indent=2)
+
+    if failed:
+        print(f"FAIL: completion times differ by more than {a.tol:g} (relative)", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,222 @@
+#!/usr/bin/python3
+"""Run a flow CSV through SimGrid's max-min (LMM, CM02) network model.
+
+Must run under the Debian interpreter that has ``python3-simgrid``::
+
+    /usr/bin/python3 bench/simgrid_flows.py --hosts 64 --nic-bps 1e10 FLOWS.csv --json OUT.json
+
+Platform: N hosts ``hv1``..``hvN``, each attached to one central non-blocking
+router by ONE split-duplex (full-duplex) link of ``--nic-bps`` bit/s
+(SimGrid wants bytes/s, so capacity = nic_bps / 8) with latency 0.  A flow
+hvA -> hvB crosses exactly ``linkA_UP`` and ``linkB_DOWN``.
+
+Model: pure max-min -- CM02 with every TCP correction disabled (see
+SIMGRID_CONFIG below and bench/README.md).
+
+Flows are started through the Activity API (``Comm.sendto_async``), which
+bypasses mailboxes and receiver actors: a single driver actor sleeps until
+each distinct ``start_s`` and starts every flow of that instant, then waits
+for all of them.  Completion times come from ``Comm.finish_time``.
+
+Only ``Engine.run()`` is timed (``wall_s``).  Output JSON::
+
+    {"engine": "simgrid 3.32.0", "wall_s": ..., "end_s": [per CSV row],
+     "cpu_s": ..., "config": {...}, "zone": "star", "launch": "detach"}
+
+(``cpu_s`` = process CPU time over the same region: less sensitive to a
+busy machine than ``wall_s``.)
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import sys
+import time
+
+import simgrid as sg
+
+# Pure max-min (LMM) settings.  See bench/README.md for the reasoning.
+#  - CM02: the plain max-min model, no bandwidth/latency correction factors
+#    (the LV08 default multiplies bandwidth by 0.97 and latency by 13.01).
+#  - weight-S 0: no RTT-dependent weighting of flows (all weights equal).
+#  - TCP-gamma: in 3.32 the window bound is gamma / (2 * latency) and it is
+#    only applied when the route latency is > 0.  Our links have latency 0,
+#    so no bound is ever set; a huge gamma makes that explicit and stays
+#    harmless if someone gives the links a latency.  (gamma = 0 does NOT mean
+#    "unbounded": with latency > 0 it would give a bound of 0.)
+#  - optim Full: recompute the whole LMM system at every event instead of the
+#    default "Lazy" selective update.  Same results (to ~1e-14), but in this
+#    workload every flow shares links with every other one (one connected
+#    component), so Lazy's bookkeeping is pure overhead: Full is ~2x faster
+#    here.  Override with --cfg network/optim:Lazy to see the default.
+#  - precision: both epsilons default to 1e-5 in 3.32; tighten them so
+#    completion times are exact to ~1e-9 relative.
+SIMGRID_CONFIG = {
+    "network/model": "CM02",
+    "network/optim": "Full",
+    "network/latency-factor": "1",
+    "network/bandwidth-factor": "1",
+    "network/weight-S": "0",
+    "network/TCP-gamma": "1e300",
+    "network/crosstraffic": "0",
+    "network/loopback-lat": "0",
+    "maxmin/precision": "1e-9",
+    "surf/precision": "1e-9",
+}
+
+
+def sg_version() -> str:
+    v = getattr(sg, "simgrid_version", None) or getattr(sg, "version", None)
+    if isinstance(v, (tuple, list)):
+        v = ".".join(str(x) for x in v)
+    return str(v) if v else "unknown"
+
+
+def read_flows(path):
+    flows = []
+    with open(path, newline="") as f:
+        for row in csv.DictReader(f):
+            flows.append((row["src"].strip(), row["dst"].strip(), float(row["bytes"]), float(row.get("start_s") or 0.0)))
+    return flows
+
+
+def build_platform(hosts: int, nic_bps: float, zone_kind: str):
+    bw = nic_bps / 8.0  # bytes per second
+    if zone_kind == "star":
+        zone = sg.NetZone.create_star_zone("star")
+    else:
+        zone = sg.NetZone.create_full_zone("full")
+    hs, links = [], []
+    for i in range(1, hosts + 1):
+        h = zone.create_host(f"hv{i}", 1e9).seal()
+        l = zone.create_split_duplex_link(f"nic{i}", bw)
+        l.set_latency(0)
+        l.seal()
+        hs.append(h)
+        links.append(l)
+    if zone_kind == "star":
+        # host -> * uses nic_UP; the symmetric back route (* -> host) uses nic_DOWN.
+        for h, l in zip(hs, links):
+            zone.add_route(h.netpoint, None, None, None, [sg.LinkInRoute(l, sg.LinkInRoute.UP)], True)
+    else:
+        for i, (hi, li) in enumerate(zip(hs, links)):
+            for j, (hj, lj) in enumerate(zip(hs, links)):
+                if i != j:
+                    zone.add_route(hi.netpoint, hj.netpoint, None, None,
+                                   [sg.LinkInRoute(li, sg.LinkInRoute.UP), sg.LinkInRoute(lj, sg.LinkInRoute.DOWN)],
+                                   False)
+    zone.seal()
+    return {h.name: h for h in hs}
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("flows_csv")
+    ap.add_argument("--hosts", type=int, required=True, help="number of hosts hv1..hvN")
+    ap.add_argument("--nic-bps", type=float, default=1e10, help="NIC capacity in bit/s (default 1e10)")
+    ap.add_argument("--json", dest="json_out", required=True, help="output JSON path")
+    ap.add_argument("--zone", choices=["star", "full"], default="star",
+                    help="star zone (default) or full zone with explicit host->host routes")
+    ap.add_argument("--launch", choices=["detach", "wait"], default="detach",
+                    help="detach (default): detached host-to-host comms, t=0 flows started from maestro; "
+                         "wait: one actor starts every comm then waits on each")
+    ap.add_argument("--cfg", action="append", default=[], metavar="KEY:VALUE",
+                    help="extra/overriding SimGrid config (repeatable)")
+    ap.add_argument("--verbose", action="store_true", help="keep SimGrid's INFO logging")
+    a = ap.parse_args(argv)
+
+    flows = read_flows(a.flows_csv)
+
+    cfg = dict(SIMGRID_CONFIG)
+    for kv in a.cfg:
+        k, _, v = kv.partition(":")
+        cfg[k] = v
+    args = [sys.argv[0]] + [f"--cfg={k}:{v}" for k, v in cfg.items()]
+    if not a.verbose:
+        args += ["--log=root.thres:warning"]
+    e = sg.Engine(args)
+    hosts = build_platform(a.hosts, a.nic_bps, a.zone)
+
+    missing = sorted({h for f in flows for h in f[:2] if h not in hosts})
+    if missing:
+        print(f"error: unknown hosts in {a.flows_csv}: {missing[:5]}", file=sys.stderr)
+        return 2
+
+    # Launch.  Flows are created with the Activity API (host-to-host Comm,
+    # no mailbox, no receiver actor).  Default "detach": flows starting at
+    # t <= 0 are started from maestro right before run(); later ones by ONE
+    # driver actor that sleeps until each distinct start time.  Nobody waits
+    # on a comm, so no actor context switch per flow; finish_time is read
+    # from the kept Comm handles after run().  "wait" is the conservative
+    # variant: one actor starts every flow then waits on each (same results,
+    # slower because of thread-context switches per wait).
+    order = sorted(range(len(flows)), key=lambda k: flows[k][3])
+    comms = [None] * len(flows)
+    end_s = [None] * len(flows)
+
+    def start_flow(k):
+        src, dst, size, start = flows[k]
+        if src == dst or size <= 0:
+            end_s[k] = max(start, sg.Engine.clock)
+            return
+        if a.launch == "wait":
+            comms[k] = sg.Comm.sendto_async(hosts[src], hosts[dst], int(size))
+        else:
+            comms[k] = sg.Comm.sendto_init(hosts[src], hosts[dst]).set_payload_size(int(size)).detach()
+
+    now_idx = 0  # order[:now_idx] = flows started from maestro (detach mode)
+    if a.launch != "wait":
+        while now_idx < len(order) and flows[order[now_idx]][3] <= 0:
+            now_idx += 1
+    later = order[now_idx:]
+
+    def driver():
+        for k in (order if a.launch == "wait" else later):
+            start = flows[k][3]
+            if start > sg.Engine.clock:
+                sg.this_actor.sleep_until(start)
+            start_flow(k)
+        if a.launch == "wait":
+            for c in comms:
+                if c is not None:
+                    c.wait()
+
+    if a.launch == "wait" or later:
+        sg.Actor.create("driver", next(iter(hosts.values())), driver)
+
+    # Timed region: starting the t=0 flows (detach mode) + Engine.run().
+    t0 = time.perf_counter()
+    c0 = time.process_time()
+    if a.launch != "wait":
+        for k in order[:now_idx]:
+            start_flow(k)
+    e.run()
+    wall = time.perf_counter() - t0
+    cpu = time.process_time() - c0  # all threads of this process
+
+    for k, c in enumerate(comms):
+        if c is not None and c.finish_time >= 0:  # finish_time is -1 until the comm completes
+            end_s[k] = c.finish_time
+    if any(x is None for x in end_s):
+        print("error: some flows did not complete", file=sys.stderr)
+        return 3
+
+    out = {
+        "engine": f"simgrid {sg_version()}",
+        "wall_s": wall,
+        "cpu_s": cpu,
+        "end_s": end_s,
+        "config": cfg,
+        "zone": a.zone,
+        "launch": a.launch,
+    }
+    with open(a.json_out, "w") as f:
+        json.dump(out, f)
+    print(f"simgrid {sg_version()}: {len(flows)} flows on {a.hosts} hosts, run() {wall:.3f} s (cpu {cpu:.3f} s), "
+          f"makespan {max(end_s, default=0.0):.6f} s", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

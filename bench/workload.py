@@ -1,0 +1,68 @@
+#!/usr/bin/env python3
+"""Generate a seeded star workload for the hvnet-vs-SimGrid benchmark.
+
+N hosts named ``hv1``..``hvN``; M flows between random distinct host pairs
+(src != dst); sizes uniform in [0.1 GB, 10 GB] (integer bytes, 1 GB = 1e9 B);
+every flow starts at t = 0.  Output: CSV with header ``src,dst,bytes,start_s``.
+
+Standard library only, so it runs under any Python 3.
+
+    python bench/workload.py --hosts 64 --flows 8000 --seed 1 -o flows.csv
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import random
+import sys
+
+GB = 10**9
+MIN_BYTES = GB // 10  # 0.1 GB
+MAX_BYTES = 10 * GB  # 10 GB
+
+
+def make_flows(hosts: int, flows: int, seed: int = 1):
+    """Return a list of (src, dst, bytes, start_s) tuples."""
+    if hosts < 2:
+        raise ValueError("need at least 2 hosts")
+    rng = random.Random(seed)
+    out = []
+    for _ in range(flows):
+        s = rng.randrange(1, hosts + 1)
+        d = rng.randrange(1, hosts)  # pick among the hosts-1 others
+        if d >= s:
+            d += 1
+        size = rng.randint(MIN_BYTES, MAX_BYTES)
+        out.append((f"hv{s}", f"hv{d}", size, 0))
+    return out
+
+
+def write_csv(rows, path_or_file) -> None:
+    own = isinstance(path_or_file, str)
+    f = open(path_or_file, "w", newline="") if own else path_or_file
+    try:
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow(["src", "dst", "bytes", "start_s"])
+        w.writerows(rows)
+    finally:
+        if own:
+            f.close()
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--hosts", type=int, default=64, help="number of hosts (default 64)")
+    ap.add_argument("--flows", type=int, default=1000, help="number of flows (default 1000)")
+    ap.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
+    ap.add_argument("-o", "--output", default="-", help="output CSV path ('-' = stdout)")
+    a = ap.parse_args(argv)
+    rows = make_flows(a.hosts, a.flows, a.seed)
+    if a.output == "-":
+        write_csv(rows, sys.stdout)
+    else:
+        write_csv(rows, a.output)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

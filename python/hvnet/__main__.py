@@ -1,0 +1,3 @@
+from hvnet.cli import main
+
+main()

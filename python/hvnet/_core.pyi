@@ -1,0 +1,19 @@
+"""Type stubs of the Rust core (crates/python)."""
+
+from typing import Any
+
+__version__: str
+
+def run_workload(
+    capacities: list[float],
+    fatpipe: list[bool],
+    starts: list[float],
+    amounts: list[float],
+    routes: list[list[tuple[int, float]]],
+    weights: list[float] | None = None,
+    bounds: list[float | None] | None = None,
+    changes: list[tuple[float, int, float]] = ...,
+    record_step: float | None = None,
+) -> dict[str, Any]: ...
+def toeplitz(data: bytes, key: bytes | None = None) -> int: ...
+def rss_hash(src_ip: str, dst_ip: str, src_port: int | None = None, dst_port: int | None = None) -> int: ...

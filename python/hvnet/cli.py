@@ -1,0 +1,169 @@
+"""The `hvnet` command: a thin face over the model and the engine."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from importlib import resources
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
+
+import typer
+from rich.console import Console
+
+from hvnet._version import __version__
+from hvnet.errors import HvnetError
+from hvnet.flows import read_flows, run_flows
+from hvnet.model import load_scenario, parse_scenario, scenario_json_schema
+from hvnet.simulate import simulate as run_simulation
+from hvnet.tables import results_tables
+from hvnet.topology import leaf_spine, star
+from hvnet.units import parse_duration
+
+app = typer.Typer(
+    name="hvnet",
+    help="A digital twin of a Hyper-V cluster's network.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+topology_app = typer.Typer(help="Print a generated scenario (YAML) for a common fabric.", no_args_is_help=True)
+app.add_typer(topology_app, name="topology")
+
+out = Console()
+err = Console(stderr=True)
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+@contextmanager
+def _user_errors() -> Iterator[None]:
+    """Bad input ends the command with its message and exit code 2, never a traceback."""
+    try:
+        yield
+    except HvnetError as e:
+        err.print(str(e), style="red", highlight=False, markup=False)
+        raise typer.Exit(2) from None
+    except OSError as e:
+        err.print(f"{e.filename or ''}: {e.strerror or e}", style="red", highlight=False, markup=False)
+        raise typer.Exit(2) from None
+
+
+def _write_json(path: Path, document: object, force: bool) -> None:
+    """Writes JSON to `path` (`-`: standard output); never overwrites unless `force`."""
+    text = json.dumps(document, indent=2) + "\n"
+    if str(path) == "-":
+        sys.stdout.write(text)
+        return
+    if path.exists() and not force:
+        err.print(f"{path}: exists; not overwritten (use --force to replace it)", style="red", highlight=False)
+        raise typer.Exit(2)
+    path.write_text(text)
+
+
+JsonOut = Annotated[Path | None, typer.Option("--json", help="Write results as JSON to this file ('-': stdout).")]
+Force = Annotated[bool, typer.Option("--force", "-f", help="Overwrite an existing output file.")]
+
+
+@app.command()
+def demo() -> None:
+    """Simulate the built-in two-node cluster and print what happened."""
+    text = resources.files("hvnet.examples").joinpath("demo.yaml").read_text()
+    with _user_errors():
+        scenario = parse_scenario(text, "demo.yaml")
+        results = run_simulation(scenario, filename="demo.yaml")
+    for table in results_tables(results):
+        out.print(table)
+
+
+@app.command()
+def simulate(
+    file: Annotated[Path, typer.Argument(help="Scenario file (YAML).")],
+    json_out: JsonOut = None,
+    step: Annotated[str, typer.Option(help="Resolution of the time series, e.g. 1s, 250ms.")] = "1s",
+    force: Force = False,
+) -> None:
+    """Simulate a scenario; print a table, and optionally write JSON."""
+    with _user_errors():
+        scenario = load_scenario(file)
+        results = run_simulation(scenario, step_s=parse_duration(step), filename=str(file))
+    if json_out is not None:
+        _write_json(json_out, results.model_dump(mode="json"), force)
+    if json_out is None or str(json_out) != "-":
+        for table in results_tables(results):
+            out.print(table)
+
+
+@app.command()
+def schema() -> None:
+    """Print the JSON Schema of scenario files."""
+    sys.stdout.write(json.dumps(scenario_json_schema(), indent=2) + "\n")
+
+
+@app.command()
+def flows(
+    scenario_file: Annotated[Path, typer.Argument(help="Scenario file (YAML) that names the hosts.")],
+    flows_csv: Annotated[Path, typer.Argument(help="Traffic matrix: CSV with columns src,dst,bytes,start_s.")],
+    json_out: JsonOut = None,
+    force: Force = False,
+) -> None:
+    """Run a traffic matrix; report each row's completion time."""
+    with _user_errors():
+        scenario = load_scenario(scenario_file)
+        result = run_flows(scenario, read_flows(flows_csv, scenario), flows_csv)
+    if json_out is not None:
+        _write_json(json_out, result.to_json(), force)
+    else:
+        done = [e for e in result.end_s if e is not None]
+        out.print(
+            f"{len(result.end_s)} flows, {len(done)} completed, last at "
+            f"{max(done, default=0.0):.3f} s; engine {result.wall_s:.3f} s"
+        )
+
+
+@topology_app.command("star")
+def topology_star(
+    hosts: Annotated[int, typer.Option(min=1, help="Number of hosts.")],
+    nic: Annotated[str, typer.Option(help="NIC speed, e.g. 10Gbps.")] = "10Gbps",
+) -> None:
+    """N hosts, one NIC each, cabled to one non-blocking switch."""
+    with _user_errors():
+        text = star(hosts, nic)
+        parse_scenario(text, "<star>")
+    sys.stdout.write(text)
+
+
+@topology_app.command("leaf-spine")
+def topology_leaf_spine(
+    hosts: Annotated[int, typer.Option(min=1, help="Number of hosts.")],
+    nic: Annotated[str, typer.Option(help="NIC speed, e.g. 25Gbps.")] = "10Gbps",
+    leaves: Annotated[int, typer.Option(min=1, help="Number of leaf switches.")] = 2,
+    spines: Annotated[int, typer.Option(min=1, help="Number of spine switches.")] = 2,
+    uplink: Annotated[str, typer.Option(help="Leaf-to-spine cable speed.")] = "40Gbps",
+) -> None:
+    """Hosts spread over leaf switches; every leaf cabled to every spine."""
+    with _user_errors():
+        text = leaf_spine(hosts, nic, leaves, spines, uplink)
+        parse_scenario(text, "<leaf-spine>")
+    sys.stdout.write(text)
+
+
+def _version_callback(value: bool) -> None:
+    if value:
+        out.print(f"hvnet {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool, typer.Option("--version", callback=_version_callback, is_eager=True, help="Print the version.")
+    ] = False,
+) -> None:
+    """A digital twin of a Hyper-V cluster's network."""
+
+
+def main() -> None:
+    app()

@@ -1,0 +1,77 @@
+"""The exceptions hvnet raises for bad input.
+
+Every error a user can cause derives from one base class, so a face (the CLI,
+the web UI) catches ``HvnetError`` and prints it: no traceback, just what was
+wrong, where, and what is allowed.
+
+    HvnetError
+    ├── ScenarioError   a scenario file is wrong; carries every Problem found
+    ├── InputError      another input file (a CSV traffic matrix, ...) is wrong
+    └── UnitError       a quantity such as "10Gbs" does not parse (also a ValueError)
+
+A ``Problem`` prints as one line that editors and CI logs understand::
+
+    cluster.yaml:12: hosts[0].nics[1].speed: '10Gbs' is not a bit rate; ...
+
+``:line`` is left out when the line is unknown, and ``field:`` when the
+problem concerns the whole file (a YAML syntax error, an empty file).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+__all__ = ["HvnetError", "InputError", "Problem", "ScenarioError", "UnitError"]
+
+
+class HvnetError(Exception):
+    """Base class of every error hvnet raises for bad input."""
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One mistake in an input file: where it is and what is wrong.
+
+    ``line`` is 1-based; ``field`` is a dotted path such as
+    ``hosts[0].nics[1].speed``, or ``""`` for the file as a whole.
+    """
+
+    file: str
+    line: int | None
+    field: str
+    message: str
+
+    def __str__(self) -> str:
+        where = self.file if self.line is None else f"{self.file}:{self.line}"
+        if self.field:
+            return f"{where}: {self.field}: {self.message}"
+        return f"{where}: {self.message}"
+
+
+class ScenarioError(HvnetError):
+    """A scenario is invalid. ``problems`` lists every mistake, sorted by line."""
+
+    def __init__(self, problems: Iterable[Problem]) -> None:
+        self.problems: tuple[Problem, ...] = tuple(problems)
+        if not self.problems:
+            raise ValueError("ScenarioError needs at least one Problem")
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        return "\n".join(str(problem) for problem in self.problems)
+
+
+class InputError(HvnetError):
+    """An input file other than a scenario (a CSV traffic matrix, ...) is invalid."""
+
+    def __init__(self, file: str, line: int | None, field: str, message: str) -> None:
+        self.problem = Problem(file, line, field, message)
+        super().__init__(str(self.problem))
+
+    def __str__(self) -> str:
+        return str(self.problem)
+
+
+class UnitError(HvnetError, ValueError):
+    """A quantity does not parse; the message says what is allowed, with an example."""

@@ -1,0 +1,160 @@
+"""The physical network as engine resources, and the path a connection takes.
+
+Every cable is full duplex: one resource per direction, with the capacity of
+the slower end (or the cable's own speed). A switch with a stated backplane
+adds one shared resource that all traffic through it uses; without one it is
+non-blocking and adds nothing. A path from a NIC to a NIC is the cable out of
+the source NIC, the cables between switches on a shortest path (equal-cost
+choices are made by the connection's hash, like ECMP), and the cable into the
+destination NIC. Capacities are in bytes per second, the engine's unit.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+
+from hvnet.model import Scenario
+
+__all__ = ["Direction", "Fabric", "Port", "build_fabric"]
+
+
+@dataclass(frozen=True)
+class Port:
+    """One end of a cable: a host's NIC or a switch port."""
+
+    node: str
+    port: str
+
+    def __str__(self) -> str:
+        return f"{self.node}/{self.port}"
+
+
+@dataclass(frozen=True)
+class Direction:
+    """One direction of a cable, an engine resource."""
+
+    resource: int
+    source: Port
+    target: Port
+
+
+@dataclass
+class Fabric:
+    """Resources of the engine, and what each one is."""
+
+    names: list[str] = field(default_factory=list)
+    capacities: list[float] = field(default_factory=list)
+    fatpipe: list[bool] = field(default_factory=list)
+    #: The cable direction leaving each port.
+    out_of: dict[Port, Direction] = field(default_factory=dict)
+    #: The cable direction arriving at each port.
+    into: dict[Port, Direction] = field(default_factory=dict)
+    #: Switch name -> its backplane resource, when it has one.
+    backplane: dict[str, int] = field(default_factory=dict)
+    #: Switch name -> [(neighbour switch, direction towards it)].
+    uplinks: dict[str, list[tuple[str, Direction]]] = field(default_factory=dict)
+    switches: frozenset[str] = frozenset()
+    _distances: dict[str, dict[str, int]] = field(default_factory=dict)
+
+    def add(self, name: str, bytes_per_s: float, fatpipe: bool = False) -> int:
+        self.names.append(name)
+        self.capacities.append(bytes_per_s)
+        self.fatpipe.append(fatpipe)
+        return len(self.names) - 1
+
+    def peer(self, port: Port) -> Port | None:
+        direction = self.out_of.get(port)
+        return direction.target if direction else None
+
+    def path(self, source: Port, target: Port, key: int) -> list[int] | None:
+        """Resources from NIC `source` to NIC `target`; None when not connected.
+
+        `key` (a connection hash) picks among equal-cost switch paths.
+        """
+        first = self.out_of.get(source)
+        last = self.into.get(target)
+        if first is None or last is None:
+            return None
+        if first.target == target:
+            return [first.resource]
+        ingress, egress = first.target.node, last.source.node
+        if ingress not in self.switches or egress not in self.switches:
+            return None
+        hops = self._switch_hops(ingress, egress, key)
+        if hops is None:
+            return None
+        resources = [first.resource]
+        switch = ingress
+        for direction in hops:
+            if switch in self.backplane:
+                resources.append(self.backplane[switch])
+            resources.append(direction.resource)
+            switch = direction.target.node
+        if switch in self.backplane:
+            resources.append(self.backplane[switch])
+        resources.append(last.resource)
+        return resources
+
+    def _switch_hops(self, start: str, goal: str, key: int) -> list[Direction] | None:
+        """Cables of one shortest path between two switches (BFS from the goal)."""
+        distance = self._distances.get(goal)
+        if distance is None:
+            distance = self._distances[goal] = self._distances_to(goal)
+        if start not in distance:
+            return None
+        hops: list[Direction] = []
+        node = start
+        while node != goal:
+            choices = [d for n, d in self.uplinks[node] if distance.get(n) == distance[node] - 1]
+            direction = choices[key % len(choices)]
+            hops.append(direction)
+            node = direction.target.node
+        return hops
+
+    def _distances_to(self, goal: str) -> dict[str, int]:
+        """Hops from every switch to `goal` (breadth-first search)."""
+        distance = {goal: 0}
+        queue = deque([goal])
+        while queue:
+            node = queue.popleft()
+            for neighbour, _ in self.uplinks.get(node, []):
+                if neighbour not in distance:
+                    distance[neighbour] = distance[node] + 1
+                    queue.append(neighbour)
+        return distance
+
+
+def _parse_port(text: str) -> Port:
+    node, _, port = text.partition("/")
+    return Port(node, port)
+
+
+def build_fabric(scenario: Scenario) -> Fabric:
+    """Resources for every cable direction and every switch backplane."""
+    fabric = Fabric(switches=frozenset(s.name for s in scenario.switches))
+    nic_speed = {Port(h.name, n.name): n.speed for h in scenario.hosts for n in h.nics}
+    port_speed = {s.name: s.port_speed for s in scenario.switches}
+
+    def speed_of(port: Port) -> float | None:
+        if port in nic_speed:
+            return nic_speed[port]
+        return port_speed.get(port.node)
+
+    for cable in scenario.cables:
+        a, b = _parse_port(cable.a), _parse_port(cable.b)
+        speeds = [s for s in (speed_of(a), speed_of(b), cable.speed) if s is not None]
+        if not speeds:
+            raise ValueError(f"cable {a} - {b} has no speed (validated earlier)")
+        bytes_per_s = min(speeds) / 8.0
+        for source, target in ((a, b), (b, a)):
+            resource = fabric.add(f"{source} → {target}", bytes_per_s)
+            direction = Direction(resource, source, target)
+            fabric.out_of[source] = direction
+            fabric.into[target] = direction
+            if source.node in fabric.switches and target.node in fabric.switches:
+                fabric.uplinks.setdefault(source.node, []).append((target.node, direction))
+    for switch in scenario.switches:
+        if switch.backplane is not None:
+            fabric.backplane[switch.name] = fabric.add(f"{switch.name} backplane", switch.backplane / 8.0)
+    return fabric

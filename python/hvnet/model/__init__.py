@@ -1,0 +1,54 @@
+"""The scenario model: a cluster design, validated and typed, and how to load it.
+
+    from hvnet.model import load_scenario
+    scenario = load_scenario("cluster.yaml")     # ScenarioError lists every problem
+    scenario.host("hv1").nic("nic1").speed       # 10000000000.0 (bits per second)
+"""
+
+from hvnet.model.loader import load_scenario, parse_scenario, scenario_from_data
+from hvnet.model.scenario import (
+    VM,
+    AddressHash,
+    Cable,
+    Cpu,
+    Event,
+    EventAction,
+    Flow,
+    Host,
+    LoadBalancing,
+    Nic,
+    PowerPlan,
+    Scenario,
+    Switch,
+    Team,
+    TeamingMode,
+    TeamKind,
+    VirtualSwitch,
+    scenario_json_schema,
+    split_endpoint,
+)
+
+__all__ = [
+    "VM",
+    "AddressHash",
+    "Cable",
+    "Cpu",
+    "Event",
+    "EventAction",
+    "Flow",
+    "Host",
+    "LoadBalancing",
+    "Nic",
+    "PowerPlan",
+    "Scenario",
+    "Switch",
+    "Team",
+    "TeamKind",
+    "TeamingMode",
+    "VirtualSwitch",
+    "load_scenario",
+    "parse_scenario",
+    "scenario_from_data",
+    "scenario_json_schema",
+    "split_endpoint",
+]

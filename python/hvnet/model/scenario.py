@@ -1,0 +1,357 @@
+"""The scenario model: one cluster design and what happens to it.
+
+A ``Scenario`` is what a scenario file says, validated and typed: hosts with
+their NICs, teams and virtual switches; physical switches and the cables
+between NICs and switch ports; VMs; traffic flows; and timed events (a NIC
+or a cable goes down). docs/scenario.md describes every field.
+
+Quantities are stored in hvnet's internal units (bytes, bits per second,
+seconds) and written with units in files (see ``hvnet.units``). Models are
+immutable. This module checks each field on its own; whether names refer to
+things that exist is checked by ``hvnet.model.checks`` when a scenario is
+loaded with ``hvnet.model.loader``.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from collections.abc import Iterable
+from typing import Annotated, Any, Protocol, TypeVar
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, WithJsonSchema
+
+from hvnet.units import BitRate, Bytes, Duration
+
+__all__ = [
+    "AddressHash",
+    "Cable",
+    "Cpu",
+    "Event",
+    "EventAction",
+    "Flow",
+    "Host",
+    "LoadBalancing",
+    "Nic",
+    "PowerPlan",
+    "Scenario",
+    "Switch",
+    "Team",
+    "TeamKind",
+    "TeamingMode",
+    "VM",
+    "VirtualSwitch",
+    "scenario_json_schema",
+    "split_endpoint",
+]
+
+
+def _check_name(name: str) -> str:
+    if not name.strip():
+        raise ValueError("a name cannot be empty")
+    if "/" in name:
+        raise ValueError(f"{name!r} contains '/'; names cannot contain '/' (it separates host/nic and switch/port)")
+    return name
+
+
+Name = Annotated[str, AfterValidator(_check_name), WithJsonSchema({"type": "string", "pattern": "^[^/]*\\S[^/]*$"})]
+"""The name of a host, NIC, team, switch, VM...: not empty, no '/'."""
+
+PositiveBitRate = Annotated[BitRate, Field(gt=0)]
+PositiveBytes = Annotated[Bytes, Field(gt=0)]
+
+
+def split_endpoint(endpoint: str) -> tuple[str, str]:
+    """``"hv1/nic1"`` -> ``("hv1", "nic1")``; ``"tor1/3"`` -> ``("tor1", "3")``.
+
+    Raises ValueError unless the text is two non-empty parts around one '/'.
+    """
+    device, slash, port = endpoint.strip().partition("/")
+    if not slash or not device or not port or "/" in port:
+        raise ValueError(
+            f"{endpoint!r} is not an endpoint; write host/nic (e.g. hv1/nic1) or switch/port (e.g. tor1/1)"
+        )
+    return device, port
+
+
+class PowerPlan(str, Enum):
+    """The Windows power plan of a host (it decides C-states and core parking)."""
+
+    BALANCED = "balanced"
+    HIGH_PERFORMANCE = "high_performance"
+    POWER_SAVER = "power_saver"
+
+
+class TeamKind(str, Enum):
+    """LBFO (the classic NIC team) or SET (Switch Embedded Teaming)."""
+
+    LBFO = "lbfo"
+    SET = "set"
+
+
+class TeamingMode(str, Enum):
+    """Whether the physical switch takes part in the team."""
+
+    SWITCH_INDEPENDENT = "switch_independent"
+    STATIC = "static"
+    LACP = "lacp"
+
+
+class LoadBalancing(str, Enum):
+    """How a team chooses the member that sends a flow."""
+
+    ADDRESS_HASH = "address_hash"
+    HYPERV_PORT = "hyperv_port"
+    DYNAMIC = "dynamic"
+
+
+class AddressHash(str, Enum):
+    """What the address hash covers (used when load balancing is address_hash)."""
+
+    TRANSPORT_PORTS = "transport_ports"
+    IP_ADDRESSES = "ip_addresses"
+    MAC_ADDRESSES = "mac_addresses"
+
+
+class EventAction(str, Enum):
+    """What an event does to its target."""
+
+    NIC_DOWN = "nic_down"
+    NIC_UP = "nic_up"
+    CABLE_DOWN = "cable_down"
+    CABLE_UP = "cable_up"
+    SWITCH_DOWN = "switch_down"
+    SWITCH_UP = "switch_up"
+    PORT_BLACKHOLE = "port_blackhole"
+    PORT_RESTORE = "port_restore"
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+        frozen=True,
+        use_attribute_docstrings=True,
+        serialize_by_alias=True,
+    )
+
+
+class Cpu(_Model):
+    """The processors of a host."""
+
+    sockets: int = Field(default=1, gt=0)
+    """Processor sockets."""
+    cores_per_socket: int = Field(default=8, gt=0)
+    """Physical cores per socket."""
+    ghz: float = Field(default=2.5, gt=0)
+    """Nominal clock in GHz."""
+    smt: bool = True
+    """Simultaneous multithreading (Hyper-Threading): two logical processors per core."""
+
+    @property
+    def cores(self) -> int:
+        """Physical cores of the host."""
+        return self.sockets * self.cores_per_socket
+
+
+class Nic(_Model):
+    """A physical network adapter (one port)."""
+
+    name: Name
+    """Unique within the host."""
+    speed: PositiveBitRate
+    """Link speed, e.g. 10Gbps."""
+    mtu: int = Field(default=1500, ge=576, le=9216)
+    """IP MTU in bytes; Windows "Jumbo Packet 9014" is mtu 9000."""
+    rss_queues: int = Field(default=8, ge=1, le=64)
+    """Receive-side scaling queues."""
+    rdma: bool = False
+    """RDMA (RoCE/iWARP) enabled, as SMB Direct needs."""
+    vmq: bool = True
+    """Virtual machine queues enabled."""
+
+
+class Team(_Model):
+    """NICs of one host teamed together (LBFO or SET)."""
+
+    name: Name
+    """Unique within the host, and distinct from its NIC names."""
+    kind: TeamKind = TeamKind.LBFO
+    members: tuple[Name, ...] = Field(min_length=1)
+    """NIC names of this host; a NIC is in at most one team."""
+    standby: Name | None = None
+    """A member kept idle until another member fails."""
+    mode: TeamingMode = TeamingMode.SWITCH_INDEPENDENT
+    load_balancing: LoadBalancing = LoadBalancing.DYNAMIC
+    address_hash: AddressHash = AddressHash.TRANSPORT_PORTS
+    """Used when load_balancing is address_hash."""
+
+
+class VirtualSwitch(_Model):
+    """A Hyper-V virtual switch bound to a NIC or a team."""
+
+    name: Name
+    uplink: Name
+    """A NIC or team of this host; each is the uplink of at most one virtual switch."""
+
+
+class Host(_Model):
+    """A virtualization host."""
+
+    name: Name
+    """Unique among hosts, switches and VMs."""
+    cpu: Cpu = Field(default_factory=Cpu)
+    power_plan: PowerPlan = PowerPlan.BALANCED
+    nics: tuple[Nic, ...] = Field(min_length=1)
+    teams: tuple[Team, ...] = ()
+    vswitches: tuple[VirtualSwitch, ...] = ()
+
+    def nic(self, name: str) -> Nic:
+        """The NIC called ``name``; KeyError if there is none."""
+        return _named(self.nics, name, f"NIC of host {self.name}")
+
+    def team(self, name: str) -> Team:
+        """The team called ``name``; KeyError if there is none."""
+        return _named(self.teams, name, f"team of host {self.name}")
+
+    def vswitch(self, name: str) -> VirtualSwitch:
+        """The virtual switch called ``name``; KeyError if there is none."""
+        return _named(self.vswitches, name, f"virtual switch of host {self.name}")
+
+
+class Switch(_Model):
+    """A physical switch."""
+
+    name: Name
+    """Unique among hosts, switches and VMs."""
+    ports: int = Field(default=48, ge=1)
+    """Ports are numbered 1..ports."""
+    port_speed: PositiveBitRate | None = None
+    """Speed of every port; absent: each cable takes the speed of the NIC on it."""
+    backplane: PositiveBitRate | None = None
+    """Switching capacity; absent: non-blocking."""
+
+
+class Cable(_Model):
+    """A cable between two endpoints: "host/nic" or "switch/port-number"."""
+
+    a: str
+    b: str
+    speed: PositiveBitRate | None = None
+    """Absent: the lowest speed of the NICs and switch ports it joins."""
+
+
+class VM(_Model):
+    """A virtual machine."""
+
+    name: Name
+    """Unique among hosts, switches and VMs."""
+    host: Name
+    """The host the VM runs on."""
+    vcpus: int = Field(default=1, ge=1, le=240)
+    memory: PositiveBytes
+    """Memory assigned to the VM, e.g. 55GiB; a live migration copies it."""
+    vswitch: Name | None = None
+    """A virtual switch of its host."""
+
+
+class Flow(_Model):
+    """A transfer of data between two hosts or VMs."""
+
+    name: Name | None = None
+    """Unique if given."""
+    src: Name = Field(alias="from")
+    """A host or VM name."""
+    dst: Name = Field(alias="to")
+    """A host or VM name, not the same as from."""
+    size: PositiveBytes
+    """How much data, e.g. 10GB."""
+    start: Duration = 0.0
+    """When the transfer starts."""
+    connections: int = Field(default=1, ge=1, le=64)
+    """Parallel TCP connections."""
+
+
+class Event(_Model):
+    """Something that happens at a given time: a NIC, cable, switch or port fails or recovers."""
+
+    at: Duration
+    action: EventAction
+    target: str
+    """nic_*: host/nic; cable_*: either end of a cable; switch_*: a switch name; port_*: switch/port."""
+
+
+class Scenario(_Model):
+    """A cluster design and what happens to it."""
+
+    name: str = Field(min_length=1)
+    description: str = ""
+    hosts: tuple[Host, ...] = Field(min_length=1)
+    switches: tuple[Switch, ...] = ()
+    cables: tuple[Cable, ...] = ()
+    vms: tuple[VM, ...] = ()
+    traffic: tuple[Flow, ...] = ()
+    events: tuple[Event, ...] = ()
+
+    def host(self, name: str) -> Host:
+        """The host called ``name``; KeyError if there is none."""
+        return _named(self.hosts, name, "host")
+
+    def vm(self, name: str) -> VM:
+        """The VM called ``name``; KeyError if there is none."""
+        return _named(self.vms, name, "VM")
+
+    def switch(self, name: str) -> Switch:
+        """The switch called ``name``; KeyError if there is none."""
+        return _named(self.switches, name, "switch")
+
+    def endpoint_host(self, name: str) -> Host:
+        """The host a flow endpoint runs on: the host itself, or a VM's host."""
+        for host in self.hosts:
+            if host.name == name:
+                return host
+        for vm in self.vms:
+            if vm.name == name:
+                return self.host(vm.host)
+        raise KeyError(f"no host or VM named {name!r}")
+
+    def cable_speed(self, cable: Cable) -> float:
+        """A cable's speed in bits/s: the lowest of its own speed, the NICs'
+        speeds and the switches' port speeds, whichever are given."""
+        speeds = [] if cable.speed is None else [cable.speed]
+        for end in (cable.a, cable.b):
+            device, port = split_endpoint(end)
+            if any(host.name == device for host in self.hosts):
+                speeds.append(self.host(device).nic(port).speed)
+            elif (port_speed := self.switch(device).port_speed) is not None:
+                speeds.append(port_speed)
+        if not speeds:
+            raise ValueError(f"cable {cable.a} - {cable.b} has no known speed")
+        return min(speeds)
+
+
+class _Named(Protocol):
+    @property
+    def name(self) -> str: ...
+
+
+_NamedT = TypeVar("_NamedT", bound=_Named)
+
+
+def _named(items: Iterable[_NamedT], name: str, what: str) -> _NamedT:
+    for item in items:
+        if item.name == name:
+            return item
+    raise KeyError(f"no {what} named {name!r}")
+
+
+SCHEMA_ID = "urn:hvnet:scenario"
+
+
+def scenario_json_schema() -> dict[str, Any]:
+    """The JSON Schema of a scenario file (editors use it to complete and check YAML)."""
+    schema = Scenario.model_json_schema(by_alias=True)
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": SCHEMA_ID,
+        **schema,
+        "title": "hvnet scenario",
+    }

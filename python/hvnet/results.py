@@ -1,0 +1,77 @@
+"""What a simulation produced, as stable, documented JSON (docs/output.md).
+
+Units are in the field names: `_s` seconds, `_bps` bits per second,
+`_bytes` bytes. A time series holds the mean over each bin of `step_s`.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict
+
+from hvnet._version import __version__
+from hvnet.model import Flow
+
+__all__ = ["AdapterSeries", "Results", "TrafficResult"]
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class TrafficResult(_Frozen):
+    """One traffic entry: when it started and ended, and its mean rate."""
+
+    name: str | None
+    source: str
+    destination: str
+    size_bytes: int
+    connections: int
+    start_s: float
+    #: None when it never completed (its path stayed down).
+    end_s: float | None
+    duration_s: float | None
+    mean_bps: float | None
+
+    @classmethod
+    def of(cls, traffic: Flow, end_s: float | None) -> TrafficResult:
+        duration = None if end_s is None else end_s - traffic.start
+        return cls(
+            name=traffic.name,
+            source=traffic.src,
+            destination=traffic.dst,
+            size_bytes=traffic.size,
+            connections=traffic.connections,
+            start_s=traffic.start,
+            end_s=end_s,
+            duration_s=duration,
+            mean_bps=8 * traffic.size / duration if duration else None,
+        )
+
+
+class AdapterSeries(_Frozen):
+    """Send and receive of one NIC over time, like Task Manager's graphs."""
+
+    host: str
+    nic: str
+    speed_bps: float
+    send_bps: list[float]
+    receive_bps: list[float]
+
+
+class Results(_Frozen):
+    """Everything `hvnet simulate` reports, in one document."""
+
+    hvnet: str = __version__
+    scenario: str
+    step_s: float
+    #: Time of the last event: when the last transfer ended or stalled.
+    end_s: float
+    #: Engine events processed, and the engine's wall-clock time.
+    events: int
+    wall_s: float
+    traffic: list[TrafficResult]
+    adapters: list[AdapterSeries]
+
+    @property
+    def stalled(self) -> list[TrafficResult]:
+        return [t for t in self.traffic if t.end_s is None]
