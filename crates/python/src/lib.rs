@@ -72,7 +72,7 @@ fn run_workload<'py>(
     let mut transfers = Vec::with_capacity(n);
     for i in 0..n {
         let (start, amount, weight) = (starts[i], amounts[i], weights[i]);
-        if !(start.is_finite() && start >= 0.0) || !(amount.is_finite() && amount >= 0.0) {
+        if !(start.is_finite() && start >= 0.0 && amount.is_finite() && amount >= 0.0) {
             return Err(bad(format!(
                 "transfer {i}: start {start} and amount {amount} must be finite and >= 0"
             )));
