@@ -80,9 +80,10 @@ struct VariableElement {
 
 /// Elements kept inline in the variable: routes are short, and the solver's
 /// hot loop reads them for every variable it freezes.
-const INLINE_ELEMENTS: usize = 6;
+const INLINE_ELEMENTS: usize = 4;
 
 #[derive(Clone, Debug, Default)]
+#[repr(C)]
 struct Elements {
     len: u32,
     inline: [VariableElement; INLINE_ELEMENTS],
@@ -132,22 +133,25 @@ struct Constraint {
     elements: Vec<ConstraintElement>,
 }
 
+/// Fields in the order the solver reads them, so that a variable's hot
+/// part shares cache lines.
 #[derive(Clone, Debug, Default)]
+#[repr(C)]
 struct Variable {
     weight: f64,
-    bound: f64,
-    /// The bound implied by the fatpipe constraints it crosses.
-    fatpipe_bound: f64,
-    count: u32,
-    elements: Elements,
-    /// Position in `System::alive`, or `u32::MAX` when the slot is free.
-    alive_slot: u32,
     /// The last solve's result: rate of each activity, the level it was
     /// frozen at (infinite if never frozen) and the count it was solved for
     /// (0 if it was added since).
     value: f64,
     level: f64,
+    count: u32,
     solved_count: u32,
+    /// Position in `System::alive`, or `u32::MAX` when the slot is free.
+    alive_slot: u32,
+    elements: Elements,
+    bound: f64,
+    /// The bound implied by the fatpipe constraints it crosses.
+    fatpipe_bound: f64,
 }
 
 /// A constraint's state during one solve, kept together for the hot loop.
@@ -424,57 +428,51 @@ impl System {
         // The variables to fill again: all of them, or those frozen at or
         // above the restart level; the others keep their rates and use.
         s.refill.clear();
-        if restart <= 0.0 {
+        let give_back = restart > 0.0;
+        if !give_back {
             self.order.clear();
             self.used.iter_mut().for_each(|u| *u = 0.0);
             s.refill.extend_from_slice(&self.alive);
+            self.order.reserve(s.refill.len());
         } else {
             let keep = self.order.partition_point(|&(level, _)| level < restart);
-            for &(_, v) in &self.order[keep..] {
-                let var = &mut self.variables[v as usize];
-                if var.alive_slot == u32::MAX {
-                    continue;
-                }
-                if var.solved_count > 0 {
-                    let n_rate = var.solved_count as f64 * var.value;
-                    for e in var.elements.as_slice() {
-                        self.used[e.cnst as usize] -= n_rate * e.coeff;
-                    }
-                }
-                s.refill.push(v);
-            }
+            s.refill.extend(
+                self.order[keep..].iter().map(|&(_, v)| v).filter(|&v| self.variables[v as usize].alive_slot != u32::MAX),
+            );
             self.order.truncate(keep);
         }
-
         s.filling.clear();
-        s.filling.extend(
-            self.constraints
-                .iter()
-                .zip(&self.used)
-                .map(|(c, &used)| Filling {
-                    remaining: c.capacity - used,
-                    weight_sum: 0.0,
-                    unfrozen: 0,
-                    touched: false,
-                }),
-        );
+        s.filling.extend(self.constraints.iter().zip(&self.used).map(|(c, &used)| Filling {
+            remaining: c.capacity - used,
+            weight_sum: 0.0,
+            unfrozen: 0,
+            touched: false,
+        }));
         s.frozen.clear();
         s.frozen.resize(self.variables.len(), true);
         s.bounded.clear();
+        // One pass over the variables to fill again: give back their old
+        // use, and add their weights to the constraints they cross.
         for &v in &s.refill {
             let var = &mut self.variables[v as usize];
             s.frozen[v as usize] = false;
-            var.value = f64::INFINITY;
-            var.level = f64::INFINITY;
-            var.solved_count = var.count;
+            let old_use = if give_back { var.solved_count as f64 * var.value } else { 0.0 };
             let n_weight = var.count as f64 * var.weight;
             for e in var.elements.as_slice() {
-                if !self.fatpipe[e.cnst as usize] {
-                    let f = &mut s.filling[e.cnst as usize];
+                let c = e.cnst as usize;
+                let f = &mut s.filling[c];
+                if old_use > 0.0 && old_use.is_finite() {
+                    self.used[c] -= old_use * e.coeff;
+                    f.remaining += old_use * e.coeff;
+                }
+                if !self.fatpipe[c] {
                     f.weight_sum += n_weight * e.coeff;
                     f.unfrozen += 1;
                 }
             }
+            var.value = f64::INFINITY;
+            var.level = f64::INFINITY;
+            var.solved_count = var.count;
             let bound = var.bound.min(var.fatpipe_bound);
             if bound.is_finite() {
                 s.bounded.push((bound / var.weight, v));
