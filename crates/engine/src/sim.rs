@@ -94,10 +94,6 @@ struct ClassKey {
 struct Class {
     key: ClassKey,
     var: VariableId,
-    /// Work each member has done since the class was made, as of `since`.
-    progress: f64,
-    since: Seconds,
-    rate: Rate,
     members: u32,
     /// Targets of the members, smallest first. Entries of members that left
     /// are dropped when they reach the top, so the top is always a member.
@@ -105,6 +101,37 @@ struct Class {
 }
 
 impl Class {
+    /// Drops entries of members that left, until the top is a member; returns
+    /// the smallest target (infinite when the class is empty).
+    fn drop_departed(&mut self, activities: &[Activity], id: u32) -> f64 {
+        while let Some(&Reverse((Target(t), a))) = self.targets.peek() {
+            let act = &activities[a as usize];
+            if act.state == ActivityState::Running && act.class == id && act.target == t {
+                return t;
+            }
+            self.targets.pop();
+        }
+        f64::INFINITY
+    }
+}
+
+/// Where a class's members are in their work: what the event loop reads
+/// at every event, kept apart from the rest of the class and compact.
+#[derive(Clone, Copy, Debug)]
+struct Clock {
+    /// Work each member has done since the class was made, as of `since`.
+    progress: f64,
+    since: Seconds,
+    rate: Rate,
+    /// The smallest target of the class's members.
+    next_target: f64,
+}
+
+impl Clock {
+    fn new(now: Seconds) -> Self {
+        Self { progress: 0.0, since: now, rate: 0.0, next_target: f64::INFINITY }
+    }
+
     fn progress_at(&self, t: Seconds) -> f64 {
         if self.rate.is_infinite() {
             return f64::INFINITY;
@@ -119,22 +146,10 @@ impl Class {
 
     /// When the member with the smallest target completes at this rate.
     fn done_at(&self) -> Seconds {
-        match self.targets.peek() {
-            Some(&Reverse((Target(target), _))) if self.rate > 0.0 => {
-                self.since + (target - self.progress).max(0.0) / self.rate
-            }
-            _ => f64::INFINITY,
-        }
-    }
-
-    /// Drops entries of members that left, until the top is a member.
-    fn drop_departed(&mut self, activities: &[Activity], id: u32) {
-        while let Some(&Reverse((Target(t), a))) = self.targets.peek() {
-            let act = &activities[a as usize];
-            if act.state == ActivityState::Running && act.class == id && act.target == t {
-                return;
-            }
-            self.targets.pop();
+        if self.rate > 0.0 && self.next_target.is_finite() {
+            self.since + (self.next_target - self.progress).max(0.0) / self.rate
+        } else {
+            f64::INFINITY
         }
     }
 }
@@ -167,6 +182,7 @@ pub struct Simulation {
     activities: Vec<Activity>,
     classes: Vec<Option<Class>>,
     free_classes: Vec<u32>,
+    clocks: Vec<Clock>,
     /// The class of each solver variable.
     class_of_var: Vec<u32>,
     /// When each class's next member completes (infinite for a free slot):
@@ -278,10 +294,7 @@ impl Simulation {
     pub fn remaining(&self, a: ActivityId) -> Amount {
         let act = &self.activities[a.0 as usize];
         match act.state {
-            ActivityState::Running => {
-                let class = self.class(act.class);
-                (act.target - class.progress_at(self.now)).max(0.0)
-            }
+            ActivityState::Running => (act.target - self.clocks[act.class as usize].progress_at(self.now)).max(0.0),
             ActivityState::Completed => 0.0,
             ActivityState::Cancelled => act.amount,
         }
@@ -292,7 +305,7 @@ impl Simulation {
         self.update_rates();
         let act = &self.activities[a.0 as usize];
         match act.state {
-            ActivityState::Running => self.class(act.class).rate,
+            ActivityState::Running => self.clocks[act.class as usize].rate,
             _ => 0.0,
         }
     }
@@ -458,19 +471,18 @@ impl Simulation {
                 let class = Class {
                     key: key.clone(),
                     var,
-                    progress: 0.0,
-                    since: self.now,
-                    rate: 0.0,
                     members: 1,
                     targets: BinaryHeap::new(),
                 };
                 let c = match self.free_classes.pop() {
                     Some(c) => {
                         self.classes[c as usize] = Some(class);
+                        self.clocks[c as usize] = Clock::new(self.now);
                         c
                     }
                     None => {
                         self.classes.push(Some(class));
+                        self.clocks.push(Clock::new(self.now));
                         self.done_at.push(f64::INFINITY);
                         (self.classes.len() - 1) as u32
                     }
@@ -483,12 +495,13 @@ impl Simulation {
                 c
             }
         };
-        let now = self.now;
+        let clock = &mut self.clocks[c as usize];
+        clock.settle(self.now);
+        let target = clock.progress + work;
+        clock.next_target = clock.next_target.min(target);
+        self.done_at[c as usize] = clock.done_at();
         let class = self.classes[c as usize].as_mut().expect("live class");
-        class.settle(now);
-        let target = class.progress + work;
         class.targets.push(Reverse((Target(target), a.0)));
-        self.done_at[c as usize] = class.done_at();
         let act = &mut self.activities[a.0 as usize];
         act.class = c;
         act.target = target;
@@ -515,8 +528,9 @@ impl Simulation {
         } else {
             self.lmm.set_count(var, members);
             let class = self.classes[c as usize].as_mut().expect("live class");
-            class.drop_departed(&self.activities, c);
-            self.done_at[c as usize] = class.done_at();
+            let clock = &mut self.clocks[c as usize];
+            clock.next_target = class.drop_departed(&self.activities, c);
+            self.done_at[c as usize] = clock.done_at();
         }
         self.rates_stale = true;
     }
@@ -530,13 +544,13 @@ impl Simulation {
             return;
         }
         for &var in self.lmm.refilled() {
-            let c = self.class_of_var[var as usize];
-            let class = self.classes[c as usize].as_mut().expect("live class");
-            let rate = self.lmm.value(class.var);
-            if rate != class.rate {
-                class.settle(self.now);
-                class.rate = rate;
-                self.done_at[c as usize] = class.done_at();
+            let c = self.class_of_var[var as usize] as usize;
+            let rate = self.lmm.value(var as usize);
+            let clock = &mut self.clocks[c];
+            if rate != clock.rate {
+                clock.settle(self.now);
+                clock.rate = rate;
+                self.done_at[c] = clock.done_at();
             }
         }
     }
@@ -577,17 +591,18 @@ impl Simulation {
     fn collect_class_completions(&mut self, c: u32) {
         let now = self.now;
         loop {
-            let Some(class) = self.classes[c as usize].as_mut() else {
+            let Some(class) = self.classes[c as usize].as_ref() else {
                 return;
             };
-            class.settle(now);
             let Some(&Reverse((Target(target), a))) = class.targets.peek() else {
                 return;
             };
-            let left = target - class.progress;
+            let clock = &mut self.clocks[c as usize];
+            clock.settle(now);
+            let left = target - clock.progress;
             let amount = self.activities[a as usize].amount;
-            if left > WORK_EPSILON * amount && left > class.rate * TIME_EPSILON {
-                self.done_at[c as usize] = class.done_at();
+            if left > WORK_EPSILON * amount && left > clock.rate * TIME_EPSILON {
+                self.done_at[c as usize] = clock.done_at();
                 return;
             }
             let id = ActivityId(a);
