@@ -18,7 +18,7 @@
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap, VecDeque};
 
-use crate::lmm::{merge_coefficients, ConstraintId, Sharing, System, VariableId};
+use crate::lmm::{merge_coefficients, prefetch, ConstraintId, Sharing, System, VariableId};
 use crate::record::Recorder;
 use crate::units::{Amount, Rate, Seconds};
 
@@ -129,7 +129,12 @@ struct Clock {
 
 impl Clock {
     fn new(now: Seconds) -> Self {
-        Self { progress: 0.0, since: now, rate: 0.0, next_target: f64::INFINITY }
+        Self {
+            progress: 0.0,
+            since: now,
+            rate: 0.0,
+            next_target: f64::INFINITY,
+        }
     }
 
     fn progress_at(&self, t: Seconds) -> f64 {
@@ -294,7 +299,9 @@ impl Simulation {
     pub fn remaining(&self, a: ActivityId) -> Amount {
         let act = &self.activities[a.0 as usize];
         match act.state {
-            ActivityState::Running => (act.target - self.clocks[act.class as usize].progress_at(self.now)).max(0.0),
+            ActivityState::Running => {
+                (act.target - self.clocks[act.class as usize].progress_at(self.now)).max(0.0)
+            }
             ActivityState::Completed => 0.0,
             ActivityState::Cancelled => act.amount,
         }
@@ -543,7 +550,11 @@ impl Simulation {
         if !self.lmm.solve() {
             return;
         }
-        for &var in self.lmm.refilled() {
+        let refilled = self.lmm.refilled();
+        for (k, &var) in refilled.iter().enumerate() {
+            if let Some(&ahead) = refilled.get(k + 8) {
+                prefetch(&self.clocks[self.class_of_var[ahead as usize] as usize]);
+            }
             let c = self.class_of_var[var as usize] as usize;
             let rate = self.lmm.value(var as usize);
             let clock = &mut self.clocks[c];
