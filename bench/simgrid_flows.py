@@ -6,19 +6,23 @@ Must run under the Debian interpreter that has ``python3-simgrid``::
     /usr/bin/python3 bench/simgrid_flows.py --hosts 64 --nic-bps 1e10 FLOWS.csv --json OUT.json
 
 Platform: N hosts ``hv1``..``hvN``, each attached to one central non-blocking
-router by ONE split-duplex (full-duplex) link of ``--nic-bps`` bit/s
-(SimGrid wants bytes/s, so capacity = nic_bps / 8) with latency 0.  A flow
-hvA -> hvB crosses exactly ``linkA_UP`` and ``linkB_DOWN``.
+router (a star zone) by ONE split-duplex (full-duplex) link ``nicI`` of
+``--nic-bps`` bit/s (SimGrid wants bytes/s, so capacity = nic_bps / 8) with
+latency 0.  A flow hvA -> hvB crosses exactly ``nicA_UP`` and ``nicB_DOWN``.
+``--zone full`` builds the same thing with explicit host->host routes.
 
 Model: pure max-min -- CM02 with every TCP correction disabled (see
 SIMGRID_CONFIG below and bench/README.md).
 
-Flows are started through the Activity API (``Comm.sendto_async``), which
-bypasses mailboxes and receiver actors: a single driver actor sleeps until
-each distinct ``start_s`` and starts every flow of that instant, then waits
-for all of them.  Completion times come from ``Comm.finish_time``.
+Flows are host-to-host comms of the Activity API (no mailbox, no receiver
+actor, no actor per flow).  Default ``--launch detach``: flows starting at
+t <= 0 are started (detached) from maestro just before ``run()``; later ones
+by one driver actor sleeping until each start time.  ``--launch wait``: one
+actor starts every flow with ``Comm.sendto_async`` and waits on each (same
+results, slower).  Completion times come from ``Comm.finish_time``.
 
-Only ``Engine.run()`` is timed (``wall_s``).  Output JSON::
+Timed region (``wall_s``): starting the t=0 flows + ``Engine.run()``;
+platform building and CSV parsing are excluded.  Output JSON::
 
     {"engine": "simgrid 3.32.0", "wall_s": ..., "end_s": [per CSV row],
      "cpu_s": ..., "config": {...}, "zone": "star", "launch": "detach"}
@@ -50,8 +54,12 @@ import simgrid as sg
 #    workload every flow shares links with every other one (one connected
 #    component), so Lazy's bookkeeping is pure overhead: Full is ~2x faster
 #    here.  Override with --cfg network/optim:Lazy to see the default.
-#  - precision: both epsilons default to 1e-5 in 3.32; tighten them so
-#    completion times are exact to ~1e-9 relative.
+#  - crosstraffic 0: the 3.32 default (1) adds a phantom ACK flow (weight
+#    0.05) on the reverse route of every comm; not max-min of the data flows.
+#  - precision: maxmin/precision (absolute epsilon of the LMM solver, in
+#    bytes/s) defaults to 1e-5, surf/precision (time epsilon, s) to 1e-9 in
+#    3.32; both set to 1e-9.  (1e-5 vs 1e-9 makes no measurable difference
+#    on the benchmark workloads, ~1e-14 relative.)
 SIMGRID_CONFIG = {
     "network/model": "CM02",
     "network/optim": "Full",

@@ -14,7 +14,7 @@ import typer
 from rich.console import Console
 
 from hvnet._version import __version__
-from hvnet.errors import HvnetError
+from hvnet.errors import HvnetError, UnitError
 from hvnet.flows import read_flows, run_flows
 from hvnet.model import load_scenario, parse_scenario, scenario_json_schema
 from hvnet.simulate import simulate as run_simulation
@@ -32,8 +32,16 @@ app = typer.Typer(
 topology_app = typer.Typer(help="Print a generated scenario (YAML) for a common fabric.", no_args_is_help=True)
 app.add_typer(topology_app, name="topology")
 
-out = Console()
-err = Console(stderr=True)
+
+def _out() -> Console:
+    """Standard output, made per use: width and colour follow this run's environment and stream."""
+    return Console()
+
+
+def _err() -> Console:
+    """Standard error; a message is never wrapped, so each problem stays one line."""
+    return Console(stderr=True, soft_wrap=True)
+
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -44,10 +52,10 @@ def _user_errors() -> Iterator[None]:
     try:
         yield
     except HvnetError as e:
-        err.print(str(e), style="red", highlight=False, markup=False)
+        _err().print(str(e), style="red", highlight=False, markup=False)
         raise typer.Exit(2) from None
     except OSError as e:
-        err.print(f"{e.filename or ''}: {e.strerror or e}", style="red", highlight=False, markup=False)
+        _err().print(f"{e.filename or ''}: {e.strerror or e}", style="red", highlight=False, markup=False)
         raise typer.Exit(2) from None
 
 
@@ -58,9 +66,12 @@ def _write_json(path: Path, document: object, force: bool) -> None:
         sys.stdout.write(text)
         return
     if path.exists() and not force:
-        err.print(f"{path}: exists; not overwritten (use --force to replace it)", style="red", highlight=False)
+        _err().print(
+            f"{path}: exists; not overwritten (use --force to replace it)", style="red", highlight=False, markup=False
+        )
         raise typer.Exit(2)
-    path.write_text(text)
+    with _user_errors():
+        path.write_text(text)
 
 
 JsonOut = Annotated[Path | None, typer.Option("--json", help="Write results as JSON to this file ('-': stdout).")]
@@ -75,7 +86,7 @@ def demo() -> None:
         scenario = parse_scenario(text, "demo.yaml")
         results = run_simulation(scenario, filename="demo.yaml")
     for table in results_tables(results):
-        out.print(table)
+        _out().print(table)
 
 
 @app.command()
@@ -87,13 +98,16 @@ def simulate(
 ) -> None:
     """Simulate a scenario; print a table, and optionally write JSON."""
     with _user_errors():
+        step_s = parse_duration(step)
+        if step_s <= 0:
+            raise UnitError(f"--step {step!r}: the time-series step must be longer than 0 s (e.g. 1s, 250ms)")
         scenario = load_scenario(file)
-        results = run_simulation(scenario, step_s=parse_duration(step), filename=str(file))
+        results = run_simulation(scenario, step_s=step_s, filename=str(file))
     if json_out is not None:
         _write_json(json_out, results.model_dump(mode="json"), force)
     if json_out is None or str(json_out) != "-":
         for table in results_tables(results):
-            out.print(table)
+            _out().print(table)
 
 
 @app.command()
@@ -117,7 +131,7 @@ def flows(
         _write_json(json_out, result.to_json(), force)
     else:
         done = [e for e in result.end_s if e is not None]
-        out.print(
+        _out().print(
             f"{len(result.end_s)} flows, {len(done)} completed, last at "
             f"{max(done, default=0.0):.3f} s; engine {result.wall_s:.3f} s"
         )
@@ -152,7 +166,7 @@ def topology_leaf_spine(
 
 def _version_callback(value: bool) -> None:
     if value:
-        out.print(f"hvnet {__version__}")
+        _out().print(f"hvnet {__version__}")
         raise typer.Exit()
 
 

@@ -68,8 +68,9 @@ class Endpoints:
         names: list[tuple[str, Host, str | None]] = [(h.name, h, None) for h in scenario.hosts]
         names += [(vm.name, scenario.host(vm.host), vm.vswitch) for vm in scenario.vms]
         ports_used: dict[str, int] = {}
+        cabled = {end for cable in scenario.cables for end in (cable.a, cable.b)}
         for index, (name, host, vswitch) in enumerate(names, start=1):
-            uplink = _uplink(host, vswitch)
+            uplink = _uplink(host, vswitch, cabled)
             port_index = ports_used.get(f"{host.name}/{uplink}", 0)
             ports_used[f"{host.name}/{uplink}"] = port_index + 1
             self._by_name[name] = Endpoint(name, host, uplink, port_index, str(network[index]))
@@ -84,14 +85,14 @@ class Endpoints:
         return _member(connection.target, connection, inbound=True)
 
 
-def _uplink(host: Host, vswitch: str | None) -> str:
+def _uplink(host: Host, vswitch: str | None, cabled: set[str]) -> str:
     if vswitch is not None:
         return next(v.uplink for v in host.vswitches if v.name == vswitch)
     if host.vswitches:
         return host.vswitches[0].uplink
     if host.teams:
         return host.teams[0].name
-    return host.nics[0].name
+    return next((n.name for n in host.nics if f"{host.name}/{n.name}" in cabled), host.nics[0].name)
 
 
 def _active_members(team: Team) -> list[str]:

@@ -8,6 +8,7 @@ row's completion time, in row order, and the engine's wall-clock time.
 from __future__ import annotations
 
 import csv
+import io
 import math
 from dataclasses import dataclass
 from pathlib import Path
@@ -57,26 +58,33 @@ def read_flows(path: Path, scenario: Scenario) -> list[FlowRow]:
     """Reads and checks a traffic matrix against the scenario's names."""
     names = {h.name for h in scenario.hosts} | {vm.name for vm in scenario.vms}
     flows: list[FlowRow] = []
-    with path.open(newline="") as f:
-        reader = csv.reader(f)
-        header = next(reader, None)
-        if header is None or tuple(h.strip() for h in header) != COLUMNS:
-            raise InputError(str(path), 1, "header", f"expected the columns {','.join(COLUMNS)}, got {header}")
-        for row in reader:
-            line = reader.line_num
-            if not row:
-                continue
-            if len(row) != len(COLUMNS):
-                raise InputError(str(path), line, "row", f"expected {len(COLUMNS)} values, got {len(row)}")
-            src, dst = row[0].strip(), row[1].strip()
-            for field, name in (("src", src), ("dst", dst)):
-                if name not in names:
-                    raise InputError(str(path), line, field, f"{name!r} is not a host or VM of the scenario")
-            if src == dst:
-                raise InputError(str(path), line, "dst", "a flow needs two different endpoints")
-            size = _number(str(path), line, "bytes", row[2])
-            start = _number(str(path), line, "start_s", row[3])
-            flows.append(FlowRow(line, src, dst, size, start))
+    raw = path.read_bytes()
+    try:
+        # utf-8-sig: Excel's "CSV UTF-8" starts the file with a byte-order mark.
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        line = raw.count(b"\n", 0, error.start) + 1
+        message = f"the file is not UTF-8 text (byte 0x{raw[error.start]:02x}); save it as UTF-8"
+        raise InputError(str(path), line, "", message) from None
+    reader = csv.reader(io.StringIO(text, newline=""))
+    header = next(reader, None)
+    if header is None or tuple(h.strip() for h in header) != COLUMNS:
+        raise InputError(str(path), 1, "header", f"expected the columns {','.join(COLUMNS)}, got {header}")
+    for row in reader:
+        line = reader.line_num
+        if not row:
+            continue
+        if len(row) != len(COLUMNS):
+            raise InputError(str(path), line, "row", f"expected {len(COLUMNS)} values, got {len(row)}")
+        src, dst = row[0].strip(), row[1].strip()
+        for field, name in (("src", src), ("dst", dst)):
+            if name not in names:
+                raise InputError(str(path), line, field, f"{name!r} is not a host or VM of the scenario")
+        if src == dst:
+            raise InputError(str(path), line, "dst", "a flow needs two different endpoints")
+        size = _number(str(path), line, "bytes", row[2])
+        start = _number(str(path), line, "start_s", row[3])
+        flows.append(FlowRow(line, src, dst, size, start))
     return flows
 
 

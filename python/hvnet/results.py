@@ -64,7 +64,8 @@ class Results(_Frozen):
     hvnet: str = __version__
     scenario: str
     step_s: float
-    #: Time of the last event: when the last transfer ended or stalled.
+    #: Time of the last event: when the last transfer ended or stalled, or a
+    #: later failure or repair of the scenario's events.
     end_s: float
     #: Engine events processed, and the engine's wall-clock time.
     events: int

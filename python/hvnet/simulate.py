@@ -59,9 +59,9 @@ def capacity_changes(scenario: Scenario, fabric: Fabric) -> list[tuple[float, in
     changes: list[tuple[float, int, float]] = []
     for event in sorted(scenario.events, key=lambda e: e.at):
         down = event.action.endswith(("_down", "_blackhole"))
+        cause = _cause(event.action, event.target, fabric)
         for resource in _resources_hit(event.action, event.target, fabric):
             was_up = not causes.get(resource)
-            cause = f"{event.action.rsplit('_', 1)[0]}:{event.target}"
             if down:
                 causes.setdefault(resource, set()).add(cause)
             else:
@@ -70,6 +70,19 @@ def capacity_changes(scenario: Scenario, fabric: Fabric) -> list[tuple[float, in
             if was_up != is_up:
                 changes.append((event.at, resource, fabric.capacities[resource] if is_up else 0.0))
     return changes
+
+
+def _cause(action: str, target: str, fabric: Fabric) -> str:
+    """What an event acts on, the same for its down and up actions: `nic:hv1/nic1`.
+
+    A cable may be named by either end, so both ends give one name.
+    """
+    kind = action.rsplit("_", 1)[0]
+    if kind == "cable":
+        node, _, port = target.partition("/")
+        peer = fabric.peer(Port(node, port))
+        target = target if peer is None else min(target, str(peer))
+    return f"{kind}:{target}"
 
 
 def _resources_hit(action: str, target: str, fabric: Fabric) -> list[int]:

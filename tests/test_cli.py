@@ -1,0 +1,298 @@
+"""The `hvnet` command: what a user types, what they see, and the exit code.
+
+Exit codes: 0 success, 2 bad input (a scenario or CSV problem, a file that
+would be overwritten, a bad option). Bad input never shows a traceback: each
+problem is one line `file:line: field: message` on stderr. The full demo
+output is pinned by the golden tests (test_tables.py, test_results.py).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from typer.testing import Result
+
+from hvnet import Results, __version__, parse_scenario
+from hvnet.topology import star
+
+Invoke = Callable[..., Result]
+WriteFile = Callable[[str, str], Path]
+
+TWO_HOSTS = """
+name: Two hosts
+hosts:
+  - {name: hv1, nics: [{name: nic1, speed: 10Gbps}]}
+  - {name: hv2, nics: [{name: nic1, speed: 10Gbps}]}
+  - {name: hv3, nics: [{name: nic1, speed: 10Gbps}]}
+switches: [{name: sw}]
+cables:
+  - {a: hv1/nic1, b: sw/1}
+  - {a: hv2/nic1, b: sw/2}
+  - {a: hv3/nic1, b: sw/3}
+traffic:
+  - {name: copy, from: hv1, to: hv2, size: 2.5GB}
+"""
+
+
+def bad_input(result: Result) -> list[str]:
+    """Checks the contract for bad input and returns the lines on stderr."""
+    assert result.exit_code == 2, result.output
+    assert isinstance(result.exception, SystemExit), result.exception
+    assert "Traceback" not in result.output
+    return result.stderr.splitlines()
+
+
+def test_version(cli: Invoke) -> None:
+    result = cli("--version")
+    assert result.exit_code == 0
+    assert result.stdout == f"hvnet {__version__}\n"
+
+
+def test_no_command_prints_help(cli: Invoke) -> None:
+    result = cli()
+    assert "simulate" in result.output and "topology" in result.output
+
+
+def test_demo_runs(cli: Invoke) -> None:
+    result = cli("demo")
+    assert result.exit_code == 0, result.output
+    assert "3 of 3 traffic entries completed" in result.stdout
+
+
+# simulate
+
+
+def test_simulate_prints_the_tables(cli: Invoke, write: WriteFile) -> None:
+    """2.5 GB at 10 Gbps: 2.00 s."""
+    result = cli("simulate", write("s.yaml", TWO_HOSTS))
+    assert result.exit_code == 0, result.output
+    assert "Two hosts: traffic" in result.stdout
+    assert "2.00 s" in result.stdout
+    assert "1 of 1 traffic entries completed" in result.stdout
+    assert result.stderr == ""
+
+
+def test_simulate_json_to_stdout_is_only_json(cli: Invoke, write: WriteFile) -> None:
+    """`--json -` prints the JSON document and nothing else, so it can be piped."""
+    result = cli("simulate", write("s.yaml", TWO_HOSTS), "--json", "-")
+    assert result.exit_code == 0, result.output
+    document = json.loads(result.stdout)
+    results = Results.model_validate(document)
+    assert results.hvnet == __version__
+    assert [(t.name, t.end_s) for t in results.traffic] == [("copy", 2.0)]
+
+
+def test_simulate_json_to_a_file_also_prints_the_tables(cli: Invoke, write: WriteFile, tmp_path: Path) -> None:
+    out = tmp_path / "out.json"
+    result = cli("simulate", write("s.yaml", TWO_HOSTS), "--json", out)
+    assert result.exit_code == 0, result.output
+    assert "Two hosts: traffic" in result.stdout
+    assert Results.model_validate_json(out.read_text()).traffic[0].end_s == 2.0
+
+
+def test_simulate_step_sets_the_series_resolution(cli: Invoke, write: WriteFile) -> None:
+    """2 s of traffic at --step 250ms: 8 bins of 10 Gbps out of hv1/nic1."""
+    result = cli("simulate", write("s.yaml", TWO_HOSTS), "--step", "250ms", "--json", "-")
+    document = json.loads(result.stdout)
+    assert document["step_s"] == 0.25
+    assert document["adapters"][0]["send_bps"] == pytest.approx([10e9] * 8)
+
+
+@pytest.mark.parametrize(
+    ("step", "message"),
+    [
+        ("0s", "--step '0s': the time-series step must be longer than 0 s"),
+        ("1", "'1' has no unit"),
+        ("-1s", "'-1s' is negative"),
+    ],
+)
+def test_simulate_refuses_a_bad_step(cli: Invoke, write: WriteFile, step: str, message: str) -> None:
+    (line,) = bad_input(cli("simulate", write("s.yaml", TWO_HOSTS), "--step", step))
+    assert line.startswith(message)
+
+
+@pytest.mark.parametrize("command", ["simulate", "flows"])
+def test_json_never_overwrites_without_force(cli: Invoke, write: WriteFile, tmp_path: Path, command: str) -> None:
+    """An existing --json file is left untouched (exit 2) unless --force is given."""
+    args: list[str | Path] = [command, write("s.yaml", TWO_HOSTS)]
+    if command == "flows":
+        args.append(write("m.csv", "src,dst,bytes,start_s\nhv1,hv2,1,0\n"))
+    out = tmp_path / "out.json"
+    out.write_text("precious\n")
+    (line,) = bad_input(cli(*args, "--json", out))
+    assert line == f"{out}: exists; not overwritten (use --force to replace it)"
+    assert out.read_text() == "precious\n"
+    result = cli(*args, "--json", out, "--force")
+    assert result.exit_code == 0, result.output
+    assert json.loads(out.read_text())["end_s"]
+
+
+def test_json_into_a_missing_directory_is_one_line(cli: Invoke, write: WriteFile, tmp_path: Path) -> None:
+    out = tmp_path / "no" / "such" / "dir.json"
+    (line,) = bad_input(cli("simulate", write("s.yaml", TWO_HOSTS), "--json", out))
+    assert line == f"{out}: No such file or directory"
+
+
+def test_a_scenario_error_prints_every_problem(cli: Invoke, write: WriteFile) -> None:
+    """A bad unit (line 3), a bad choice (4), a NIC cabled twice and one that does not exist (7).
+
+    All four are printed, one line each, in line order; then exit 2.
+    """
+    path = write(
+        "bad.yaml",
+        """
+        name: Bad
+        hosts:
+          - {name: hv1, nics: [{name: nic1, speed: 10Gbs}]}
+          - {name: hv2, nics: [{name: nic1, speed: 10Gbps}], power_plan: turbo}
+        cables:
+          - {a: hv1/nic1, b: hv2/nic1}
+          - {a: hv1/nic1, b: hv2/nic9}
+        """,
+    )
+    lines = bad_input(cli("simulate", path))
+    assert [line.split(": ")[0:2] for line in lines] == [
+        [f"{path}:3", "hosts[0].nics[0].speed"],
+        [f"{path}:4", "hosts[1].power_plan"],
+        [f"{path}:7", "cables[1].a"],
+        [f"{path}:7", "cables[1].b"],
+    ]
+
+
+def test_a_missing_scenario_file_is_one_line(cli: Invoke, tmp_path: Path) -> None:
+    (line,) = bad_input(cli("simulate", tmp_path / "nope.yaml"))
+    assert line.startswith(f"{tmp_path / 'nope.yaml'}: cannot read the file")
+
+
+def test_traffic_that_never_completes(cli: Invoke, write: WriteFile) -> None:
+    """hv1's NIC fails at 1 s for good: the JSON has end_s null, the table says 'never'."""
+    path = write("s.yaml", TWO_HOSTS + "events: [{at: 1s, action: nic_down, target: hv1/nic1}]\n")
+    document = json.loads(cli("simulate", path, "--json", "-").stdout)
+    traffic = document["traffic"][0]
+    assert (traffic["end_s"], traffic["duration_s"], traffic["mean_bps"]) == (None, None, None)
+    table = cli("simulate", path).stdout
+    (row,) = [line for line in table.splitlines() if "copy" in line]
+    # Columns: traffic, from → to, size, conns, start, end, duration, mean rate.
+    assert [cell.strip() for cell in row.split("│")[6:9]] == ["never", "never", "-"]
+    assert "0 of 1 traffic entries completed" in table
+
+
+# schema
+
+
+def test_schema_is_json_with_an_id(cli: Invoke) -> None:
+    result = cli("schema")
+    assert result.exit_code == 0
+    schema = json.loads(result.stdout)
+    assert schema["$id"]
+    assert "hosts" in schema["properties"]
+
+
+# topology
+
+
+def test_topology_star_is_a_valid_scenario(cli: Invoke) -> None:
+    result = cli("topology", "star", "--hosts", "3", "--nic", "25Gbps")
+    assert result.exit_code == 0, result.output
+    scenario = parse_scenario(result.stdout)
+    assert len(scenario.hosts) == 3
+    assert len(scenario.cables) == 3
+    assert {n.speed for h in scenario.hosts for n in h.nics} == {25e9}
+    assert result.stdout == star(3, "25Gbps")
+
+
+def test_topology_leaf_spine_is_a_valid_scenario(cli: Invoke) -> None:
+    result = cli("topology", "leaf-spine", "--hosts", "8", "--leaves", "2", "--spines", "2", "--uplink", "100Gbps")
+    assert result.exit_code == 0, result.output
+    scenario = parse_scenario(result.stdout)
+    assert len(scenario.hosts) == 8
+    assert len(scenario.switches) == 4
+    assert len(scenario.cables) == 8 + 2 * 2
+
+
+def test_topology_output_simulates(cli: Invoke, tmp_path: Path) -> None:
+    """What `topology` prints, plus traffic, is a file `simulate` runs."""
+    path = tmp_path / "star.yaml"
+    path.write_text(cli("topology", "star", "--hosts", "2").stdout + "traffic: [{from: hv1, to: hv2, size: 1.25GB}]\n")
+    document = json.loads(cli("simulate", path, "--json", "-").stdout)
+    assert document["traffic"][0]["end_s"] == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["star", "--hosts", "0"], ["leaf-spine", "--hosts", "4", "--leaves", "0"]],
+    ids=["star", "leaf-spine"],
+)
+def test_topology_refuses_zero(cli: Invoke, args: list[str]) -> None:
+    result = cli("topology", *args)
+    assert result.exit_code == 2
+    assert "Traceback" not in result.output
+
+
+def test_topology_refuses_a_bad_speed(cli: Invoke) -> None:
+    lines = bad_input(cli("topology", "star", "--hosts", "2", "--nic", "10Gbs"))
+    assert lines and all("'10Gbs' is not a bit rate" in line for line in lines)
+
+
+# flows
+
+MATRIX = "src,dst,bytes,start_s\nhv1,hv2,2500000000,0\nhv1,hv3,625000000,1\nhv3,hv2,0,0\n"
+
+
+def test_flows_json_gives_end_times_in_row_order(cli: Invoke, write: WriteFile) -> None:
+    """Rows end at 2.5 s, 2.0 s and (0 bytes) at once: see test_flows.py for the arithmetic."""
+    result = cli("flows", write("s.yaml", TWO_HOSTS), write("m.csv", MATRIX), "--json", "-")
+    assert result.exit_code == 0, result.output
+    document = json.loads(result.stdout)
+    assert list(document) == ["engine", "wall_s", "end_s"]
+    assert document["engine"] == f"hvnet {__version__}"
+    assert isinstance(document["wall_s"], float) and document["wall_s"] >= 0
+    assert document["end_s"] == [pytest.approx(2.5), pytest.approx(2.0), pytest.approx(0.0)]
+
+
+def test_flows_prints_a_summary(cli: Invoke, write: WriteFile) -> None:
+    result = cli("flows", write("s.yaml", TWO_HOSTS), write("m.csv", MATRIX))
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("3 flows, 3 completed, last at 2.500 s; engine ")
+
+
+@pytest.mark.parametrize(
+    ("body", "where"),
+    [
+        ("source,dst,bytes,start_s\n", ":1: header: expected the columns src,dst,bytes,start_s, got "),
+        ("src,dst,bytes,start_s\nhv1,hv2,1,0\nhv7,hv2,1,0\n", ":3: src: 'hv7' is not a host or VM of the scenario"),
+        ("src,dst,bytes,start_s\nhv1,hv9,1,0\n", ":2: dst: 'hv9' is not a host or VM of the scenario"),
+        ("src,dst,bytes,start_s\nhv1,hv2,-1,0\n", ":2: bytes: '-1' is not a number >= 0"),
+        ("src,dst,bytes,start_s\nhv1,hv2,lots,0\n", ":2: bytes: 'lots' is not a number >= 0"),
+        ("src,dst,bytes,start_s\nhv1,hv2,1,-2\n", ":2: start_s: '-2' is not a number >= 0"),
+        ("src,dst,bytes,start_s\nhv2,hv2,1,0\n", ":2: dst: a flow needs two different endpoints"),
+        ("src,dst,bytes,start_s\nhv1,hv2,1\n", ":2: row: expected 4 values, got 3"),
+        ("src,dst,bytes,start_s\nhv1,hv2,1,0,0\n", ":2: row: expected 4 values, got 5"),
+    ],
+    ids=[
+        "bad-header",
+        "unknown-src",
+        "unknown-dst",
+        "negative-bytes",
+        "bytes-not-a-number",
+        "negative-start",
+        "src-is-dst",
+        "too-few-columns",
+        "too-many-columns",
+    ],
+)
+def test_flows_csv_error_is_one_line(cli: Invoke, write: WriteFile, body: str, where: str) -> None:
+    """Each mistake: exactly one line `file:line: field: message` on stderr, exit 2, nothing on stdout."""
+    csv_path = write("matrix.csv", body)
+    result = cli("flows", write("s.yaml", TWO_HOSTS), csv_path, "--json", "-")
+    (line,) = bad_input(result)
+    assert line.startswith(f"{csv_path}{where}")
+    assert result.stdout == ""
+
+
+def test_flows_csv_missing(cli: Invoke, write: WriteFile, tmp_path: Path) -> None:
+    (line,) = bad_input(cli("flows", write("s.yaml", TWO_HOSTS), tmp_path / "none.csv"))
+    assert line == f"{tmp_path / 'none.csv'}: No such file or directory"

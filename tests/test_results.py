@@ -1,0 +1,156 @@
+"""The results document: its fields, their meaning, and its documentation.
+
+tests/golden/demo.json is the JSON of `hvnet simulate demo.yaml --json -`
+with the two fields that vary removed or replaced: `wall_s` (the engine's
+wall-clock time) and `hvnet` (the version, so a release does not rewrite
+the file). Rewrite it with `pytest --update-golden` and read the diff.
+
+docs/output.md documents every field; a test checks that its tables list
+exactly the fields the models have.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import pydantic
+import pytest
+from pydantic import BaseModel
+from typer.testing import Result
+
+from hvnet import Results, __version__, parse_scenario, simulate
+from hvnet.flows import FlowsResult
+from hvnet.model import Flow
+from hvnet.results import AdapterSeries, TrafficResult
+
+Invoke = Callable[..., Result]
+CheckGolden = Callable[[str, str], None]
+
+ROOT = Path(__file__).resolve().parents[1]
+DEMO = ROOT / "python" / "hvnet" / "examples" / "demo.yaml"
+OUTPUT_DOC = ROOT / "docs" / "output.md"
+
+
+def test_demo_json(cli: Invoke, golden: CheckGolden) -> None:
+    result = cli("simulate", DEMO, "--json", "-")
+    assert result.exit_code == 0, result.output
+    document = json.loads(result.stdout)
+    wall_s = document.pop("wall_s")
+    assert isinstance(wall_s, float) and wall_s >= 0.0
+    assert document["hvnet"] == __version__
+    document["hvnet"] = "<version>"
+    golden("demo.json", json.dumps(document, indent=2) + "\n")
+
+
+def test_the_json_reads_back_into_results(cli: Invoke) -> None:
+    document = json.loads(cli("simulate", DEMO, "--json", "-").stdout)
+    assert Results.model_validate(document).model_dump(mode="json") == document
+
+
+def test_results_refuse_unknown_fields_and_changes() -> None:
+    """Results are immutable, and a document with a field they do not know is an error, not ignored."""
+    results = simulate(parse_scenario(DEMO.read_text()))
+    with pytest.raises(pydantic.ValidationError):
+        results.end_s = 0.0  # type: ignore[misc]
+    with pytest.raises(pydantic.ValidationError):
+        Results.model_validate({**results.model_dump(), "surprise": 1})
+
+
+def flow(**fields: object) -> Flow:
+    data: dict[str, object] = {"from": "a", "to": "b", "size": "2.5GB", **fields}
+    return Flow.model_validate(data)
+
+
+def test_a_traffic_result_derives_duration_and_mean_rate() -> None:
+    """2.5 GB started at 1 s and ended at 3 s: 2 s, 8 × 2.5e9 / 2 = 10 Gbps."""
+    result = TrafficResult.of(flow(name="copy", start="1s", connections=2), end_s=3.0)
+    assert result.model_dump() == {
+        "name": "copy",
+        "source": "a",
+        "destination": "b",
+        "size_bytes": 2_500_000_000,
+        "connections": 2,
+        "start_s": 1.0,
+        "end_s": 3.0,
+        "duration_s": 2.0,
+        "mean_bps": 10e9,
+    }
+
+
+def test_a_traffic_result_that_never_ended_has_no_duration_or_rate() -> None:
+    result = TrafficResult.of(flow(), end_s=None)
+    assert (result.name, result.end_s, result.duration_s, result.mean_bps) == (None, None, None, None)
+
+
+def test_end_s_counts_a_failure_after_the_traffic() -> None:
+    """The run ends at its last event: a 1 s transfer, then a NIC failure at 10 s: end_s is 10.
+
+    The time series run to the end too: 10 one-second bins, busy only in the first.
+    """
+    results = simulate(
+        parse_scenario(
+            "name: late failure\n"
+            "hosts:\n"
+            "  - {name: a, nics: [{name: nic1, speed: 10Gbps}]}\n"
+            "  - {name: b, nics: [{name: nic1, speed: 10Gbps}, {name: spare, speed: 10Gbps}]}\n"
+            "cables: [{a: a/nic1, b: b/nic1}]\n"
+            "traffic: [{from: a, to: b, size: 1.25GB}]\n"
+            "events: [{at: 10s, action: nic_down, target: a/nic1}]\n"
+        )
+    )
+    assert results.traffic[0].end_s == pytest.approx(1.0)
+    assert results.end_s == pytest.approx(10.0)
+    assert results.adapters[0].send_bps == pytest.approx([10e9] + [0.0] * 9)
+    # b/spare has no cable: empty series.
+    spare = results.adapters[2]
+    assert (spare.nic, spare.send_bps, spare.receive_bps) == ("spare", [], [])
+
+
+def test_nothing_to_do_ends_at_zero() -> None:
+    results = simulate(
+        parse_scenario(
+            "name: idle\n"
+            "hosts:\n"
+            "  - {name: a, nics: [{name: nic1, speed: 10Gbps}]}\n"
+            "  - {name: b, nics: [{name: nic1, speed: 10Gbps}]}\n"
+            "cables: [{a: a/nic1, b: b/nic1}]\n"
+        )
+    )
+    assert (results.end_s, results.events, results.traffic) == (0.0, 0, [])
+    assert all(a.send_bps == a.receive_bps == [] for a in results.adapters)
+
+
+# docs/output.md
+
+
+def documented_fields(heading: str) -> list[str]:
+    """Field names in the first column of the table under the docs heading that contains `heading`."""
+    text = OUTPUT_DOC.read_text()
+    sections = re.split(r"^#+ ", text, flags=re.MULTILINE)
+    (section,) = [s for s in sections if s and heading in s.splitlines()[0]]
+    return re.findall(r"^\| `(\w+)` \|", section, flags=re.MULTILINE)
+
+
+@pytest.mark.parametrize(
+    ("model", "heading"),
+    [(Results, "(`Results`)"), (TrafficResult, "(`TrafficResult`)"), (AdapterSeries, "(`AdapterSeries`)")],
+    ids=["Results", "TrafficResult", "AdapterSeries"],
+)
+def test_output_md_documents_every_field(model: type[BaseModel], heading: str) -> None:
+    """Each model's table in docs/output.md lists its fields, in order, and no others."""
+    assert documented_fields(heading) == list(model.model_fields)
+
+
+def test_output_md_documents_the_flows_document() -> None:
+    assert documented_fields("`hvnet flows --json`") == list(FlowsResult(wall_s=0.0, end_s=[]).to_json())
+
+
+def test_every_results_field_is_mentioned_in_output_md() -> None:
+    """The brief version of the check above, for any field a table might miss."""
+    text = OUTPUT_DOC.read_text()
+    for model in (Results, TrafficResult, AdapterSeries):
+        for field in model.model_fields:
+            assert f"`{field}`" in text, f"docs/output.md does not mention {model.__name__}.{field}"

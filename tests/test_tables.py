@@ -1,0 +1,102 @@
+"""The terminal tables, pinned by a golden file of `hvnet demo`.
+
+tests/golden/demo.txt is what `hvnet demo` prints in a 100-column terminal
+without colour. The engine's wall-clock time varies from run to run and is
+replaced by `<wall>`; trailing spaces (rich pads table titles) are dropped so
+that an editor that trims them does not break the test. Rewrite the file with
+`pytest --update-golden` and read the diff.
+
+What the demo shows, worked out by hand (demo.yaml): copy-1 and copy-2 both
+arrive on hv2/nic1 (a dynamic team receives on the member that hv2's own
+vSwitch port is affinitized to), so they share its 10 Gbps, 5 Gbps each;
+copy-back has hv2 → hv1 to itself: 5 GB at 10 Gbps, 4.00 s. hv1/nic2,
+which carries copy-2, is down from 5 s to 12 s: copy-1 runs alone at
+10 Gbps meanwhile, copy-2 waits. copy-1 has 3.125 + 8.75 GB by 12 s, and its
+last 8.125 GB at 5 Gbps take 13 s: 25.00 s. copy-2 has 3.125 GB at 5 s,
+8.125 GB more by 25 s, and its last 8.75 GB alone at 10 Gbps take 7 s:
+32.00 s.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Callable
+from importlib import resources
+
+from rich.console import Console
+from typer.testing import Result
+
+from hvnet import parse_scenario, simulate
+from hvnet.tables import results_tables
+
+Invoke = Callable[..., Result]
+CheckGolden = Callable[[str, str], None]
+
+
+def normalise(text: str) -> str:
+    text = re.sub(r"engine (\d+) events in [0-9.]+ ms", r"engine \1 events in <wall> ms", text)
+    return "".join(line.rstrip() + "\n" for line in text.splitlines())
+
+
+def test_demo_output(cli: Invoke, golden: CheckGolden) -> None:
+    result = cli("demo")
+    assert result.exit_code == 0, result.output
+    assert "\x1b[" not in result.stdout, "no colour codes when the output is not a terminal"
+    assert max(len(line) for line in result.stdout.splitlines()) <= 100
+    golden("demo.txt", normalise(result.stdout))
+
+
+def test_demo_completion_times() -> None:
+    """The hand-worked answers of the module docstring, independent of the table layout."""
+    text = resources.files("hvnet.examples").joinpath("demo.yaml").read_text()
+    results = simulate(parse_scenario(text))
+    assert {t.name: t.end_s for t in results.traffic} == {"copy-1": 25.0, "copy-2": 32.0, "copy-back": 4.0}
+
+
+def render(text: str) -> str:
+    """The tables of a scenario's results, as a 100-column terminal without colour shows them."""
+    out = io.StringIO()
+    console = Console(file=out, width=100, color_system=None)
+    for table in results_tables(simulate(parse_scenario(text))):
+        console.print(table)
+    return out.getvalue()
+
+
+def cells(line: str) -> list[str]:
+    """The cells of a table row: `│ a │ b │` → ["a", "b"]."""
+    return [cell.strip() for cell in line.split("│")[1:-1]]
+
+
+STALLED = """
+name: Stalled
+hosts:
+  - {name: hv1, nics: [{name: nic1, speed: 10Gbps}]}
+  - {name: hv2, nics: [{name: nic1, speed: 10Gbps}]}
+cables: [{a: hv1/nic1, b: hv2/nic1}]
+traffic:
+  - {name: stuck, from: hv1, to: hv2, size: 2.5GB}
+  - {from: hv2, to: hv1, size: 1.25GB}
+events: [{at: 1s, action: nic_down, target: hv1/nic1}]
+"""
+
+
+def test_a_stalled_entry_reads_never() -> None:
+    """'stuck' never ends: its end and duration read 'never', its rate '-'; the summary counts it out.
+
+    The unnamed entry (hv2 → hv1) had finished at 1 s, when the NIC failed.
+    """
+    text = render(STALLED)
+    rows = [cells(line) for line in text.splitlines() if line.startswith("│") and "→" in line]
+    assert rows == [
+        ["stuck", "hv1 → hv2", "2.5 GB", "1", "0.00 s", "never", "never", "-"],
+        ["", "hv2 → hv1", "1.25 GB", "1", "0.00 s", "1.00 s", "1.00 s", "10 Gbps"],
+    ]
+    assert "1 of 2 traffic entries completed" in text
+
+
+def test_adapters_show_peak_send_and_receive() -> None:
+    """hv1/nic1 sends at 10 Gbps (0-1 s) and receives at 10 Gbps; speeds in the NIC's units."""
+    text = render(STALLED)
+    (hv1,) = [line for line in text.splitlines() if line.startswith("│ hv1")]
+    assert cells(hv1) == ["hv1", "nic1", "10 Gbps", "10 Gbps", "10 Gbps"]
