@@ -533,7 +533,9 @@ impl System {
                     let elements = &self.constraints[c].elements;
                     for (k, e) in elements.iter().enumerate() {
                         if let Some(ahead) = elements.get(k + 8) {
-                            prefetch(&self.variables[ahead.var as usize]);
+                            if !s.frozen[ahead.var as usize] {
+                                prefetch(&self.variables[ahead.var as usize]);
+                            }
                         }
                         let v = e.var as usize;
                         if !s.frozen[v] {
