@@ -173,6 +173,8 @@ struct Scratch {
     active: Vec<u32>,
     frozen: Vec<bool>,
     refill: Vec<u32>,
+    /// `(variable, rate)` of every variable this solve gave a rate.
+    values: Vec<(u32, f64)>,
     bounded: Vec<(f64, u32)>,
 }
 
@@ -379,10 +381,10 @@ impl System {
         self.used[c]
     }
 
-    /// The variables the last solve filled again: only their values may
-    /// have changed.
-    pub fn refilled(&self) -> &[u32] {
-        &self.scratch.refill
+    /// `(variable, rate)` for each variable the last solve gave a rate; the
+    /// others kept theirs.
+    pub fn new_values(&self) -> &[(u32, f64)] {
+        &self.scratch.values
     }
 
     pub fn variable_count(&self) -> usize {
@@ -433,6 +435,7 @@ impl System {
         // The variables to fill again: all of them, or those frozen at or
         // above the restart level; the others keep their rates and use.
         s.refill.clear();
+        s.values.clear();
         let give_back = restart > 0.0;
         if !give_back {
             self.order.clear();
@@ -569,7 +572,14 @@ impl System {
             }
         }
         // A variable never frozen crosses no shared constraint and has no
-        // bound: it keeps its infinite rate.
+        // bound: its rate is infinite.
+        if !give_back {
+            for &v in &self.alive {
+                if !s.frozen[v as usize] {
+                    s.values.push((v, f64::INFINITY));
+                }
+            }
+        }
     }
 }
 
@@ -612,6 +622,7 @@ fn freeze(
     s.frozen[v] = true;
     let rate = var.weight * level;
     var.value = rate;
+    s.values.push((v as u32, rate));
     var.level = level;
     let monotone = order.last().map_or(level, |&(l, _)| l.max(level));
     order.push((monotone, v as u32));

@@ -550,13 +550,12 @@ impl Simulation {
         if !self.lmm.solve() {
             return;
         }
-        let refilled = self.lmm.refilled();
-        for (k, &var) in refilled.iter().enumerate() {
-            if let Some(&ahead) = refilled.get(k + 8) {
+        let new_values = self.lmm.new_values();
+        for (k, &(var, rate)) in new_values.iter().enumerate() {
+            if let Some(&(ahead, _)) = new_values.get(k + 8) {
                 prefetch(&self.clocks[self.class_of_var[ahead as usize] as usize]);
             }
             let c = self.class_of_var[var as usize] as usize;
-            let rate = self.lmm.value(var as usize);
             let clock = &mut self.clocks[c];
             if rate != clock.rate {
                 clock.settle(self.now);
