@@ -154,10 +154,14 @@ struct Variable {
     fatpipe_bound: f64,
 }
 
-/// A constraint's state during one solve, kept together for the hot loop.
+/// A constraint's use in the current solution, and its state during a
+/// solve, kept together for the hot loop.
 #[derive(Clone, Copy, Debug, Default)]
-struct Filling {
-    /// Capacity not yet used by frozen variables.
+struct Load {
+    /// Σ n_v · a_cv · r_v of the variables frozen so far (after a solve: all).
+    used: f64,
+    /// Capacity not yet used by frozen variables (infinite on a fatpipe,
+    /// which only bounds each variable).
     remaining: f64,
     /// Σ n_v · a_cv · w_v over its unfrozen variables.
     weight_sum: f64,
@@ -168,13 +172,10 @@ struct Filling {
 /// Per-solve scratch state, kept to avoid allocating at every event.
 #[derive(Default, Debug)]
 struct Scratch {
-    filling: Vec<Filling>,
     /// Shared constraints that may still saturate.
     active: Vec<u32>,
     frozen: Vec<bool>,
     refill: Vec<u32>,
-    /// `(variable, rate)` of every variable this solve gave a rate.
-    values: Vec<(u32, f64)>,
     bounded: Vec<(f64, u32)>,
 }
 
@@ -189,11 +190,13 @@ pub struct System {
     /// Whether each variable slot is in use (dense, so checking it does not
     /// load the variable).
     is_alive: Vec<bool>,
-    /// Σ n_v · a_cv · r_v of the last solve, kept up to date on removals.
-    used: Vec<f64>,
-    /// Variables in the order the last solves froze them, with their
-    /// levels made non-decreasing (for the binary search of a restart).
-    order: Vec<(f64, u32)>,
+    /// Per constraint, parallel to `constraints`.
+    load: Vec<Load>,
+    /// Variables in the order the last solves froze them, with their levels
+    /// made non-decreasing (for the binary search of a restart) and rates.
+    order: Vec<Frozen>,
+    /// Where in `order` the last solve started.
+    solved_from: usize,
     /// The level to solve again from; `None` when nothing changed.
     restart: Option<f64>,
     scratch: Scratch,
@@ -220,7 +223,7 @@ impl System {
             elements: Vec::new(),
         });
         self.fatpipe.push(sharing == Sharing::Fatpipe);
-        self.used.push(0.0);
+        self.load.push(Load::default());
         self.changed_from(0.0);
         self.constraints.len() - 1
     }
@@ -378,13 +381,15 @@ impl System {
 
     /// Σ n_v · a_cv · r_v over the variables on `c`, from the last solve.
     pub fn usage(&self, c: ConstraintId) -> f64 {
-        self.used[c]
+        self.load[c].used
     }
 
     /// `(variable, rate)` for each variable the last solve gave a rate; the
     /// others kept theirs.
-    pub fn new_values(&self) -> &[(u32, f64)] {
-        &self.scratch.values
+    pub fn new_values(&self) -> impl Iterator<Item = (u32, f64)> + '_ {
+        self.order[self.solved_from..]
+            .iter()
+            .map(|f| (f.var, f.rate))
     }
 
     pub fn variable_count(&self) -> usize {
@@ -414,7 +419,7 @@ impl System {
         var.solved_count = 0;
         if level.is_finite() {
             for e in var.elements.as_slice() {
-                self.used[e.cnst as usize] -= n_rate * e.coeff;
+                self.load[e.cnst as usize].used -= n_rate * e.coeff;
             }
             self.changed_from(level);
         }
@@ -435,34 +440,31 @@ impl System {
         // The variables to fill again: all of them, or those frozen at or
         // above the restart level; the others keep their rates and use.
         s.refill.clear();
-        s.values.clear();
         let give_back = restart > 0.0;
         if !give_back {
             self.order.clear();
-            self.used.iter_mut().for_each(|u| *u = 0.0);
+            self.load.iter_mut().for_each(|load| load.used = 0.0);
             s.refill.extend_from_slice(&self.alive);
             self.order.reserve(s.refill.len());
         } else {
-            let keep = self.order.partition_point(|&(level, _)| level < restart);
+            let keep = self.order.partition_point(|f| f.level < restart);
             s.refill.extend(
                 self.order[keep..]
                     .iter()
-                    .map(|&(_, v)| v)
+                    .map(|f| f.var)
                     .filter(|&v| self.is_alive[v as usize]),
             );
             self.order.truncate(keep);
         }
-        s.filling.clear();
-        s.filling.extend(
-            self.constraints
-                .iter()
-                .zip(&self.used)
-                .map(|(c, &used)| Filling {
-                    remaining: c.capacity - used,
-                    weight_sum: 0.0,
-                    unfrozen: 0,
-                }),
-        );
+        self.solved_from = self.order.len();
+        for (load, cnst) in self.load.iter_mut().zip(&self.constraints) {
+            load.remaining = match cnst.sharing {
+                Sharing::Shared => cnst.capacity - load.used,
+                Sharing::Fatpipe => f64::INFINITY,
+            };
+            load.weight_sum = 0.0;
+            load.unfrozen = 0;
+        }
         s.frozen.clear();
         s.frozen.resize(self.variables.len(), true);
         s.bounded.clear();
@@ -474,23 +476,18 @@ impl System {
             }
             let var = &mut self.variables[v as usize];
             s.frozen[v as usize] = false;
-            let old_use = if give_back {
+            let old_use = if give_back && var.value.is_finite() {
                 var.solved_count as f64 * var.value
             } else {
                 0.0
             };
             let n_weight = var.count as f64 * var.weight;
             for e in var.elements.as_slice() {
-                let c = e.cnst as usize;
-                let f = &mut s.filling[c];
-                if old_use > 0.0 && old_use.is_finite() {
-                    self.used[c] -= old_use * e.coeff;
-                    f.remaining += old_use * e.coeff;
-                }
-                if !self.fatpipe[c] {
-                    f.weight_sum += n_weight * e.coeff;
-                    f.unfrozen += 1;
-                }
+                let load = &mut self.load[e.cnst as usize];
+                load.used -= old_use * e.coeff;
+                load.remaining += old_use * e.coeff;
+                load.weight_sum += n_weight * e.coeff;
+                load.unfrozen += 1;
             }
             var.value = f64::INFINITY;
             var.level = f64::INFINITY;
@@ -503,11 +500,22 @@ impl System {
         // Highest level first, so the next bound to bind is popped from the end.
         s.bounded.sort_unstable_by(|a, b| b.0.total_cmp(&a.0));
         s.active.clear();
-        s.active
-            .extend((0..s.filling.len() as u32).filter(|&c| s.filling[c as usize].unfrozen > 0));
+        s.active.extend(
+            (0..self.load.len() as u32)
+                .filter(|&c| !self.fatpipe[c as usize] && self.load[c as usize].unfrozen > 0),
+        );
 
+        let mut filling = Filling {
+            order: &mut self.order,
+            load: &mut self.load,
+            frozen: &mut s.frozen,
+        };
         loop {
-            while s.bounded.last().is_some_and(|&(_, v)| s.frozen[v as usize]) {
+            while s
+                .bounded
+                .last()
+                .is_some_and(|&(_, v)| filling.frozen[v as usize])
+            {
                 s.bounded.pop();
             }
             let bound_level = s.bounded.last().map_or(f64::INFINITY, |b| b.0);
@@ -518,39 +526,32 @@ impl System {
             let mut i = 0;
             while i < s.active.len() {
                 let c = s.active[i] as usize;
-                let f = &s.filling[c];
-                if f.unfrozen == 0 {
+                let load = &filling.load[c];
+                if load.unfrozen == 0 {
                     s.active.swap_remove(i);
                     continue;
                 }
-                let (remaining, weight_sum) =
-                    (f.remaining.max(0.0), f.weight_sum.max(f64::MIN_POSITIVE));
+                let (remaining, weight_sum) = (
+                    load.remaining.max(0.0),
+                    load.weight_sum.max(f64::MIN_POSITIVE),
+                );
                 if best.is_none_or(|(r, w, _)| remaining * w < r * weight_sum) {
                     best = Some((remaining, weight_sum, c));
                 }
                 i += 1;
             }
-            let best = best.map(|(r, w, c)| (r / w, c));
-            match best {
+            match best.map(|(r, w, c)| (r / w, c)) {
                 Some((level, c)) if level < bound_level => {
                     let elements = &self.constraints[c].elements;
                     for (k, e) in elements.iter().enumerate() {
                         if let Some(ahead) = elements.get(k + 8) {
-                            if !s.frozen[ahead.var as usize] {
+                            if !filling.frozen[ahead.var as usize] {
                                 prefetch(&self.variables[ahead.var as usize]);
                             }
                         }
                         let v = e.var as usize;
-                        if !s.frozen[v] {
-                            freeze(
-                                s,
-                                &mut self.used,
-                                &mut self.order,
-                                &self.fatpipe,
-                                &mut self.variables[v],
-                                v,
-                                level,
-                            );
+                        if !filling.frozen[v] {
+                            filling.freeze(&mut self.variables[v], v, level);
                         }
                     }
                 }
@@ -558,16 +559,7 @@ impl System {
                     let Some((level, v)) = s.bounded.pop() else {
                         break;
                     };
-                    let var = &mut self.variables[v as usize];
-                    freeze(
-                        s,
-                        &mut self.used,
-                        &mut self.order,
-                        &self.fatpipe,
-                        var,
-                        v as usize,
-                        level,
-                    );
+                    filling.freeze(&mut self.variables[v as usize], v as usize, level);
                 }
             }
         }
@@ -576,9 +568,55 @@ impl System {
         if !give_back {
             for &v in &self.alive {
                 if !s.frozen[v as usize] {
-                    s.values.push((v, f64::INFINITY));
+                    self.order.push(Frozen {
+                        level: f64::INFINITY,
+                        var: v,
+                        rate: f64::INFINITY,
+                    });
                 }
             }
+        }
+    }
+}
+
+/// A variable frozen by a solve: at which (non-decreasing) level, at which rate.
+#[derive(Clone, Copy, Debug)]
+struct Frozen {
+    level: f64,
+    var: u32,
+    rate: f64,
+}
+
+/// What freezing a variable updates.
+struct Filling<'a> {
+    order: &'a mut Vec<Frozen>,
+    load: &'a mut [Load],
+    frozen: &'a mut [bool],
+}
+
+impl Filling<'_> {
+    /// Freezes variable `v` at `level` (rate `w_v · level`) and takes its use
+    /// off every constraint it crosses.
+    fn freeze(&mut self, var: &mut Variable, v: usize, level: f64) {
+        self.frozen[v] = true;
+        let rate = var.weight * level;
+        var.value = rate;
+        var.level = level;
+        let monotone = self.order.last().map_or(level, |f| f.level.max(level));
+        self.order.push(Frozen {
+            level: monotone,
+            var: v as u32,
+            rate,
+        });
+        let n_rate = var.count as f64 * rate;
+        let n_weight = var.count as f64 * var.weight;
+        for e in var.elements.as_slice() {
+            let load = &mut self.load[e.cnst as usize];
+            let use_here = n_rate * e.coeff;
+            load.used += use_here;
+            load.remaining -= use_here;
+            load.weight_sum -= n_weight * e.coeff;
+            load.unfrozen -= 1;
         }
     }
 }
@@ -605,39 +643,6 @@ pub fn merge_coefficients(sharing: Sharing, a: f64, b: f64) -> f64 {
     match sharing {
         Sharing::Shared => a + b,
         Sharing::Fatpipe => a.max(b),
-    }
-}
-
-/// Freezes variable `v` at `level` (rate `w_v · level`) and takes its use off
-/// every constraint it crosses.
-fn freeze(
-    s: &mut Scratch,
-    used: &mut [f64],
-    order: &mut Vec<(f64, u32)>,
-    fatpipe: &[bool],
-    var: &mut Variable,
-    v: usize,
-    level: f64,
-) {
-    s.frozen[v] = true;
-    let rate = var.weight * level;
-    var.value = rate;
-    s.values.push((v as u32, rate));
-    var.level = level;
-    let monotone = order.last().map_or(level, |&(l, _)| l.max(level));
-    order.push((monotone, v as u32));
-    let n_rate = var.count as f64 * rate;
-    let n_weight = var.count as f64 * var.weight;
-    for e in var.elements.as_slice() {
-        let c = e.cnst as usize;
-        let use_here = n_rate * e.coeff;
-        used[c] += use_here;
-        if !fatpipe[c] {
-            let f = &mut s.filling[c];
-            f.remaining -= use_here;
-            f.weight_sum -= n_weight * e.coeff;
-            f.unfrozen -= 1;
-        }
     }
 }
 

@@ -18,7 +18,7 @@
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap, VecDeque};
 
-use crate::lmm::{merge_coefficients, prefetch, ConstraintId, Sharing, System, VariableId};
+use crate::lmm::{merge_coefficients, ConstraintId, Sharing, System, VariableId};
 use crate::record::Recorder;
 use crate::units::{Amount, Rate, Seconds};
 
@@ -550,11 +550,7 @@ impl Simulation {
         if !self.lmm.solve() {
             return;
         }
-        let new_values = self.lmm.new_values();
-        for (k, &(var, rate)) in new_values.iter().enumerate() {
-            if let Some(&(ahead, _)) = new_values.get(k + 8) {
-                prefetch(&self.clocks[self.class_of_var[ahead as usize] as usize]);
-            }
+        for (var, rate) in self.lmm.new_values() {
             let c = self.class_of_var[var as usize] as usize;
             let clock = &mut self.clocks[c];
             if rate != clock.rate {
