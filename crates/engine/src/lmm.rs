@@ -49,6 +49,9 @@
 //!
 //! The split between data (`Constraint`, `Variable`, elements) and the
 //! algorithm (`System::solve`) follows SimGrid's `src/kernel/lmm/`.
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
 /// A resource of the system.
 pub type ConstraintId = usize;
 /// An activity (or a group of identical activities) of the system.
@@ -169,11 +172,20 @@ struct Load {
     unfrozen: u32,
 }
 
+impl Load {
+    /// The level at which it saturates: what remains over the weight still filling it.
+    fn level(&self) -> f64 {
+        self.remaining.max(0.0) / self.weight_sum.max(f64::MIN_POSITIVE)
+    }
+}
+
 /// Per-solve scratch state, kept to avoid allocating at every event.
 #[derive(Default, Debug)]
 struct Scratch {
-    /// Shared constraints that may still saturate.
-    active: Vec<u32>,
+    /// Shared constraints that may still saturate, smallest level first.
+    levels: BinaryHeap<Reverse<(u64, u32)>>,
+    /// Constraints whose level in `levels` is out of date (too low).
+    stale: Vec<bool>,
     frozen: Vec<bool>,
     refill: Vec<u32>,
     bounded: Vec<(f64, u32)>,
@@ -467,6 +479,7 @@ impl System {
         }
         s.frozen.clear();
         s.frozen.resize(self.variables.len(), true);
+        s.stale.resize(self.load.len(), false);
         s.bounded.clear();
         // One pass over the variables to fill again: give back their old
         // use, and add their weights to the constraints they cross.
@@ -499,16 +512,24 @@ impl System {
         }
         // Highest level first, so the next bound to bind is popped from the end.
         s.bounded.sort_unstable_by(|a, b| b.0.total_cmp(&a.0));
-        s.active.clear();
-        s.active.extend(
-            (0..self.load.len() as u32)
-                .filter(|&c| !self.fatpipe[c as usize] && self.load[c as usize].unfrozen > 0),
-        );
+        // Shared constraints that may still saturate, by level. A freeze only
+        // raises the level of the other constraints the variable crosses
+        // (it took less than their level), so a touched constraint is marked
+        // stale and its level recomputed when it reaches the top.
+        s.levels.clear();
+        for c in 0..self.load.len() {
+            let load = &self.load[c];
+            s.stale[c] = false;
+            if !self.fatpipe[c] && load.unfrozen > 0 {
+                s.levels.push(Reverse((load.level().to_bits(), c as u32)));
+            }
+        }
 
         let mut filling = Filling {
             order: &mut self.order,
             load: &mut self.load,
             frozen: &mut s.frozen,
+            stale: &mut s.stale,
         };
         loop {
             while s
@@ -519,29 +540,26 @@ impl System {
                 s.bounded.pop();
             }
             let bound_level = s.bounded.last().map_or(f64::INFINITY, |b| b.0);
-            // The constraint that saturates first: the smallest R_c / S_c,
-            // compared as R_a·S_b < R_b·S_a to spare a division per candidate.
-            // Constraints left without unfrozen variables drop out here.
-            let mut best: Option<(f64, f64, usize)> = None;
-            let mut i = 0;
-            while i < s.active.len() {
-                let c = s.active[i] as usize;
-                let load = &filling.load[c];
+            // The constraint that saturates first (levels are >= 0, so their
+            // bits order like the numbers).
+            let best = loop {
+                let Some(&Reverse((bits, c))) = s.levels.peek() else {
+                    break None;
+                };
+                let load = &filling.load[c as usize];
                 if load.unfrozen == 0 {
-                    s.active.swap_remove(i);
-                    continue;
+                    s.levels.pop();
+                } else if filling.stale[c as usize] {
+                    filling.stale[c as usize] = false;
+                    s.levels.pop();
+                    s.levels.push(Reverse((load.level().to_bits(), c)));
+                } else {
+                    break Some((f64::from_bits(bits), c as usize));
                 }
-                let (remaining, weight_sum) = (
-                    load.remaining.max(0.0),
-                    load.weight_sum.max(f64::MIN_POSITIVE),
-                );
-                if best.is_none_or(|(r, w, _)| remaining * w < r * weight_sum) {
-                    best = Some((remaining, weight_sum, c));
-                }
-                i += 1;
-            }
-            match best.map(|(r, w, c)| (r / w, c)) {
+            };
+            match best {
                 Some((level, c)) if level < bound_level => {
+                    s.levels.pop();
                     let elements = &self.constraints[c].elements;
                     for (k, e) in elements.iter().enumerate() {
                         if let Some(ahead) = elements.get(k + 8) {
@@ -592,6 +610,7 @@ struct Filling<'a> {
     order: &'a mut Vec<Frozen>,
     load: &'a mut [Load],
     frozen: &'a mut [bool],
+    stale: &'a mut [bool],
 }
 
 impl Filling<'_> {
@@ -617,6 +636,7 @@ impl Filling<'_> {
             load.remaining -= use_here;
             load.weight_sum -= n_weight * e.coeff;
             load.unfrozen -= 1;
+            self.stale[e.cnst as usize] = true;
         }
     }
 }

@@ -563,7 +563,9 @@ impl Simulation {
 
     fn next_completion(&self) -> Seconds {
         // A plain select rather than f64::min, so that the scan vectorizes.
-        self.done_at.iter().fold(f64::INFINITY, |m, &t| if t < m { t } else { m })
+        self.done_at
+            .iter()
+            .fold(f64::INFINITY, |m, &t| if t < m { t } else { m })
     }
 
     fn next_timer_time(&mut self) -> Seconds {
