@@ -28,8 +28,11 @@
 //! `S_c = Σ_unfrozen n_v · a_cv · w_v`. Repeatedly take the smallest of all
 //! `λ_c` and all `b_v / w_v`: freeze the variables it names at `w_v · λ`,
 //! subtract their use from the other constraints they cross, and drop the
-//! saturated constraint. Each variable is frozen once, so one solve costs
-//! `O(E + K·C)` for `E` elements, `C` shared constraints and `K` rounds.
+//! saturated constraint. A freeze at level `λ ≤ λ_c` can only raise the
+//! level of another constraint `c` it crosses (`(R − xλ)/(S − x) ≥ R/S`), so
+//! the constraints wait in a heap by level and a touched one is re-keyed
+//! only when it reaches the top. Each variable is frozen once: one solve
+//! costs `O(E log C)` for `E` elements and `C` shared constraints.
 //!
 //! Worked example: links L1 (capacity 10) and L2 (capacity 4); flow x uses
 //! L1 and L2, flow y uses L1 only, both weight 1. Levels: L1 10/2 = 5,
