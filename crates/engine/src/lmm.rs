@@ -53,6 +53,7 @@
 //! The split between data (`Constraint`, `Variable`, elements) and the
 //! algorithm (`System::solve`) follows SimGrid's `src/kernel/lmm/`.
 use std::cmp::Reverse;
+use std::collections::binary_heap::PeekMut;
 use std::collections::BinaryHeap;
 
 /// A resource of the system.
@@ -98,7 +99,7 @@ struct Elements {
 
 impl Elements {
     fn as_slice(&self) -> &[VariableElement] {
-        if self.spill.is_empty() {
+        if self.len as usize <= INLINE_ELEMENTS {
             &self.inline[..self.len as usize]
         } else {
             &self.spill
@@ -106,7 +107,7 @@ impl Elements {
     }
 
     fn as_mut_slice(&mut self) -> &mut [VariableElement] {
-        if self.spill.is_empty() {
+        if self.len as usize <= INLINE_ELEMENTS {
             &mut self.inline[..self.len as usize]
         } else {
             &mut self.spill
@@ -114,12 +115,12 @@ impl Elements {
     }
 
     fn push(&mut self, e: VariableElement) {
-        if self.spill.is_empty() && (self.len as usize) < INLINE_ELEMENTS {
-            self.inline[self.len as usize] = e;
+        let len = self.len as usize;
+        if len < INLINE_ELEMENTS {
+            self.inline[len] = e;
         } else {
-            if self.spill.is_empty() {
-                self.spill
-                    .extend_from_slice(&self.inline[..self.len as usize]);
+            if len == INLINE_ELEMENTS {
+                self.spill.extend_from_slice(&self.inline);
             }
             self.spill.push(e);
         }
@@ -546,16 +547,16 @@ impl System {
             // The constraint that saturates first (levels are >= 0, so their
             // bits order like the numbers).
             let best = loop {
-                let Some(&Reverse((bits, c))) = s.levels.peek() else {
+                let Some(mut top) = s.levels.peek_mut() else {
                     break None;
                 };
+                let Reverse((bits, c)) = *top;
                 let load = &filling.load[c as usize];
                 if load.unfrozen == 0 {
-                    s.levels.pop();
+                    PeekMut::pop(top);
                 } else if filling.stale[c as usize] {
                     filling.stale[c as usize] = false;
-                    s.levels.pop();
-                    s.levels.push(Reverse((load.level().to_bits(), c)));
+                    *top = Reverse((load.level().to_bits(), c));
                 } else {
                     break Some((f64::from_bits(bits), c as usize));
                 }
