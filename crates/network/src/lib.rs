@@ -1,17 +1,25 @@
-//! Packet-level primitives of hvnet's network model.
+//! hvnet's network behaviour, on the engine.
 //!
 //! - [`mod@toeplitz`]: the Toeplitz hash and Microsoft's default RSS key.
 //! - [`rss`]: the flow key RSS hashes ([`FlowKey`]), [`rss_hash`], and the
 //!   [`IndirectionTable`] that turns a hash into a receive queue.
+//! - [`team`]: which team member carries a connection, each way.
+//! - [`run`]: connections on NICs and teams, with failures, failover and
+//!   rebalancing, run on the engine.
 //!
-//! NIC teaming's address-hash modes use the same hash to pick a team member.
+//! It knows nothing of files or scenario syntax: callers describe NICs,
+//! teams, endpoints and paths by index.
 //! Checked against every vector of Microsoft's RSS verification page (see
 //! `tests/rss_vectors.rs`).
 
 pub mod rss;
+pub mod run;
+pub mod team;
 pub mod toeplitz;
 
 pub use rss::{
     rss_hash, FlowKey, IndirectionTable, TableError, MAX_INDIRECTION_TABLE_LEN, RSS_KEY_LEN,
 };
+pub use run::{Change, Connection, ConnectionReport, Endpoint, Network, Nic, RunReport, Uplink};
+pub use team::{AddressHash, Flow, LoadBalancing, SwitchHash, Team, TeamingMode};
 pub use toeplitz::{toeplitz, HashError, MICROSOFT_RSS_KEY};

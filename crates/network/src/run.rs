@@ -1,0 +1,526 @@
+//! Connections on a network of NICs and teams, run on the engine, with
+//! failures, failover and rebalancing.
+//!
+//! Each connection is one engine activity on the path from the member it
+//! leaves by to the member it arrives on (see [`crate::team`]). The run
+//! reacts to three kinds of events:
+//!
+//! - **a change**: a resource goes down or comes back (capacity 0 or its
+//!   own), or a NIC's link goes down or up. A team sees link state at once
+//!   in every mode; a member that is up but forwards nothing (its cable is
+//!   dead while its link is up) is seen only by LACP, after `lacp_timeout`
+//!   (LACPDUs stop arriving), and never by switch-independent or static
+//!   teams. When the carriers of a team change, every connection whose
+//!   member is no longer the one the rules pick moves to it.
+//! - **a rebalancing tick** of dynamic teams (every `rebalance_interval`):
+//!   the team's outbound connections are spread again over its carriers,
+//!   largest rate first onto the least-loaded carrier.
+//! - **a completion**.
+//!
+//! A connection is *black-holed* while its path holds a resource that is
+//! down: it moves no data until failover or repair. The run reports, per
+//! connection, when it ended, every member it used, and how long it was
+//! black-holed.
+
+use std::collections::HashMap;
+use std::net::IpAddr;
+
+use hvnet_engine::{
+    ActivityId, ActivitySpec, Event, Rate, ResourceId, Seconds, Sharing, Simulation,
+};
+
+use crate::team::{Flow, LoadBalancing, SwitchHash, Team, TeamingMode};
+
+/// A NIC's cable, as engine resources.
+#[derive(Clone, Copy, Debug)]
+pub struct Nic {
+    pub send: ResourceId,
+    pub receive: ResourceId,
+}
+
+/// What carries an endpoint's traffic.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Uplink {
+    Nic(u32),
+    Team(u32),
+}
+
+/// A host or VM that sends or receives.
+#[derive(Clone, Copy, Debug)]
+pub struct Endpoint {
+    pub uplink: Uplink,
+    /// Its port on the vSwitch (Hyper-V port affinity).
+    pub port: u32,
+    pub address: IpAddr,
+    pub mac: [u8; 6],
+}
+
+/// One connection between two endpoints.
+#[derive(Clone, Copy, Debug)]
+pub struct Connection {
+    pub source: u32,
+    pub target: u32,
+    /// TCP/UDP ports; `None` for other traffic.
+    pub ports: Option<(u16, u16)>,
+    pub amount: f64,
+    pub start: Seconds,
+}
+
+/// Something that goes down or comes back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Change {
+    /// A resource loses (`up: false`) or regains its capacity.
+    Resource { resource: ResourceId, up: bool },
+    /// A NIC's link state.
+    Link { nic: u32, up: bool },
+}
+
+/// The network and its parameters.
+#[derive(Clone, Debug, Default)]
+pub struct Network {
+    /// `(capacity, sharing)` of each resource; ids are positions.
+    pub resources: Vec<(Rate, Sharing)>,
+    pub nics: Vec<Nic>,
+    pub teams: Vec<Team>,
+    pub endpoints: Vec<Endpoint>,
+    /// Resources from NIC `a` (leaving by it) to NIC `b` (arriving on it).
+    pub paths: HashMap<(u32, u32), Vec<ResourceId>>,
+    /// The fields switches hash for switch-dependent teams.
+    pub switch_hash: Option<SwitchHash>,
+    /// How long an LACP team takes to see a member that forwards nothing.
+    pub lacp_timeout: Seconds,
+    /// Period of dynamic teams' rebalancing; `None` for none.
+    pub rebalance_interval: Option<Seconds>,
+}
+
+/// Where one connection went and how it fared.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ConnectionReport {
+    /// When it completed; `None` if it never did.
+    pub end: Option<Seconds>,
+    /// `(time, outbound NIC, inbound NIC)` at its start and at every move;
+    /// a NIC is `None` while its team has no carrier.
+    pub members: Vec<(Seconds, Option<u32>, Option<u32>)>,
+    /// Seconds during which its path was down.
+    pub blackholed: Seconds,
+}
+
+/// What a run produced.
+#[derive(Clone, Debug)]
+pub struct RunReport {
+    pub connections: Vec<ConnectionReport>,
+    pub end_time: Seconds,
+    pub events: u64,
+    /// `series[r][k]`: mean use of resource `r` in bin `k`, when recorded.
+    pub series: Option<Vec<Vec<f64>>>,
+}
+
+const START: u64 = 0;
+const CHANGE: u64 = 1 << 60;
+const LACP: u64 = 2 << 60;
+const REBALANCE: u64 = 3 << 60;
+const KIND: u64 = 3 << 60;
+
+struct Running {
+    activity: ActivityId,
+    out_nic: Option<u32>,
+    in_nic: Option<u32>,
+    blackholed_since: Option<Seconds>,
+}
+
+struct State<'a> {
+    network: &'a Network,
+    connections: &'a [Connection],
+    changes: &'a [(Seconds, Change)],
+    starts: Vec<(Seconds, Vec<usize>)>,
+    resource_up: Vec<bool>,
+    link_up: Vec<bool>,
+    /// LACP's view: false once LACPDUs have stopped for `lacp_timeout`.
+    lacpdu_ok: Vec<bool>,
+    carriers: Vec<Vec<u32>>,
+    running: HashMap<usize, Running>,
+    of_activity: HashMap<ActivityId, usize>,
+    reports: Vec<ConnectionReport>,
+    tick_pending: bool,
+}
+
+impl Network {
+    fn nic_works_for(&self, team: &Team, nic: u32, link_up: &[bool], lacpdu_ok: &[bool]) -> bool {
+        link_up[nic as usize] && (team.mode != TeamingMode::Lacp || lacpdu_ok[nic as usize])
+    }
+
+    fn cable_dead(&self, nic: u32, resource_up: &[bool]) -> bool {
+        let n = self.nics[nic as usize];
+        !resource_up[n.send] || !resource_up[n.receive]
+    }
+}
+
+impl State<'_> {
+    fn flow(&self, c: &Connection) -> Flow {
+        let (s, t) = (
+            &self.network.endpoints[c.source as usize],
+            &self.network.endpoints[c.target as usize],
+        );
+        Flow {
+            source: s.address,
+            target: t.address,
+            ports: c.ports,
+            source_mac: s.mac,
+            target_mac: t.mac,
+        }
+    }
+
+    fn update_carriers(&mut self) {
+        let net = self.network;
+        self.carriers = net
+            .teams
+            .iter()
+            .map(|team| {
+                team.carriers(|m| net.nic_works_for(team, m, &self.link_up, &self.lacpdu_ok))
+            })
+            .collect();
+    }
+
+    /// The NICs the rules give a connection now.
+    fn members(&self, c: &Connection) -> (Option<u32>, Option<u32>) {
+        let flow = self.flow(c);
+        let source = &self.network.endpoints[c.source as usize];
+        let target = &self.network.endpoints[c.target as usize];
+        let out_nic = match source.uplink {
+            Uplink::Nic(n) => Some(n),
+            Uplink::Team(t) => self.network.teams[t as usize].outbound(
+                &flow,
+                source.port,
+                &self.carriers[t as usize],
+            ),
+        };
+        let in_nic = match target.uplink {
+            Uplink::Nic(n) => Some(n),
+            Uplink::Team(t) => self.network.teams[t as usize].inbound(
+                &flow,
+                target.port,
+                &self.carriers[t as usize],
+                self.network
+                    .switch_hash
+                    .unwrap_or(SwitchHash::TransportPorts),
+            ),
+        };
+        (out_nic, in_nic)
+    }
+
+    /// The engine usage of a connection between two NICs. With no member
+    /// on either side, it uses the dead NIC's own cable so that it stalls.
+    fn usage(
+        &self,
+        out_nic: Option<u32>,
+        in_nic: Option<u32>,
+        fallback: (u32, u32),
+    ) -> Vec<(ResourceId, f64)> {
+        let pair = (out_nic.unwrap_or(fallback.0), in_nic.unwrap_or(fallback.1));
+        let path = self
+            .network
+            .paths
+            .get(&pair)
+            .unwrap_or_else(|| panic!("no path from NIC {} to NIC {}", pair.0, pair.1));
+        path.iter().map(|&r| (r, 1.0)).collect()
+    }
+
+    fn fallback(&self, c: &Connection) -> (u32, u32) {
+        let first = |e: u32| match self.network.endpoints[e as usize].uplink {
+            Uplink::Nic(n) => n,
+            Uplink::Team(t) => self.network.teams[t as usize].members[0],
+        };
+        (first(c.source), first(c.target))
+    }
+
+    fn start(&mut self, sim: &mut Simulation, k: usize) {
+        let c = self.connections[k];
+        let (out_nic, in_nic) = self.members(&c);
+        let usage = self.usage(out_nic, in_nic, self.fallback(&c));
+        let activity = sim.start(&ActivitySpec::new(c.amount, usage));
+        self.reports[k].members.push((sim.now(), out_nic, in_nic));
+        self.of_activity.insert(activity, k);
+        self.running.insert(
+            k,
+            Running {
+                activity,
+                out_nic,
+                in_nic,
+                blackholed_since: None,
+            },
+        );
+        self.update_blackhole(sim.now(), k);
+    }
+
+    /// Moves every running connection to the members the rules give it now.
+    fn follow_rules(&mut self, sim: &mut Simulation) {
+        let mut keys: Vec<usize> = self.running.keys().copied().collect();
+        keys.sort_unstable();
+        for k in keys {
+            let c = self.connections[k];
+            let members = self.members(&c);
+            let r = &self.running[&k];
+            let (out_nic, in_nic) = match self.network.endpoints[c.source as usize].uplink {
+                // Dynamic teams keep the member rebalancing gave, while it carries.
+                Uplink::Team(t)
+                    if self.network.teams[t as usize].balancing == LoadBalancing::Dynamic
+                        && r.out_nic
+                            .is_some_and(|n| self.carriers[t as usize].contains(&n)) =>
+                {
+                    (r.out_nic, members.1)
+                }
+                _ => members,
+            };
+            self.move_to(sim, k, out_nic, in_nic);
+        }
+    }
+
+    fn move_to(
+        &mut self,
+        sim: &mut Simulation,
+        k: usize,
+        out_nic: Option<u32>,
+        in_nic: Option<u32>,
+    ) {
+        let r = &self.running[&k];
+        if (r.out_nic, r.in_nic) == (out_nic, in_nic) {
+            return;
+        }
+        let usage = self.usage(out_nic, in_nic, self.fallback(&self.connections[k]));
+        sim.reroute(r.activity, usage);
+        let r = self.running.get_mut(&k).expect("running");
+        r.out_nic = out_nic;
+        r.in_nic = in_nic;
+        self.reports[k].members.push((sim.now(), out_nic, in_nic));
+        self.update_blackhole(sim.now(), k);
+    }
+
+    fn path_down(&self, k: usize) -> bool {
+        let r = &self.running[&k];
+        let path = self.network.paths.get(&(
+            r.out_nic.unwrap_or(self.fallback(&self.connections[k]).0),
+            r.in_nic.unwrap_or(self.fallback(&self.connections[k]).1),
+        ));
+        r.out_nic.is_none()
+            || r.in_nic.is_none()
+            || path.is_some_and(|p| p.iter().any(|&res| !self.resource_up[res]))
+    }
+
+    fn update_blackhole(&mut self, now: Seconds, k: usize) {
+        let down = self.path_down(k);
+        let r = self.running.get_mut(&k).expect("running");
+        match (r.blackholed_since, down) {
+            (None, true) => r.blackholed_since = Some(now),
+            (Some(since), false) => {
+                self.reports[k].blackholed += now - since;
+                r.blackholed_since = None;
+            }
+            _ => {}
+        }
+    }
+
+    fn apply(&mut self, sim: &mut Simulation, change: Change) {
+        match change {
+            Change::Resource { resource, up } => {
+                self.resource_up[resource] = up;
+                sim.set_capacity(
+                    resource,
+                    if up {
+                        self.network.resources[resource].0
+                    } else {
+                        0.0
+                    },
+                );
+            }
+            Change::Link { nic, up } => self.link_up[nic as usize] = up,
+        }
+        // LACP: a member whose cable forwards nothing while its link is up
+        // is seen after the LACPDU timeout; a working cable is seen at once.
+        for (t, team) in self.network.teams.iter().enumerate() {
+            if team.mode != TeamingMode::Lacp {
+                continue;
+            }
+            for &m in &team.members {
+                let dead = self.network.cable_dead(m, &self.resource_up);
+                if !dead {
+                    self.lacpdu_ok[m as usize] = true;
+                } else if self.link_up[m as usize] && self.lacpdu_ok[m as usize] {
+                    sim.schedule(
+                        sim.now() + self.network.lacp_timeout,
+                        LACP | ((t as u64) << 32) | m as u64,
+                    );
+                }
+            }
+        }
+        self.update_carriers();
+        self.follow_rules(sim);
+        let keys: Vec<usize> = self.running.keys().copied().collect();
+        for k in keys {
+            self.update_blackhole(sim.now(), k);
+        }
+    }
+
+    fn lacp_timeout(&mut self, sim: &mut Simulation, nic: u32) {
+        if self.link_up[nic as usize] && self.network.cable_dead(nic, &self.resource_up) {
+            self.lacpdu_ok[nic as usize] = false;
+            self.update_carriers();
+            self.follow_rules(sim);
+        }
+    }
+
+    /// Spreads each dynamic team's outbound connections again: largest rate
+    /// first, each onto the carrier with the least outbound rate so far.
+    fn rebalance(&mut self, sim: &mut Simulation) {
+        self.tick_pending = false;
+        let net = self.network;
+        for (t, team) in net.teams.iter().enumerate() {
+            if team.balancing != LoadBalancing::Dynamic || self.carriers[t].is_empty() {
+                continue;
+            }
+            let mut leaving: Vec<(f64, usize)> = self
+                .running
+                .iter()
+                .filter(|(&k, _)| {
+                    self.network.endpoints[self.connections[k].source as usize].uplink
+                        == Uplink::Team(t as u32)
+                })
+                .map(|(&k, r)| (sim.rate(r.activity), k))
+                .collect();
+            leaving.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+            let mut load: Vec<(f64, u32)> = self.carriers[t].iter().map(|&m| (0.0, m)).collect();
+            for (rate, k) in leaving {
+                let least = load
+                    .iter_mut()
+                    .min_by(|a, b| a.0.total_cmp(&b.0))
+                    .expect("a carrier");
+                least.0 += rate;
+                let (member, in_nic) = (least.1, self.running[&k].in_nic);
+                self.move_to(sim, k, Some(member), in_nic);
+            }
+        }
+        self.keep_rebalancing(sim);
+    }
+
+    /// Schedules the next rebalancing tick while a dynamic team has a
+    /// connection that moves data (a stalled run must be able to end).
+    fn keep_rebalancing(&mut self, sim: &mut Simulation) {
+        let Some(interval) = self.network.rebalance_interval else {
+            return;
+        };
+        if self.tick_pending
+            || !self
+                .network
+                .teams
+                .iter()
+                .any(|t| t.balancing == LoadBalancing::Dynamic)
+        {
+            return;
+        }
+        if self.running.values().any(|r| sim.rate(r.activity) > 0.0) {
+            sim.schedule(sim.now() + interval, REBALANCE);
+            self.tick_pending = true;
+        }
+    }
+
+    fn handle(&mut self, sim: &mut Simulation, event: Event) {
+        match event {
+            Event::Completed(a) => {
+                let k = self
+                    .of_activity
+                    .remove(&a)
+                    .expect("a connection's activity");
+                self.update_blackhole(sim.now(), k);
+                self.running.remove(&k);
+                self.reports[k].end = Some(sim.now());
+            }
+            Event::Timer(_, tag) => match tag & KIND {
+                START => {
+                    for k in self.starts[tag as usize].1.clone() {
+                        self.start(sim, k);
+                    }
+                    self.keep_rebalancing(sim);
+                }
+                CHANGE => {
+                    let (_, change) = self.changes[(tag & !KIND) as usize];
+                    self.apply(sim, change);
+                    self.keep_rebalancing(sim);
+                }
+                LACP => self.lacp_timeout(sim, (tag & 0xffff_ffff) as u32),
+                _ => self.rebalance(sim),
+            },
+        }
+    }
+}
+
+impl Network {
+    /// Runs `connections` with `changes` (sorted or not) until nothing can
+    /// progress; records resource use over bins of `record_step` seconds.
+    pub fn run(
+        &self,
+        connections: &[Connection],
+        changes: &[(Seconds, Change)],
+        record_step: Option<Seconds>,
+    ) -> RunReport {
+        let mut sim = Simulation::new();
+        for &(capacity, sharing) in &self.resources {
+            sim.add_resource(capacity, sharing);
+        }
+        if let Some(step) = record_step {
+            sim.record(step);
+        }
+        let mut starts: Vec<(Seconds, Vec<usize>)> = Vec::new();
+        let mut order: Vec<usize> = (0..connections.len()).collect();
+        order.sort_by(|&a, &b| connections[a].start.total_cmp(&connections[b].start));
+        for k in order {
+            match starts.last_mut() {
+                Some((t, ks)) if *t == connections[k].start => ks.push(k),
+                _ => starts.push((connections[k].start, vec![k])),
+            }
+        }
+        for (g, (t, _)) in starts.iter().enumerate() {
+            sim.schedule(*t, START | g as u64);
+        }
+        for (i, (at, _)) in changes.iter().enumerate() {
+            sim.schedule(*at, CHANGE | i as u64);
+        }
+        let mut state = State {
+            network: self,
+            connections,
+            changes,
+            starts,
+            resource_up: vec![true; self.resources.len()],
+            link_up: vec![true; self.nics.len()],
+            lacpdu_ok: vec![true; self.nics.len()],
+            carriers: Vec::new(),
+            running: HashMap::new(),
+            of_activity: HashMap::new(),
+            reports: vec![ConnectionReport::default(); connections.len()],
+            tick_pending: false,
+        };
+        state.update_carriers();
+        let mut events = 0u64;
+        sim.run(|sim, event| {
+            events += 1;
+            state.handle(sim, event);
+        });
+        let end_time = sim.now();
+        let mut keys: Vec<usize> = state.running.keys().copied().collect();
+        keys.sort_unstable();
+        for k in keys {
+            if let Some(since) = state.running[&k].blackholed_since {
+                state.reports[k].blackholed += end_time - since;
+            }
+        }
+        let series = sim.recorder().map(|rec| {
+            (0..self.resources.len())
+                .map(|r| rec.series(r).to_vec())
+                .collect()
+        });
+        RunReport {
+            connections: state.reports,
+            end_time,
+            events,
+            series,
+        }
+    }
+}

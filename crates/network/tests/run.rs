@@ -1,0 +1,336 @@
+//! Teams on the engine: member use, failover, black holes and rebalancing.
+//!
+//! The network in every case: host A has a team of NICs 0 and 1 (10 units/s
+//! each way); host B has NIC 2 (100 units/s, never the bottleneck).
+
+use std::collections::HashMap;
+use std::net::{IpAddr, Ipv4Addr};
+
+use hvnet_engine::Sharing;
+use hvnet_network::{
+    AddressHash, Change, Connection, Endpoint, LoadBalancing, Network, Nic, SwitchHash, Team,
+    TeamingMode, Uplink,
+};
+
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() <= 1e-9 * b.abs().max(1.0)
+}
+
+/// Resources: 0/1 NIC 0 send/receive, 2/3 NIC 1, 4/5 NIC 2.
+fn network(mode: TeamingMode, balancing: LoadBalancing, standby: Option<u32>) -> Network {
+    let mut paths = HashMap::new();
+    paths.insert((0, 2), vec![0, 5]);
+    paths.insert((1, 2), vec![2, 5]);
+    paths.insert((2, 0), vec![4, 1]);
+    paths.insert((2, 1), vec![4, 3]);
+    let endpoint = |uplink, port, last: u8| Endpoint {
+        uplink,
+        port,
+        address: IpAddr::V4(Ipv4Addr::new(10, 0, 0, last)),
+        mac: [0, 0x15, 0x5d, 0, 0, last],
+    };
+    Network {
+        resources: [10.0, 10.0, 10.0, 10.0, 100.0, 100.0]
+            .iter()
+            .map(|&c| (c, Sharing::Shared))
+            .collect(),
+        nics: vec![
+            Nic {
+                send: 0,
+                receive: 1,
+            },
+            Nic {
+                send: 2,
+                receive: 3,
+            },
+            Nic {
+                send: 4,
+                receive: 5,
+            },
+        ],
+        teams: vec![Team {
+            members: vec![0, 1],
+            standby,
+            mode,
+            balancing,
+        }],
+        endpoints: vec![
+            endpoint(Uplink::Team(0), 0, 1),
+            endpoint(Uplink::Nic(2), 0, 2),
+            endpoint(Uplink::Team(0), 1, 3),
+        ],
+        paths,
+        switch_hash: Some(SwitchHash::TransportPorts),
+        lacp_timeout: 3.0,
+        rebalance_interval: None,
+    }
+}
+
+fn connection(source: u32, target: u32, port: u16, amount: f64) -> Connection {
+    Connection {
+        source,
+        target,
+        ports: Some((port, 445)),
+        amount,
+        start: 0.0,
+    }
+}
+
+const ADDRESS_HASH: LoadBalancing = LoadBalancing::AddressHash(AddressHash::TransportPorts);
+
+#[test]
+fn one_connection_rides_one_member_at_its_speed() {
+    // 100 units at 10/s over one member: 10 s, never two members.
+    let net = network(TeamingMode::SwitchIndependent, ADDRESS_HASH, None);
+    let run = net.run(&[connection(0, 1, 49152, 100.0)], &[], None);
+    let report = &run.connections[0];
+    assert!(close(report.end.unwrap(), 10.0));
+    assert_eq!(report.members.len(), 1, "it never moved");
+    assert_eq!(report.blackholed, 0.0);
+}
+
+#[test]
+fn many_connections_spread_over_both_members_outbound() {
+    // 16 connections of 10 units: address hash uses both members, so the
+    // team sends faster than one member (160 units in < 16 s).
+    let net = network(TeamingMode::SwitchIndependent, ADDRESS_HASH, None);
+    let conns: Vec<_> = (0..16).map(|p| connection(0, 1, 49152 + p, 10.0)).collect();
+    let run = net.run(&conns, &[], None);
+    let used: std::collections::HashSet<_> =
+        run.connections.iter().map(|c| c.members[0].1).collect();
+    assert_eq!(used.len(), 2);
+    assert!(run.end_time < 16.0 - 1e-9);
+}
+
+#[test]
+fn address_hash_receives_everything_on_the_primary() {
+    // Switch independent + address hash: B→A traffic all arrives on NIC 0,
+    // so 16 connections of 10 units take 16 s at 10/s.
+    let net = network(TeamingMode::SwitchIndependent, ADDRESS_HASH, None);
+    let conns: Vec<_> = (0..16).map(|p| connection(1, 0, 49152 + p, 10.0)).collect();
+    let run = net.run(&conns, &[], None);
+    assert!(run.connections.iter().all(|c| c.members[0].2 == Some(0)));
+    assert!(close(run.end_time, 16.0));
+}
+
+#[test]
+fn hyper_v_port_keeps_each_vm_port_on_one_member_both_ways() {
+    // Endpoint 0 (port 0) and endpoint 2 (port 1) are two VMs: port 0 uses
+    // NIC 0 and port 1 uses NIC 1, for sending and for receiving.
+    let net = network(
+        TeamingMode::SwitchIndependent,
+        LoadBalancing::HyperVPort,
+        None,
+    );
+    let conns = [
+        connection(0, 1, 49152, 10.0),
+        connection(2, 1, 49153, 10.0),
+        connection(1, 2, 49154, 10.0),
+    ];
+    let run = net.run(&conns, &[], None);
+    assert_eq!(run.connections[0].members[0].1, Some(0));
+    assert_eq!(run.connections[1].members[0].1, Some(1));
+    assert_eq!(run.connections[2].members[0].2, Some(1));
+}
+
+#[test]
+fn a_link_failure_moves_the_connection_to_the_other_member_at_once() {
+    // The connection's member loses its link at 4 s (40 done): it moves to
+    // the other member at 4 s and finishes the last 60 at 10/s, at 10 s.
+    let net = network(TeamingMode::SwitchIndependent, ADDRESS_HASH, None);
+    let first = net
+        .run(&[connection(0, 1, 49152, 100.0)], &[], None)
+        .connections[0]
+        .members[0]
+        .1
+        .unwrap();
+    let nic = net.nics[first as usize];
+    let changes = [
+        (
+            4.0,
+            Change::Link {
+                nic: first,
+                up: false,
+            },
+        ),
+        (
+            4.0,
+            Change::Resource {
+                resource: nic.send,
+                up: false,
+            },
+        ),
+        (
+            4.0,
+            Change::Resource {
+                resource: nic.receive,
+                up: false,
+            },
+        ),
+    ];
+    let report = &net
+        .run(&[connection(0, 1, 49152, 100.0)], &changes, None)
+        .connections[0];
+    assert!(close(report.end.unwrap(), 10.0));
+    assert_eq!(report.members.len(), 2);
+    assert_eq!(report.members[1].0, 4.0);
+    assert_eq!(report.members[1].1, Some(1 - first));
+    assert_eq!(report.blackholed, 0.0);
+}
+
+/// A member whose cable forwards nothing from 4 s while its link stays up.
+fn blackhole(net: &Network, nic: u32) -> Vec<(f64, Change)> {
+    let n = net.nics[nic as usize];
+    vec![
+        (
+            4.0,
+            Change::Resource {
+                resource: n.send,
+                up: false,
+            },
+        ),
+        (
+            4.0,
+            Change::Resource {
+                resource: n.receive,
+                up: false,
+            },
+        ),
+    ]
+}
+
+#[test]
+fn a_switch_independent_team_never_sees_a_port_that_forwards_nothing() {
+    // Link up, no traffic: the connection is black-holed from 4 s on and
+    // never completes.
+    let net = network(TeamingMode::SwitchIndependent, ADDRESS_HASH, None);
+    let first = net
+        .run(&[connection(0, 1, 49152, 100.0)], &[], None)
+        .connections[0]
+        .members[0]
+        .1
+        .unwrap();
+    let report = &net
+        .run(
+            &[connection(0, 1, 49152, 100.0)],
+            &blackhole(&net, first),
+            None,
+        )
+        .connections[0];
+    assert_eq!(report.end, None);
+    assert_eq!(report.members.len(), 1);
+}
+
+#[test]
+fn lacp_sees_a_port_that_forwards_nothing_after_its_timeout() {
+    // LACP: black-holed from 4 s to 7 s (the 3 s LACPDU timeout), then moved:
+    // the last 60 units end at 7 + 6 = 13 s.
+    let net = network(TeamingMode::Lacp, ADDRESS_HASH, None);
+    let first = net
+        .run(&[connection(0, 1, 49152, 100.0)], &[], None)
+        .connections[0]
+        .members[0]
+        .1
+        .unwrap();
+    let report = &net
+        .run(
+            &[connection(0, 1, 49152, 100.0)],
+            &blackhole(&net, first),
+            None,
+        )
+        .connections[0];
+    assert!(close(report.blackholed, 3.0));
+    assert!(close(report.end.unwrap(), 13.0));
+    assert_eq!(report.members[1].0, 7.0);
+}
+
+#[test]
+fn a_standby_member_carries_nothing_until_the_active_one_fails() {
+    // Team of NIC 0 (active) and NIC 1 (standby): all 16 connections use
+    // NIC 0; when NIC 0's link dies at 4 s they all move to NIC 1.
+    let net = network(TeamingMode::SwitchIndependent, ADDRESS_HASH, Some(1));
+    let conns: Vec<_> = (0..16).map(|p| connection(0, 1, 49152 + p, 10.0)).collect();
+    let changes = [
+        (4.0, Change::Link { nic: 0, up: false }),
+        (
+            4.0,
+            Change::Resource {
+                resource: 0,
+                up: false,
+            },
+        ),
+        (
+            4.0,
+            Change::Resource {
+                resource: 1,
+                up: false,
+            },
+        ),
+    ];
+    let run = net.run(&conns, &changes, None);
+    assert!(run.connections.iter().all(|c| c.members[0].1 == Some(0)));
+    assert!(run
+        .connections
+        .iter()
+        .filter(|c| c.end.unwrap() > 4.0)
+        .all(|c| c.members.last().unwrap().1 == Some(1)));
+    assert!(
+        close(run.end_time, 16.0),
+        "160 units at 10/s on one member at a time"
+    );
+}
+
+#[test]
+fn dynamic_rebalancing_spreads_connections_a_hash_put_together() {
+    // Find two ports that hash onto the same member: without rebalancing
+    // they share 10/s (20 units end at 4 s); with a 1 s rebalancing tick
+    // they are split at 1 s and end at 1 + 1.5 = 2.5 s.
+    let mut net = network(TeamingMode::SwitchIndependent, LoadBalancing::Dynamic, None);
+    let member = |p| net.run(&[connection(0, 1, p, 1.0)], &[], None).connections[0].members[0].1;
+    let first = member(49152);
+    let twin = (49153..49300)
+        .find(|&p| member(p) == first)
+        .expect("two ports on one member");
+    let conns = [connection(0, 1, 49152, 20.0), connection(0, 1, twin, 20.0)];
+    assert!(close(net.run(&conns, &[], None).end_time, 4.0));
+    net.rebalance_interval = Some(1.0);
+    let run = net.run(&conns, &[], None);
+    assert!(run.connections.iter().all(|c| close(c.end.unwrap(), 2.5)));
+    assert_ne!(
+        run.connections[0].members.last().unwrap().1,
+        run.connections[1].members.last().unwrap().1
+    );
+}
+
+#[test]
+fn a_team_with_every_member_down_black_holes_until_one_returns() {
+    // Both links down from 2 s to 5 s: 3 s black-holed, and the 100 units
+    // end at 10 + 3 = 13 s.
+    let net = network(TeamingMode::SwitchIndependent, ADDRESS_HASH, None);
+    let mut changes = Vec::new();
+    for nic in 0..2u32 {
+        let n = net.nics[nic as usize];
+        for (at, up) in [(2.0, false), (5.0, true)] {
+            changes.push((at, Change::Link { nic, up }));
+            changes.push((
+                at,
+                Change::Resource {
+                    resource: n.send,
+                    up,
+                },
+            ));
+            changes.push((
+                at,
+                Change::Resource {
+                    resource: n.receive,
+                    up,
+                },
+            ));
+        }
+    }
+    let report = &net
+        .run(&[connection(0, 1, 49152, 100.0)], &changes, None)
+        .connections[0];
+    assert!(close(report.blackholed, 3.0));
+    assert!(close(report.end.unwrap(), 13.0));
+}
