@@ -1,22 +1,24 @@
 """Which NIC a connection leaves and enters by: uplinks, and team members (BEHAVIOUR.md).
 
 A host or VM sends through an uplink (a NIC or a team); a team picks one
-member per connection and direction. These tests pin the rules that do not
-depend on a particular hash value: where each side's traffic goes, that a
-standby member carries nothing, that Hyper-V port binds each vSwitch port to
-one member, and that address hash receives everything on the primary member.
+member per connection and direction (in the Rust core). These tests run
+scenarios end to end and pin the rules that do not depend on a particular
+hash value: where each side's traffic goes, that a standby member carries
+nothing, that Hyper-V port binds each vSwitch port to one member, and that
+address hash receives everything on the primary member.
 """
 
 from __future__ import annotations
 
 import textwrap
 
-from hvnet import parse_scenario
-from hvnet.endpoints import Connection, Endpoints, Router
+from hvnet import parse_scenario, simulate
+from hvnet.endpoints import Endpoints
 from hvnet.model import Scenario
+from hvnet.results import Results
 
 
-def scenario(team: str, vms: int = 0) -> Scenario:
+def scenario(team: str, vms: int = 0, traffic: str = "") -> Scenario:
     """hv1 and hv2 with a 4-NIC team `team1` (given as a YAML mapping body) under vSwitch."""
     host = textwrap.dedent(
         """
@@ -39,64 +41,67 @@ def scenario(team: str, vms: int = 0) -> Scenario:
         text += "vms:\n" + "".join(
             f"  - {{name: vm{i}, host: hv1, memory: 1GiB, vswitch: vSwitch}}\n" for i in range(1, vms + 1)
         )
+    if traffic:
+        text += "traffic:\n" + traffic
     return parse_scenario(text)
 
 
-def connections(endpoints: Endpoints, source: str, target: str, count: int = 64) -> list[Connection]:
-    return [Connection(endpoints[source], endpoints[target], 49152 + i, 5001) for i in range(count)]
+def run(team: str, flows: list[tuple[str, str]], vms: int = 0, connections: int = 64) -> Results:
+    """Each (source, target) pair as one traffic entry of `connections` connections."""
+    traffic = "".join(f"  - {{from: {s}, to: {t}, size: 64MB, connections: {connections}}}\n" for s, t in flows)
+    return simulate(scenario(team, vms, traffic))
+
+
+def out_nics(results: Results, entry: int) -> set[str | None]:
+    return {c.nics[0].out_nic for c in results.traffic[entry].connection_results}
+
+
+def in_nics(results: Results, entry: int) -> set[str | None]:
+    return {c.nics[0].in_nic for c in results.traffic[entry].connection_results}
 
 
 def test_hyperv_port_binds_each_vswitch_port_to_one_member() -> None:
     """Every connection of a VM leaves on the same member; the host and 3 VMs use all 4 members."""
-    endpoints = Endpoints(scenario("load_balancing: hyperv_port", vms=3))
-    used: dict[str, str] = {}
-    for name in ("hv1", "vm1", "vm2", "vm3"):
-        members = {endpoints.outbound_nic(c) for c in connections(endpoints, name, "hv2")}
+    names = ("hv1", "vm1", "vm2", "vm3")
+    results = run("load_balancing: hyperv_port", [(n, "hv2") for n in names], vms=3)
+    used = []
+    for entry, name in enumerate(names):
+        members = out_nics(results, entry)
         assert len(members) == 1, f"{name} is spread over {members}"
-        used[name] = members.pop()
-    assert sorted(used.values()) == ["nic1", "nic2", "nic3", "nic4"]
+        used.append(members.pop())
+    assert sorted(m or "" for m in used) == ["hv1/nic1", "hv1/nic2", "hv1/nic3", "hv1/nic4"]
 
 
 def test_hyperv_port_receives_on_the_same_member_it_sends_on() -> None:
-    endpoints = Endpoints(scenario("load_balancing: hyperv_port", vms=3))
-    for name in ("vm1", "vm2", "vm3"):
-        (out,) = {endpoints.outbound_nic(c) for c in connections(endpoints, name, "hv2")}
-        (into,) = {endpoints.inbound_nic(c) for c in connections(endpoints, "hv2", name)}
-        assert out == into, name
+    flows = [(f"vm{i}", "hv2") for i in (1, 2, 3)] + [("hv2", f"vm{i}") for i in (1, 2, 3)]
+    results = run("load_balancing: hyperv_port", flows, vms=3)
+    for i in range(3):
+        assert out_nics(results, i) == in_nics(results, i + 3), f"vm{i + 1}"
 
 
 def test_address_hash_spreads_outbound_and_receives_on_the_primary() -> None:
     """Switch independent + address hash: 64 connections use all 4 members outbound; all arrive on nic1."""
-    endpoints = Endpoints(scenario("load_balancing: address_hash"))
-    many = connections(endpoints, "hv1", "hv2")
-    assert {endpoints.outbound_nic(c) for c in many} == {"nic1", "nic2", "nic3", "nic4"}
-    assert {endpoints.inbound_nic(c) for c in many} == {"nic1"}
+    results = run("load_balancing: address_hash", [("hv1", "hv2")])
+    assert out_nics(results, 0) == {"hv1/nic1", "hv1/nic2", "hv1/nic3", "hv1/nic4"}
+    assert in_nics(results, 0) == {"hv2/nic1"}
 
 
 def test_switch_dependent_teams_receive_on_the_switchs_choice() -> None:
     """LACP: the switch hashes each connection, so inbound traffic spreads over the members too."""
-    endpoints = Endpoints(scenario("mode: lacp, load_balancing: address_hash"))
-    assert {endpoints.inbound_nic(c) for c in connections(endpoints, "hv1", "hv2")} == {
-        "nic1",
-        "nic2",
-        "nic3",
-        "nic4",
-    }
+    results = run("mode: lacp, load_balancing: address_hash", [("hv1", "hv2")])
+    assert in_nics(results, 0) == {"hv2/nic1", "hv2/nic2", "hv2/nic3", "hv2/nic4"}
 
 
 def test_a_standby_member_carries_nothing() -> None:
-    endpoints = Endpoints(scenario("load_balancing: address_hash, mode: static, standby: nic4"))
-    many = connections(endpoints, "hv1", "hv2")
-    assert "nic4" not in {endpoints.outbound_nic(c) for c in many} | {endpoints.inbound_nic(c) for c in many}
+    results = run("load_balancing: address_hash, mode: static, standby: nic4", [("hv1", "hv2")])
+    assert not {"hv1/nic4", "hv2/nic4"} & (out_nics(results, 0) | in_nics(results, 0))
 
 
-def test_a_connection_hash_is_the_rss_hash_of_its_addresses_and_ports() -> None:
-    from hvnet.hashing import rss_hash
-
-    endpoints = Endpoints(scenario("load_balancing: dynamic"))
-    (connection,) = connections(endpoints, "hv1", "hv2", count=1)
-    assert connection.hash() == rss_hash(endpoints["hv1"].address, endpoints["hv2"].address, 49152, 5001)
-    assert endpoints["hv1"].address != endpoints["hv2"].address
+def test_endpoints_have_distinct_addresses_and_hyper_v_macs() -> None:
+    endpoints = Endpoints(scenario("load_balancing: dynamic", vms=2))
+    addresses = {endpoints[n].address for n in ("hv1", "hv2", "vm1", "vm2")}
+    assert len(addresses) == 4
+    assert all(endpoints[n].mac[:3] == (0x00, 0x15, 0x5D) for n in ("hv1", "vm2"))
 
 
 UPLINKS = """
@@ -140,20 +145,7 @@ def test_uplinks_of_hosts_and_vms() -> None:
 
 
 def test_a_route_runs_from_the_uplink_to_the_uplink() -> None:
-    router = Router(parse_scenario(UPLINKS))
-    route = router.route("hv1", "hv2")
-    assert not isinstance(route, str)
-    names = [router.fabric.names[resource] for resource, _ in route]
-    assert names == ["hv1/mgmt → sw/1", "sw/4 → hv2/nic1"]
-    assert all(coefficient == 1.0 for _, coefficient in route)
-
-
-def test_each_route_is_a_new_connection_with_a_new_source_port() -> None:
-    """Routes of repeated connections differ only by the hash of their source ports: on a team they spread."""
-    router = Router(parse_scenario(UPLINKS))
-    first_hops: set[str] = set()
-    for _ in range(32):
-        route = router.route("vm1", "hv2")
-        assert not isinstance(route, str)
-        first_hops.add(router.fabric.names[route[0][0]])
-    assert first_hops == {"hv1/nic1 → sw/2", "hv1/nic2 → sw/3"}
+    """hv1's own traffic leaves by its first vSwitch's NIC (mgmt) and arrives on hv2/nic1."""
+    text = UPLINKS + "traffic:\n  - {from: hv1, to: hv2, size: 1GB}\n"
+    (connection,) = simulate(parse_scenario(text)).traffic[0].connection_results
+    assert (connection.nics[0].out_nic, connection.nics[0].in_nic) == ("hv1/mgmt", "hv2/nic1")

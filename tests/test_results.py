@@ -24,7 +24,7 @@ from typer.testing import Result
 from hvnet import Results, __version__, parse_scenario, simulate
 from hvnet.flows import FlowsResult
 from hvnet.model import Flow
-from hvnet.results import AdapterSeries, TrafficResult
+from hvnet.results import AdapterSeries, ConnectionResult, NicChoice, TrafficResult
 
 Invoke = Callable[..., Result]
 CheckGolden = Callable[[str, str], None]
@@ -64,9 +64,21 @@ def flow(**fields: object) -> Flow:
     return Flow.model_validate(data)
 
 
+def connection(end_s: float | None, blackholed_s: float = 0.0) -> ConnectionResult:
+    return ConnectionResult(
+        end_s=end_s,
+        blackholed_s=blackholed_s,
+        stalled_since_s=None if end_s is not None else 1.0,
+        nics=[NicChoice(at_s=0.0, out_nic="a/nic1", in_nic="b/nic1")],
+    )
+
+
 def test_a_traffic_result_derives_duration_and_mean_rate() -> None:
-    """2.5 GB started at 1 s and ended at 3 s: 2 s, 8 × 2.5e9 / 2 = 10 Gbps."""
-    result = TrafficResult.of(flow(name="copy", start="1s", connections=2), end_s=3.0)
+    """2.5 GB in 2 connections started at 1 s, ending at 2.5 s and 3 s: the entry ends
+    with its last connection, after 2 s, at 8 × 2.5e9 / 2 = 10 Gbps; the longest
+    black-holed connection gives the entry's black-holed time."""
+    conns = [connection(2.5, blackholed_s=0.5), connection(3.0)]
+    result = TrafficResult.of(flow(name="copy", start="1s", connections=2), conns)
     assert result.model_dump() == {
         "name": "copy",
         "source": "a",
@@ -77,11 +89,14 @@ def test_a_traffic_result_derives_duration_and_mean_rate() -> None:
         "end_s": 3.0,
         "duration_s": 2.0,
         "mean_bps": 10e9,
+        "blackholed_s": 0.5,
+        "connection_results": [c.model_dump() for c in conns],
     }
 
 
 def test_a_traffic_result_that_never_ended_has_no_duration_or_rate() -> None:
-    result = TrafficResult.of(flow(), end_s=None)
+    """One connection of two never completed: the entry never completed either."""
+    result = TrafficResult.of(flow(), [connection(2.0), connection(None)])
     assert (result.name, result.end_s, result.duration_s, result.mean_bps) == (None, None, None, None)
 
 
@@ -136,8 +151,14 @@ def documented_fields(heading: str) -> list[str]:
 
 @pytest.mark.parametrize(
     ("model", "heading"),
-    [(Results, "(`Results`)"), (TrafficResult, "(`TrafficResult`)"), (AdapterSeries, "(`AdapterSeries`)")],
-    ids=["Results", "TrafficResult", "AdapterSeries"],
+    [
+        (Results, "(`Results`)"),
+        (TrafficResult, "(`TrafficResult`)"),
+        (ConnectionResult, "(`ConnectionResult`)"),
+        (NicChoice, "(`NicChoice`)"),
+        (AdapterSeries, "(`AdapterSeries`)"),
+    ],
+    ids=["Results", "TrafficResult", "ConnectionResult", "NicChoice", "AdapterSeries"],
 )
 def test_output_md_documents_every_field(model: type[BaseModel], heading: str) -> None:
     """Each model's table in docs/output.md lists its fields, in order, and no others."""
@@ -151,6 +172,6 @@ def test_output_md_documents_the_flows_document() -> None:
 def test_every_results_field_is_mentioned_in_output_md() -> None:
     """The brief version of the check above, for any field a table might miss."""
     text = OUTPUT_DOC.read_text()
-    for model in (Results, TrafficResult, AdapterSeries):
+    for model in (Results, TrafficResult, ConnectionResult, NicChoice, AdapterSeries):
         for field in model.model_fields:
             assert f"`{field}`" in text, f"docs/output.md does not mention {model.__name__}.{field}"

@@ -12,7 +12,6 @@ import pytest
 
 from hvnet import Results, ScenarioError, parse_scenario, simulate
 from hvnet.model import Scenario
-from hvnet.simulate import plan_transfers
 
 GB = 10**9
 
@@ -105,10 +104,10 @@ def test_a_later_flow_takes_its_share_when_it_starts() -> None:
 
 
 def test_connections_split_the_size_evenly() -> None:
-    """`connections: 4` of a 5 GB flow: four engine transfers of 1.25 GB each."""
-    plan = plan_transfers(scenario("traffic: [{from: h1, to: h2, size: 5GB, connections: 4}]"))
-    assert plan.amounts == [1.25 * GB] * 4
-    assert plan.traffic_index == [0, 0, 0, 0]
+    """`connections: 4` of a 5 GB flow: four connections of 1.25 GB, each at 2.5 Gbps, all end at 4 s."""
+    (flow,) = simulate(scenario("traffic: [{from: h1, to: h2, size: 5GB, connections: 4}]")).traffic
+    assert len(flow.connection_results) == 4
+    assert [c.end_s for c in flow.connection_results] == [pytest.approx(4.0)] * 4
 
 
 def test_each_connection_gets_its_own_share() -> None:

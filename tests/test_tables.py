@@ -8,13 +8,12 @@ that an editor that trims them does not break the test. Rewrite the file with
 
 What the demo shows, worked out by hand (demo.yaml): copy-1 and copy-2 both
 arrive on hv2/nic1 (a dynamic team receives on the member that hv2's own
-vSwitch port is affinitized to), so they share its 10 Gbps, 5 Gbps each;
-copy-back has hv2 → hv1 to itself: 5 GB at 10 Gbps, 4.00 s. hv1/nic2,
-which carries copy-2, is down from 5 s to 12 s: copy-1 runs alone at
-10 Gbps meanwhile, copy-2 waits. copy-1 has 3.125 + 8.75 GB by 12 s, and its
-last 8.125 GB at 5 Gbps take 13 s: 25.00 s. copy-2 has 3.125 GB at 5 s,
-8.125 GB more by 25 s, and its last 8.75 GB alone at 10 Gbps take 7 s:
-32.00 s.
+vSwitch port is affinitized to), so they share its 10 Gbps, 5 Gbps each, the
+whole time: 40 GB at 10 Gbps, both end at 32.00 s. copy-back has hv2 → hv1
+to itself: 5 GB at 10 Gbps, 4.00 s. hv1/nic2, which carries copy-2, loses
+its link from 5 s to 12 s: the team sees it at once and copy-2 moves to
+nic1 (no time black-holed), then back to nic2 when rebalancing spreads the
+two copies again after 12 s (2 moves).
 """
 
 from __future__ import annotations
@@ -51,13 +50,16 @@ def test_demo_completion_times() -> None:
     """The hand-worked answers of the module docstring, independent of the table layout."""
     text = resources.files("hvnet.examples").joinpath("demo.yaml").read_text()
     results = simulate(parse_scenario(text))
-    assert {t.name: t.end_s for t in results.traffic} == {"copy-1": 25.0, "copy-2": 32.0, "copy-back": 4.0}
+    assert {t.name: t.end_s for t in results.traffic} == {"copy-1": 32.0, "copy-2": 32.0, "copy-back": 4.0}
+    copy_2 = results.traffic[1].connection_results[0]
+    assert copy_2.blackholed_s == 0.0
+    assert [(n.at_s, n.out_nic) for n in copy_2.nics][:2] == [(0.0, "hv1/nic2"), (5.0, "hv1/nic1")]
 
 
 def render(text: str) -> str:
-    """The tables of a scenario's results, as a 100-column terminal without colour shows them."""
+    """The tables of a scenario's results, as a 120-column terminal without colour shows them."""
     out = io.StringIO()
-    console = Console(file=out, width=100, color_system=None)
+    console = Console(file=out, width=120, color_system=None)
     for table in results_tables(simulate(parse_scenario(text))):
         console.print(table)
     return out.getvalue()
@@ -82,15 +84,16 @@ events: [{at: 1s, action: nic_down, target: hv1/nic1}]
 
 
 def test_a_stalled_entry_reads_never() -> None:
-    """'stuck' never ends: its end and duration read 'never', its rate '-'; the summary counts it out.
+    """'stuck' never ends: its end reads 'never', its rate '-', and it is black-holed
+    since the NIC failed at 1 s; the summary counts it out.
 
     The unnamed entry (hv2 → hv1) had finished at 1 s, when the NIC failed.
     """
     text = render(STALLED)
-    rows = [cells(line) for line in text.splitlines() if line.startswith("│") and "→" in line]
+    rows = [cells(line) for line in text.splitlines() if line.startswith("│") and " → " in line]
     assert rows == [
-        ["stuck", "hv1 → hv2", "2.5 GB", "1", "0.00 s", "never", "never", "-"],
-        ["", "hv2 → hv1", "1.25 GB", "1", "0.00 s", "1.00 s", "1.00 s", "10 Gbps"],
+        ["stuck", "hv1 → hv2", "nic1 → nic1", "2.5 GB", "0.00 s", "never", "-", "since 1.00 s"],
+        ["", "hv2 → hv1", "nic1 → nic1", "1.25 GB", "0.00 s", "1.00 s", "10 Gbps", "-"],
     ]
     assert "1 of 2 traffic entries completed" in text
 

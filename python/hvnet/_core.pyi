@@ -15,5 +15,19 @@ def run_workload(
     changes: list[tuple[float, int, float]] = ...,
     record_step: float | None = None,
 ) -> dict[str, Any]: ...
+def run_network(
+    capacities: list[float],
+    fatpipe: list[bool],
+    nics: list[tuple[int, int]],
+    teams: list[tuple[list[int], int | None, str, str]],
+    endpoints: list[tuple[str, int, int, str, tuple[int, int, int, int, int, int]]],
+    paths: dict[tuple[int, int], list[int]],
+    connections: list[tuple[int, int, tuple[int, int] | None, float, float]],
+    changes: list[tuple[float, str, int, bool]],
+    switch_hash_fields: str,
+    lacp_timeout: float,
+    rebalance_interval: float | None = None,
+    record_step: float | None = None,
+) -> dict[str, Any]: ...
 def toeplitz(data: bytes, key: bytes | None = None) -> int: ...
 def rss_hash(src_ip: str, dst_ip: str, src_port: int | None = None, dst_port: int | None = None) -> int: ...

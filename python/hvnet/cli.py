@@ -17,6 +17,7 @@ from hvnet._version import __version__
 from hvnet.errors import HvnetError, UnitError
 from hvnet.flows import read_flows, run_flows
 from hvnet.model import load_scenario, parse_scenario, scenario_json_schema
+from hvnet.report import write_report
 from hvnet.simulate import simulate as run_simulation
 from hvnet.tables import results_tables
 from hvnet.topology import leaf_spine, star
@@ -59,17 +60,22 @@ def _user_errors() -> Iterator[None]:
         raise typer.Exit(2) from None
 
 
+def _refuse_to_overwrite(path: Path, force: bool) -> None:
+    """Ends the command (exit 2) if `path` exists, unless `force`."""
+    if path.exists() and not force:
+        _err().print(
+            f"{path}: exists; not overwritten (use --force to replace it)", style="red", highlight=False, markup=False
+        )
+        raise typer.Exit(2)
+
+
 def _write_json(path: Path, document: object, force: bool) -> None:
     """Writes JSON to `path` (`-`: standard output); never overwrites unless `force`."""
     text = json.dumps(document, indent=2) + "\n"
     if str(path) == "-":
         sys.stdout.write(text)
         return
-    if path.exists() and not force:
-        _err().print(
-            f"{path}: exists; not overwritten (use --force to replace it)", style="red", highlight=False, markup=False
-        )
-        raise typer.Exit(2)
+    _refuse_to_overwrite(path, force)
     with _user_errors():
         path.write_text(text)
 
@@ -94,9 +100,14 @@ def simulate(
     file: Annotated[Path, typer.Argument(help="Scenario file (YAML).")],
     json_out: JsonOut = None,
     step: Annotated[str, typer.Option(help="Resolution of the time series, e.g. 1s, 250ms.")] = "1s",
+    report: Annotated[
+        Path | None, typer.Option("--report", help="Write a self-contained HTML report to this file.")
+    ] = None,
     force: Force = False,
 ) -> None:
-    """Simulate a scenario; print a table, and optionally write JSON."""
+    """Simulate a scenario; print a table, and optionally write JSON and an HTML report."""
+    if report is not None:
+        _refuse_to_overwrite(report, force)
     with _user_errors():
         step_s = parse_duration(step)
         if step_s <= 0:
@@ -105,9 +116,15 @@ def simulate(
         results = run_simulation(scenario, step_s=step_s, filename=str(file))
     if json_out is not None:
         _write_json(json_out, results.model_dump(mode="json"), force)
-    if json_out is None or str(json_out) != "-":
+    if report is not None:
+        with _user_errors():
+            write_report(results, scenario, report)
+    json_on_stdout = json_out is not None and str(json_out) == "-"
+    if not json_on_stdout:
         for table in results_tables(results):
             _out().print(table)
+    if report is not None:  # with `--json -`, standard output holds only the JSON document
+        (_err() if json_on_stdout else _out()).print(f"report written to {report}", highlight=False, markup=False)
 
 
 @app.command()

@@ -13,9 +13,8 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
-from hvnet import _core
 from hvnet._version import __version__
-from hvnet.endpoints import Router
+from hvnet.network import ConnectionRequest, NetworkModel
 from hvnet.errors import InputError
 from hvnet.model import Scenario
 
@@ -89,18 +88,9 @@ def read_flows(path: Path, scenario: Scenario) -> list[FlowRow]:
 
 
 def run_flows(scenario: Scenario, flows: list[FlowRow], path: Path) -> FlowsResult:
-    router = Router(scenario)
-    routes = []
-    for flow in flows:
-        route = router.route(flow.source, flow.destination)
-        if isinstance(route, str):
-            raise InputError(str(path), flow.line, "src", route)
-        routes.append(route)
-    run = _core.run_workload(
-        router.fabric.capacities,
-        router.fabric.fatpipe,
-        [f.start_s for f in flows],
-        [f.size_bytes for f in flows],
-        routes,
-    )
-    return FlowsResult(wall_s=run["wall_s"], end_s=run["end"])
+    model = NetworkModel(scenario)
+    requests = [ConnectionRequest(f.source, f.destination, f.size_bytes, f.start_s) for f in flows]
+    for k, why in model.unreachable(requests)[:1]:
+        raise InputError(str(path), flows[k].line, "src", why)
+    run = model.run(requests)
+    return FlowsResult(wall_s=run.wall_s, end_s=[o.end_s for o in run.outcomes])

@@ -11,11 +11,33 @@ from pydantic import BaseModel, ConfigDict
 from hvnet._version import __version__
 from hvnet.model import Flow
 
-__all__ = ["AdapterSeries", "Results", "TrafficResult"]
+__all__ = ["AdapterSeries", "ConnectionResult", "NicChoice", "Results", "TrafficResult"]
 
 
 class _Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class NicChoice(_Frozen):
+    """The NICs a connection used from a moment on (`host/nic`; None while
+    its team had no working member)."""
+
+    at_s: float
+    out_nic: str | None
+    in_nic: str | None
+
+
+class ConnectionResult(_Frozen):
+    """One TCP connection of a traffic entry."""
+
+    #: None when it never completed.
+    end_s: float | None
+    #: Seconds its path was down before failover or repair (or the end).
+    blackholed_s: float
+    #: When its path went down for good, if it never completed because of it.
+    stalled_since_s: float | None
+    #: The NICs it started on, then one entry per move (failover, rebalancing).
+    nics: list[NicChoice]
 
 
 class TrafficResult(_Frozen):
@@ -31,9 +53,14 @@ class TrafficResult(_Frozen):
     end_s: float | None
     duration_s: float | None
     mean_bps: float | None
+    #: The longest time one of its connections was black-holed.
+    blackholed_s: float
+    connection_results: list[ConnectionResult]
 
     @classmethod
-    def of(cls, traffic: Flow, end_s: float | None) -> TrafficResult:
+    def of(cls, traffic: Flow, connections: list[ConnectionResult]) -> TrafficResult:
+        ends = [c.end_s for c in connections]
+        end_s = None if any(e is None for e in ends) else max(e for e in ends if e is not None)
         duration = None if end_s is None else end_s - traffic.start
         return cls(
             name=traffic.name,
@@ -45,6 +72,8 @@ class TrafficResult(_Frozen):
             end_s=end_s,
             duration_s=duration,
             mean_bps=8 * traffic.size / duration if duration else None,
+            blackholed_s=max(c.blackholed_s for c in connections),
+            connection_results=connections,
         )
 
 

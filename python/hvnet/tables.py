@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rich.table import Table
 
-from hvnet.results import Results
+from hvnet.results import Results, TrafficResult
 from hvnet.units import format_bitrate, format_bytes
 
 __all__ = ["results_tables"]
@@ -14,20 +14,42 @@ def _seconds(value: float | None) -> str:
     return "never" if value is None else f"{value:.2f} s"
 
 
+def _nic(name: str | None) -> str:
+    return "none" if name is None else name.split("/", 1)[1]
+
+
+def _via(t: TrafficResult) -> str:
+    """The NICs its connections left by → arrived on, and how often they moved."""
+    starts = sorted({f"{_nic(c.nics[0].out_nic)} → {_nic(c.nics[0].in_nic)}" for c in t.connection_results if c.nics})
+    moves = sum(len(c.nics) - 1 for c in t.connection_results)
+    text = ", ".join(starts) if len(starts) <= 2 else f"{len(starts)} NIC pairs"
+    if t.connections > 1:
+        text = f"{t.connections}× {text}"
+    return text + (f" ({moves} move{'s' * (moves != 1)})" if moves else "")
+
+
+def _blackholed(t: TrafficResult) -> str:
+    stalled = [c.stalled_since_s for c in t.connection_results if c.stalled_since_s is not None]
+    if stalled:
+        return f"since {min(stalled):.2f} s"
+    return _seconds(t.blackholed_s) if t.blackholed_s else "-"
+
+
 def results_tables(results: Results) -> list[Table]:
     traffic = Table(title=f"{results.scenario}: traffic", title_justify="left")
-    for column in ("traffic", "from → to", "size", "conns", "start", "end", "duration", "mean rate"):
-        traffic.add_column(column, justify="left" if column in ("traffic", "from → to") else "right")
+    columns = ("traffic", "from → to", "via NICs", "size", "start", "end", "mean rate", "black-holed")
+    for column in columns:
+        traffic.add_column(column, justify="left" if column in ("traffic", "from → to", "via NICs") else "right")
     for t in results.traffic:
         traffic.add_row(
             t.name or "",
             f"{t.source} → {t.destination}",
+            _via(t),
             format_bytes(t.size_bytes),
-            str(t.connections),
             _seconds(t.start_s),
             _seconds(t.end_s),
-            _seconds(t.duration_s),
             "-" if t.mean_bps is None else format_bitrate(t.mean_bps),
+            _blackholed(t),
             style="red" if t.end_s is None else None,
         )
     adapters = Table(title="adapters: peak send / receive (per step)", title_justify="left")

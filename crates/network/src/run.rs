@@ -103,6 +103,8 @@ pub struct ConnectionReport {
     pub members: Vec<(Seconds, Option<u32>, Option<u32>)>,
     /// Seconds during which its path was down.
     pub blackholed: Seconds,
+    /// When its path went down for good: it never completed because of it.
+    pub stalled_since: Option<Seconds>,
 }
 
 /// What a run produced.
@@ -509,6 +511,7 @@ impl Network {
         for k in keys {
             if let Some(since) = state.running[&k].blackholed_since {
                 state.reports[k].blackholed += end_time - since;
+                state.reports[k].stalled_since = Some(since);
             }
         }
         let series = sim.recorder().map(|rec| {

@@ -5,8 +5,13 @@
 use std::net::IpAddr;
 use std::time::Instant;
 
+use std::collections::HashMap;
+
 use hvnet_engine::{ActivitySpec, CapacityChange, Sharing, Transfer, Workload};
-use hvnet_network::{FlowKey, MICROSOFT_RSS_KEY};
+use hvnet_network::{
+    AddressHash, Change, Connection, Endpoint, FlowKey, LoadBalancing, Network, Nic, SwitchHash,
+    Team, TeamingMode, Uplink, MICROSOFT_RSS_KEY,
+};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -144,6 +149,273 @@ fn run_workload<'py>(
     Ok(out)
 }
 
+fn teaming_mode(name: &str) -> PyResult<TeamingMode> {
+    Ok(match name {
+        "switch_independent" => TeamingMode::SwitchIndependent,
+        "static" => TeamingMode::Static,
+        "lacp" => TeamingMode::Lacp,
+        _ => return Err(bad(format!("unknown teaming mode {name:?}"))),
+    })
+}
+
+fn load_balancing(name: &str) -> PyResult<LoadBalancing> {
+    Ok(match name {
+        "transport_ports" => LoadBalancing::AddressHash(AddressHash::TransportPorts),
+        "ip_addresses" => LoadBalancing::AddressHash(AddressHash::IpAddresses),
+        "mac_addresses" => LoadBalancing::AddressHash(AddressHash::MacAddresses),
+        "hyperv_port" => LoadBalancing::HyperVPort,
+        "dynamic" => LoadBalancing::Dynamic,
+        _ => return Err(bad(format!("unknown load balancing {name:?}"))),
+    })
+}
+
+fn switch_hash(name: &str) -> PyResult<SwitchHash> {
+    Ok(match name {
+        "transport_ports" => SwitchHash::TransportPorts,
+        "ip_addresses" => SwitchHash::IpAddresses,
+        "mac_addresses" => SwitchHash::MacAddresses,
+        _ => return Err(bad(format!("unknown switch hash {name:?}"))),
+    })
+}
+
+type TeamArgs = (Vec<u32>, Option<u32>, String, String);
+type EndpointArgs = (String, u32, u32, String, [u8; 6]);
+type ConnectionArgs = (u32, u32, Option<(u16, u16)>, f64, f64);
+type ChangeArgs = (f64, String, usize, bool);
+
+/// Runs connections on NICs and teams, with failures, failover and
+/// rebalancing. Returns a dict with, per connection, `end` (None if it never
+/// completed), `members` ([(time, out NIC, in NIC)]), `blackholed`
+/// (seconds) and `stalled_since` (when its path went down for good, or
+/// None), and `end_time`, `events`, `wall_s`, `series`.
+#[pyfunction]
+#[pyo3(signature = (capacities, fatpipe, nics, teams, endpoints, paths, connections, changes, switch_hash_fields, lacp_timeout, rebalance_interval=None, record_step=None))]
+#[allow(clippy::too_many_arguments)]
+fn run_network<'py>(
+    py: Python<'py>,
+    capacities: Vec<f64>,
+    fatpipe: Vec<bool>,
+    nics: Vec<(usize, usize)>,
+    teams: Vec<TeamArgs>,
+    endpoints: Vec<EndpointArgs>,
+    paths: HashMap<(u32, u32), Vec<usize>>,
+    connections: Vec<ConnectionArgs>,
+    changes: Vec<ChangeArgs>,
+    switch_hash_fields: &str,
+    lacp_timeout: f64,
+    rebalance_interval: Option<f64>,
+    record_step: Option<f64>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let n_res = capacities.len();
+    if fatpipe.len() != n_res {
+        return Err(bad(format!(
+            "fatpipe has {} entries for {n_res} resources",
+            fatpipe.len()
+        )));
+    }
+    for (r, &c) in capacities.iter().enumerate() {
+        if !(c.is_finite() && c >= 0.0) {
+            return Err(bad(format!(
+                "resource {r}: capacity {c} is not a finite number >= 0"
+            )));
+        }
+    }
+    let resource = |r: usize| {
+        if r < n_res {
+            Ok(r)
+        } else {
+            Err(bad(format!("resource {r} does not exist")))
+        }
+    };
+    let nic_index = |n: u32| {
+        if (n as usize) < nics.len() {
+            Ok(n)
+        } else {
+            Err(bad(format!("NIC {n} does not exist")))
+        }
+    };
+    let nics_out = nics
+        .iter()
+        .map(|&(send, receive)| {
+            Ok(Nic {
+                send: resource(send)?,
+                receive: resource(receive)?,
+            })
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    let mut teams_out = Vec::with_capacity(teams.len());
+    for (members, standby, mode, balancing) in teams {
+        if members.is_empty() {
+            return Err(bad("a team needs at least one member".into()));
+        }
+        for &m in members.iter().chain(standby.iter()) {
+            nic_index(m)?;
+        }
+        teams_out.push(Team {
+            members,
+            standby,
+            mode: teaming_mode(&mode)?,
+            balancing: load_balancing(&balancing)?,
+        });
+    }
+    let mut endpoints_out = Vec::with_capacity(endpoints.len());
+    for (kind, index, port, address, mac) in endpoints {
+        let uplink = match kind.as_str() {
+            "nic" => Uplink::Nic(nic_index(index)?),
+            "team" if (index as usize) < teams_out.len() => Uplink::Team(index),
+            _ => {
+                return Err(bad(format!(
+                    "endpoint uplink {kind:?} {index} does not exist"
+                )))
+            }
+        };
+        let address: IpAddr = address
+            .parse()
+            .map_err(|_| bad(format!("{address:?} is not an IP address")))?;
+        endpoints_out.push(Endpoint {
+            uplink,
+            port,
+            address,
+            mac,
+        });
+    }
+    let mut paths_out = HashMap::with_capacity(paths.len());
+    for ((a, b), path) in paths {
+        nic_index(a)?;
+        nic_index(b)?;
+        paths_out.insert(
+            (a, b),
+            path.into_iter()
+                .map(resource)
+                .collect::<PyResult<Vec<_>>>()?,
+        );
+    }
+    let mut connections_out = Vec::with_capacity(connections.len());
+    for (i, (source, target, ports, amount, start)) in connections.into_iter().enumerate() {
+        if source as usize >= endpoints_out.len() || target as usize >= endpoints_out.len() {
+            return Err(bad(format!("connection {i}: endpoint does not exist")));
+        }
+        if !(amount.is_finite() && amount >= 0.0 && start.is_finite() && start >= 0.0) {
+            return Err(bad(format!(
+                "connection {i}: amount {amount} and start {start} must be finite and >= 0"
+            )));
+        }
+        let (s, t) = (
+            &endpoints_out[source as usize],
+            &endpoints_out[target as usize],
+        );
+        if s.address.is_ipv4() != t.address.is_ipv4() {
+            return Err(bad(format!(
+                "connection {i}: endpoints of different IP versions"
+            )));
+        }
+        for a in candidates(&s.uplink, &teams_out) {
+            for b in candidates(&t.uplink, &teams_out) {
+                if !paths_out.contains_key(&(a, b)) {
+                    return Err(bad(format!(
+                        "connection {i}: no path given from NIC {a} to NIC {b}"
+                    )));
+                }
+            }
+        }
+        connections_out.push(Connection {
+            source,
+            target,
+            ports,
+            amount,
+            start,
+        });
+    }
+    let mut changes_out = Vec::with_capacity(changes.len());
+    for (at, kind, index, up) in changes {
+        if !(at.is_finite() && at >= 0.0) {
+            return Err(bad(format!("change at {at} is not a time >= 0")));
+        }
+        let change = match kind.as_str() {
+            "resource" => Change::Resource {
+                resource: resource(index)?,
+                up,
+            },
+            "link" => Change::Link {
+                nic: nic_index(index as u32)?,
+                up,
+            },
+            _ => return Err(bad(format!("unknown change {kind:?}"))),
+        };
+        changes_out.push((at, change));
+    }
+    if !(lacp_timeout.is_finite() && lacp_timeout >= 0.0)
+        || rebalance_interval.is_some_and(|r| !(r.is_finite() && r > 0.0))
+    {
+        return Err(bad(
+            "lacp_timeout must be >= 0 and rebalance_interval > 0".into()
+        ));
+    }
+    if record_step.is_some_and(|s| !(s.is_finite() && s > 0.0)) {
+        return Err(bad("record_step must be > 0".into()));
+    }
+    let sharing = fatpipe
+        .iter()
+        .map(|&f| if f { Sharing::Fatpipe } else { Sharing::Shared });
+    let network = Network {
+        resources: capacities.iter().copied().zip(sharing).collect(),
+        nics: nics_out,
+        teams: teams_out,
+        endpoints: endpoints_out,
+        paths: paths_out,
+        switch_hash: Some(switch_hash(switch_hash_fields)?),
+        lacp_timeout,
+        rebalance_interval,
+    };
+    let (report, wall) = py.detach(|| {
+        let clock = Instant::now();
+        let report = network.run(&connections_out, &changes_out, record_step);
+        (report, clock.elapsed().as_secs_f64())
+    });
+    let out = PyDict::new(py);
+    out.set_item(
+        "end",
+        report.connections.iter().map(|c| c.end).collect::<Vec<_>>(),
+    )?;
+    out.set_item(
+        "members",
+        report
+            .connections
+            .iter()
+            .map(|c| c.members.clone())
+            .collect::<Vec<_>>(),
+    )?;
+    out.set_item(
+        "blackholed",
+        report
+            .connections
+            .iter()
+            .map(|c| c.blackholed)
+            .collect::<Vec<_>>(),
+    )?;
+    out.set_item(
+        "stalled_since",
+        report
+            .connections
+            .iter()
+            .map(|c| c.stalled_since)
+            .collect::<Vec<_>>(),
+    )?;
+    out.set_item("end_time", report.end_time)?;
+    out.set_item("events", report.events)?;
+    out.set_item("wall_s", wall)?;
+    out.set_item("series", report.series)?;
+    Ok(out)
+}
+
+/// The NICs an uplink may send or receive on.
+fn candidates(uplink: &Uplink, teams: &[Team]) -> Vec<u32> {
+    match *uplink {
+        Uplink::Nic(n) => vec![n],
+        Uplink::Team(t) => teams[t as usize].members.clone(),
+    }
+}
+
 /// The Toeplitz hash of `data` under `key` (Microsoft's default RSS key when None).
 #[pyfunction]
 #[pyo3(signature = (data, key=None))]
@@ -193,6 +465,7 @@ fn rss_hash(
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_function(wrap_pyfunction!(run_workload, m)?)?;
+    m.add_function(wrap_pyfunction!(run_network, m)?)?;
     m.add_function(wrap_pyfunction!(toeplitz, m)?)?;
     m.add_function(wrap_pyfunction!(rss_hash, m)?)?;
     Ok(())

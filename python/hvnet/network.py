@@ -1,0 +1,254 @@
+"""The scenario as the Rust core sees it: NICs, teams, endpoints and paths.
+
+This module turns names into indices and events into changes, then makes
+one call into the core, which picks team members, fails over, rebalances and
+runs the engine (`crates/network/src/run.rs`). Paths between every pair of
+NICs a connection may use come from `fabric.py`; a pair with no cabled path
+goes through a resource of capacity 0, so a connection that lands there is
+black-holed rather than silently rerouted.
+
+Events become changes of two kinds, each held down by its *causes* (a
+resource, or a NIC's link, is up only when no cause holds it down):
+
+- `nic_*`, `cable_*`, `switch_*`: the cable directions go down and the link
+  of every NIC on them goes down (a team sees it at once);
+- `port_blackhole`/`port_restore`: the cable directions go down but the
+  link stays up (only LACP sees it, after its timeout).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from hvnet import _core
+from hvnet.endpoints import Endpoints
+from hvnet.fabric import Fabric, Port, build_fabric
+from hvnet.model import Scenario
+
+__all__ = ["ConnectionOutcome", "ConnectionRequest", "NetworkModel", "NetworkRun", "TeamingParameters"]
+
+#: Source ports of generated connections start here (Windows' dynamic range).
+EPHEMERAL_PORT = 49152
+#: Destination port of generated connections (ntttcp's default port).
+SERVICE_PORT = 5001
+
+
+@dataclass(frozen=True)
+class TeamingParameters:
+    """The points no public source confirms, as named, documented choices."""
+
+    #: LACP "short timer": LACPDUs every second, a partner is lost after 3 missed.
+    lacp_timeout_s: float = 3.0
+    #: How often a dynamic team spreads its outbound connections again (unconfirmed).
+    rebalance_interval_s: float = 1.0
+    #: What physical switches hash to pick the member they send to (a switch setting).
+    switch_hash: str = "transport_ports"
+
+
+@dataclass(frozen=True)
+class ConnectionRequest:
+    """A connection to open: endpoint names, bytes, start time."""
+
+    source: str
+    target: str
+    size_bytes: float
+    start_s: float
+
+
+@dataclass(frozen=True)
+class ConnectionOutcome:
+    """Where a connection went and how it fared."""
+
+    end_s: float | None
+    #: (time, NIC it left by, NIC it arrived on) at its start and at every
+    #: move; a NIC is None while its team had no working member.
+    nics: list[tuple[float, str | None, str | None]]
+    blackholed_s: float
+    #: When its path went down for good (it never completed because of it).
+    stalled_since_s: float | None
+
+
+@dataclass
+class NetworkRun:
+    outcomes: list[ConnectionOutcome]
+    end_s: float
+    events: int
+    wall_s: float
+    #: Mean use (bytes/s) of each resource per bin, when recorded.
+    series: list[list[float]] | None
+    fabric: Fabric
+
+
+@dataclass
+class _Changes:
+    """Changes of resources and links, each held down by a set of causes."""
+
+    held: dict[tuple[str, int], set[str]] = field(default_factory=dict)
+    out: list[tuple[float, str, int, bool]] = field(default_factory=list)
+
+    def hold(self, at: float, kind: str, index: int, cause: str, down: bool) -> None:
+        causes = self.held.setdefault((kind, index), set())
+        was_up = not causes
+        if down:
+            causes.add(cause)
+        else:
+            causes.discard(cause)
+        if was_up != (not causes):
+            self.out.append((at, kind, index, not causes))
+
+
+class NetworkModel:
+    """A scenario's NICs, teams, endpoints and paths, by index for the core."""
+
+    def __init__(self, scenario: Scenario, parameters: TeamingParameters | None = None) -> None:
+        self.scenario = scenario
+        self.parameters = parameters or TeamingParameters()
+        self.fabric = build_fabric(scenario)
+        self.endpoints = Endpoints(scenario)
+        self.nic_ports: list[Port] = [Port(h.name, n.name) for h in scenario.hosts for n in h.nics]
+        self.nic_index = {port: i for i, port in enumerate(self.nic_ports)}
+        self._unreachable = self.fabric.add("no cabled path", 0.0)
+        self.nics: list[tuple[int, int]] = []
+        self.uncabled: list[int] = []
+        for i, port in enumerate(self.nic_ports):
+            send, receive = self.fabric.out_of.get(port), self.fabric.into.get(port)
+            if send is None or receive is None:
+                self.nics.append((self._unreachable, self._unreachable))
+                self.uncabled.append(i)
+            else:
+                self.nics.append((send.resource, receive.resource))
+        self.team_index: dict[tuple[str, str], int] = {}
+        self.teams: list[tuple[list[int], int | None, str, str]] = []
+        for host in scenario.hosts:
+            for team in host.teams:
+                self.team_index[(host.name, team.name)] = len(self.teams)
+                members = [self.nic_index[Port(host.name, m)] for m in team.members]
+                standby = None if team.standby is None else self.nic_index[Port(host.name, team.standby)]
+                balancing = team.address_hash if team.load_balancing == "address_hash" else team.load_balancing
+                self.teams.append((members, standby, str(team.mode.value), str(getattr(balancing, "value", balancing))))
+        self._paths: dict[tuple[int, int], list[int]] = {}
+
+    def _uplink_nics(self, name: str) -> tuple[str, int, list[int]]:
+        endpoint = self.endpoints[name]
+        team = self.team_index.get((endpoint.host.name, endpoint.uplink))
+        if team is not None:
+            return "team", team, self.teams[team][0]
+        nic = self.nic_index[Port(endpoint.host.name, endpoint.uplink)]
+        return "nic", nic, [nic]
+
+    def _reachable(self, a: int, b: int) -> bool:
+        """Whether NIC `a` reaches NIC `b`; records the path for the core either way."""
+        if (a, b) not in self._paths:
+            # The pair picks among equal-cost paths (ECMP), the same for all its connections.
+            path = self.fabric.path(self.nic_ports[a], self.nic_ports[b], key=a * 7919 + b)
+            self._paths[(a, b)] = path if path is not None else [self._unreachable]
+        return self._paths[(a, b)] != [self._unreachable]
+
+    def changes(self) -> list[tuple[float, str, int, bool]]:
+        """The scenario's events as resource and link changes, in time order."""
+        changes = _Changes()
+        for nic in self.uncabled:
+            changes.hold(0.0, "link", nic, "uncabled", down=True)
+        for event in sorted(self.scenario.events, key=lambda e: e.at):
+            action = str(event.action.value)
+            down = action.endswith(("_down", "_blackhole"))
+            cause = _cause(action, event.target, self.fabric)
+            for resource in _resources_hit(action, event.target, self.fabric):
+                changes.hold(event.at, "resource", resource, cause, down)
+            if not action.startswith("port_"):
+                for nic in self._nics_hit(action, event.target):
+                    changes.hold(event.at, "link", nic, cause, down)
+        return changes.out
+
+    def _nics_hit(self, action: str, target: str) -> list[int]:
+        """NICs whose link an event takes down or brings back."""
+        if action.startswith("switch"):
+            ends = [p for p, d in self.fabric.out_of.items() if d.target.node == target]
+        else:
+            node, _, port = target.partition("/")
+            here = Port(node, port)
+            peer = self.fabric.peer(here)
+            ends = [here] if action.startswith("nic") or peer is None else [here, peer]
+        return [self.nic_index[p] for p in ends if p in self.nic_index]
+
+    def unreachable(self, requests: Sequence[ConnectionRequest]) -> list[tuple[int, str]]:
+        """(request index, why) for each connection that no pair of its NICs can carry."""
+        found = []
+        for k, request in enumerate(requests):
+            outs, ins = self._uplink_nics(request.source)[2], self._uplink_nics(request.target)[2]
+            if not any(self._reachable(a, b) for a in outs for b in ins):
+                found.append((k, f"no cabled path from {self.nic_ports[outs[0]]} to {self.nic_ports[ins[0]]}"))
+        return found
+
+    def run(self, requests: Sequence[ConnectionRequest], step_s: float | None = None) -> NetworkRun:
+        """Runs the connections (check `unreachable` first) and records use per `step_s`."""
+        endpoints: list[tuple[str, int, int, str, tuple[int, int, int, int, int, int]]] = []
+        index: dict[str, int] = {}
+        for name in [h.name for h in self.scenario.hosts] + [vm.name for vm in self.scenario.vms]:
+            kind, uplink, _ = self._uplink_nics(name)
+            e = self.endpoints[name]
+            index[name] = len(endpoints)
+            endpoints.append((kind, uplink, e.port_index, e.address, e.mac))
+        connections: list[tuple[int, int, tuple[int, int] | None, float, float]] = []
+        for k, request in enumerate(requests):
+            for a in self._uplink_nics(request.source)[2]:
+                for b in self._uplink_nics(request.target)[2]:
+                    self._reachable(a, b)
+            port = EPHEMERAL_PORT + k % (65536 - EPHEMERAL_PORT)
+            connections.append(
+                (index[request.source], index[request.target], (port, SERVICE_PORT), request.size_bytes, request.start_s)
+            )
+        changes = self.changes()
+        dynamic = any(t[3] == "dynamic" for t in self.teams)
+        result = _core.run_network(
+            self.fabric.capacities,
+            self.fabric.fatpipe,
+            self.nics,
+            self.teams,
+            endpoints,
+            self._paths,
+            connections,
+            changes,
+            self.parameters.switch_hash,
+            self.parameters.lacp_timeout_s,
+            rebalance_interval=self.parameters.rebalance_interval_s if dynamic else None,
+            record_step=step_s,
+        )
+        names = [str(p) for p in self.nic_ports]
+        outcomes = [
+            ConnectionOutcome(
+                end_s=end,
+                nics=[(t, None if a is None else names[a], None if b is None else names[b]) for t, a, b in members],
+                blackholed_s=blackholed,
+                stalled_since_s=stalled,
+            )
+            for end, members, blackholed, stalled in zip(
+                result["end"], result["members"], result["blackholed"], result["stalled_since"]
+            )
+        ]
+        return NetworkRun(outcomes, result["end_time"], result["events"], result["wall_s"], result["series"], self.fabric)
+
+
+def _cause(action: str, target: str, fabric: Fabric) -> str:
+    """What an event acts on, the same for its down and up actions: `nic:hv1/nic1`.
+
+    A cable may be named by either end, so both ends give one name.
+    """
+    kind = action.rsplit("_", 1)[0]
+    if kind == "cable":
+        node, _, port = target.partition("/")
+        peer = fabric.peer(Port(node, port))
+        target = target if peer is None else min(target, str(peer))
+    return f"{kind}:{target}"
+
+
+def _resources_hit(action: str, target: str, fabric: Fabric) -> list[int]:
+    if action.startswith("switch"):
+        hit = [d.resource for p, d in fabric.out_of.items() if p.node == target or d.target.node == target]
+        if target in fabric.backplane:
+            hit.append(fabric.backplane[target])
+        return hit
+    node, _, port = target.partition("/")
+    here = Port(node, port)
+    return [d.resource for d in (fabric.out_of.get(here), fabric.into.get(here)) if d is not None]

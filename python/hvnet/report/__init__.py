@@ -1,0 +1,42 @@
+"""The self-contained HTML report of a simulation (`hvnet simulate FILE --report OUT.html`).
+
+    from hvnet.report import write_report
+    write_report(results, scenario, "report.html")
+
+One HTML file that loads nothing (docs/report.md): the summary, the design
+drawn (`diagram`), one Task-Manager-style chart per NIC (`charts`) and the
+traffic table, each a section of `sections`, laid out by `page`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from hvnet.model import Scenario
+from hvnet.report.page import page
+from hvnet.report.sections import (
+    NOT_SIMULATED,
+    adapters_section,
+    design_section,
+    summary_section,
+    traffic_section,
+)
+from hvnet.results import Results
+
+__all__ = ["render_report", "write_report"]
+
+
+def render_report(results: Results, scenario: Scenario) -> str:
+    """The report as one HTML document."""
+    sections = [
+        summary_section(results, scenario),
+        design_section(scenario),
+        adapters_section(results),
+        traffic_section(results),
+    ]
+    return page(results.scenario, scenario.description, sections, NOT_SIMULATED)
+
+
+def write_report(results: Results, scenario: Scenario, path: str | Path) -> None:
+    """Writes the report to `path` (UTF-8), replacing the file if there is one."""
+    Path(path).write_text(render_report(results, scenario), encoding="utf-8")

@@ -1,0 +1,90 @@
+"""Charts of results as plotly figures, each rendered to an HTML ``<div>``.
+
+The divs load nothing: the page embeds plotly.js once (``plotly_bundle()``),
+and each div's script draws its chart with it. Div ids are derived from the
+chart's position, so the same results always give the same HTML.
+"""
+
+from __future__ import annotations
+
+import plotly.graph_objects as go  # type: ignore[import-untyped]
+from plotly.offline import get_plotlyjs  # type: ignore[import-untyped]
+
+from hvnet.results import AdapterSeries
+from hvnet.units import format_bitrate
+
+__all__ = ["adapter_chart", "adapter_chart_title", "plotly_bundle"]
+
+GBPS = 1e9
+SEND, RECEIVE, LINK = "#c05a00", "#2f6fb0", "#7b8794"
+GRID = "#e4e7eb"
+
+#: Chart options: no plotly logo or toolbar; charts follow the width of their grid cell.
+CONFIG = {"displaylogo": False, "displayModeBar": False, "responsive": True}
+
+
+def plotly_bundle() -> str:
+    """plotly.js itself, to be inlined once in a page's ``<script>``."""
+    return str(get_plotlyjs())
+
+
+def adapter_chart_title(adapter: AdapterSeries) -> str:
+    """``"hv1 / nic1 (10 Gbps)"``."""
+    return f"{adapter.host} / {adapter.nic} ({format_bitrate(adapter.speed_bps)})"
+
+
+def _steps(values: list[float], step_s: float, bins: int) -> tuple[list[float], list[float]]:
+    """A step line through per-bin means: bin k holds from k*step to (k+1)*step."""
+    padded = [v / GBPS for v in values] + [0.0] * (bins - len(values))
+    return [k * step_s for k in range(bins + 1)], padded + padded[-1:]
+
+
+def adapter_chart(adapter: AdapterSeries, step_s: float, bins: int, div_id: str) -> str:
+    """Task Manager's Ethernet graph for one NIC: send and receive in Gbps over time in seconds,
+    the link speed as a dashed line. `bins` is the common length of the time axis (in steps),
+    so that every NIC's chart shows the same span."""
+    bins = max(bins, 1)
+    times, receive = _steps(adapter.receive_bps, step_s, bins)
+    _, send = _steps(adapter.send_bps, step_s, bins)
+    speed = adapter.speed_bps / GBPS
+    hover = "%{y:.2f} Gbps at %{x:g} s"
+    figure = go.Figure()
+    figure.add_trace(
+        go.Scatter(
+            x=times, y=receive, name="Receive", mode="lines", line={"color": RECEIVE, "width": 1.6, "shape": "hv"},
+            fill="tozeroy", fillcolor="rgba(47,111,176,0.12)", hovertemplate="Receive " + hover + "<extra></extra>",
+        )
+    )
+    figure.add_trace(
+        go.Scatter(
+            x=times, y=send, name="Send", mode="lines", line={"color": SEND, "width": 1.6, "shape": "hv"},
+            hovertemplate="Send " + hover + "<extra></extra>",
+        )
+    )
+    figure.add_trace(
+        go.Scatter(
+            x=[0, times[-1]], y=[speed, speed], name="Link speed", mode="lines",
+            line={"color": LINK, "width": 1.2, "dash": "dash"}, hoverinfo="skip",
+        )
+    )
+    figure.update_layout(
+        template="none",
+        title={"text": adapter_chart_title(adapter), "x": 0.01, "xanchor": "left", "font": {"size": 13}},
+        height=230,
+        margin={"l": 52, "r": 14, "t": 40, "b": 40},
+        paper_bgcolor="#ffffff",
+        plot_bgcolor="#ffffff",
+        font={"family": "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif", "size": 11, "color": "#1f2933"},
+        legend={"orientation": "h", "x": 1, "xanchor": "right", "y": 1.13, "font": {"size": 10}},
+        hovermode="x unified",
+    )
+    axis = {"gridcolor": GRID, "linecolor": "#9aa5b1", "zeroline": False, "ticks": "outside", "tickcolor": "#9aa5b1"}
+    figure.update_xaxes(title={"text": "time (s)", "standoff": 4}, range=[0, times[-1]], **axis)
+    figure.update_yaxes(title={"text": "Gbps", "standoff": 4}, range=[0, speed * 1.1], rangemode="tozero", **axis)
+    if not adapter.send_bps and not adapter.receive_bps:
+        figure.add_annotation(
+            text="no traffic (not cabled, or nothing happened)", showarrow=False,
+            xref="paper", yref="paper", x=0.5, y=0.5, font={"color": "#7b8794"},
+        )
+    return str(figure.to_html(full_html=False, include_plotlyjs=False, div_id=div_id, config=CONFIG))
+

@@ -1,0 +1,93 @@
+"""The demo report in a real browser: Debian's headless Chromium, driven by selenium.
+
+Every chart must be drawn (plotly puts an `svg.main-svg` in its div), one per
+NIC, with no error in the browser's console, and with the network cut off
+(`--host-resolver-rules`): the report needs nothing but its own file. The test
+saves a screenshot, report.png, beside the HTML and prints its path.
+
+It needs Chromium and its driver from Debian (no browser download):
+
+    apt-get update && apt-get install -y chromium chromium-driver
+
+and selenium (in the `test` extra). Without them it fails and says so: the
+report's promise to render is not checked otherwise.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from hvnet import Results, Scenario
+from hvnet.report import write_report
+
+INSTALL = "apt-get update && apt-get install -y chromium chromium-driver"
+
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--host-resolver-rules=MAP * ~NOTFOUND",  # nothing on the network resolves: the page is offline
+    "--window-size=1320,1000",
+]
+
+#: The chart divs, and how many of them plotly has drawn.
+CHARTS = """
+const charts = Array.from(document.querySelectorAll('.plotly-graph-div'));
+return [charts.length, charts.filter(c => c.querySelector('svg.main-svg')).length];
+"""
+
+TITLES = """
+return Array.from(document.querySelectorAll('.plotly-graph-div'))
+  .map(c => (c.querySelector('.gtitle') || {}).textContent);
+"""
+
+
+def test_every_chart_renders_in_chromium_without_console_errors(
+    tmp_path: Path, demo_results: Results, demo_scenario: Scenario
+) -> None:
+    chromium, driver_path = shutil.which("chromium"), shutil.which("chromedriver")
+    if chromium is None or driver_path is None:
+        pytest.fail(f"Debian's Chromium and its driver are needed for this test; install them with: {INSTALL}")
+    try:
+        from selenium import webdriver
+        from selenium.webdriver.support.wait import WebDriverWait
+    except ImportError:
+        pytest.fail("selenium is needed for this test; install the test tools with: pip install -e '.[test]'")
+
+    report = tmp_path / "report.html"
+    write_report(demo_results, demo_scenario, report)
+    options = webdriver.ChromeOptions()
+    options.binary_location = chromium
+    for flag in [*FLAGS, f"--user-data-dir={tmp_path / 'chromium-profile'}"]:
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    # The driver's path is given, so selenium does not look for (or download) one.
+    driver = webdriver.Chrome(options=options, service=webdriver.ChromeService(executable_path=driver_path))
+    try:
+        driver.get(report.as_uri())
+        WebDriverWait(driver, 60).until(lambda d: (c := d.execute_script(CHARTS))[0] > 0 and c[0] == c[1])
+        total, drawn = driver.execute_script(CHARTS)
+        titles = driver.execute_script(TITLES)
+        console = driver.get_log("browser")
+        height = driver.execute_script("return document.documentElement.scrollHeight")
+        driver.set_window_size(1320, height + 100)
+        screenshot = tmp_path / "report.png"
+        assert driver.save_screenshot(str(screenshot))
+    finally:
+        driver.quit()
+    print(f"screenshot: {screenshot}")
+
+    nics = sum(len(host.nics) for host in demo_scenario.hosts)
+    assert total == drawn == nics == 4
+    assert titles == ["hv1 / nic1 (10 Gbps)", "hv1 / nic2 (10 Gbps)", "hv2 / nic1 (10 Gbps)", "hv2 / nic2 (10 Gbps)"]
+    severe = [entry for entry in console if entry["level"] == "SEVERE"]
+    assert severe == [], f"errors in the browser console: {severe}"
+    assert screenshot.stat().st_size > 10_000

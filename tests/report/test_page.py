@@ -1,0 +1,171 @@
+"""The report page: self-contained, one chart per NIC with units, the terminal's traffic table.
+
+The charts are checked through what each one's script hands to plotly
+(`Plotly.newPlot(id, traces, layout, config)`); test_browser.py checks that a
+browser draws them.
+"""
+
+from __future__ import annotations
+
+import json
+from html.parser import HTMLParser
+from pathlib import Path
+
+from hvnet import Results, Scenario, parse_scenario, simulate
+from hvnet.report import render_report, write_report
+from hvnet.report.charts import plotly_bundle
+from hvnet.report.sections import NOT_SIMULATED, adapters_section
+from hvnet.tables import results_tables
+
+
+class Page(HTMLParser):
+    """What a page would load (every `src` and `href`), its tables' cells, and its scripts."""
+
+    def __init__(self, html: str) -> None:
+        super().__init__(convert_charrefs=True)
+        self.links: list[tuple[str, str, str]] = []
+        self.scripts: list[str] = []
+        self.rows: list[list[str]] = []
+        self._in: str | None = None
+        self.feed(html)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        for name, value in attrs:
+            if name in ("src", "href", "srcset", "data"):
+                self.links.append((tag, name, value or ""))
+        if tag == "tr":
+            self.rows.append([])
+        if tag in ("td", "th", "script"):
+            self._in = tag
+            if tag == "script":
+                self.scripts.append("")
+            else:
+                self.rows[-1].append("")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == self._in:
+            self._in = None
+
+    def handle_data(self, data: str) -> None:
+        if self._in == "script":
+            self.scripts[-1] += data
+        elif self._in in ("td", "th"):
+            self.rows[-1][-1] += data
+
+
+def charts(html: str) -> list[tuple[str, list[dict[str, object]], dict[str, object]]]:
+    """Each chart's div id, traces and layout, in page order."""
+    found = []
+    decoder = json.JSONDecoder()
+    bundle = plotly_bundle()
+    for script in Page(html).scripts:
+        if "Plotly.newPlot(" not in script or script == bundle:  # plotly.js itself mentions newPlot
+            continue
+        rest = script[script.index("Plotly.newPlot(") + len("Plotly.newPlot(") :].lstrip()
+        div_id, end = decoder.raw_decode(rest)
+        traces, end2 = decoder.raw_decode(rest[end:].lstrip(", \n"))
+        rest = rest[end:].lstrip(", \n")[end2:]
+        layout, _ = decoder.raw_decode(rest.lstrip(", \n"))
+        found.append((div_id, traces, layout))
+    return found
+
+
+def test_the_page_loads_nothing_from_anywhere(demo_report: str) -> None:
+    """No `src`/`href` reaches the network (or any other file): the report works offline."""
+    links = Page(demo_report).links
+    assert links, "the page has its navigation links and an icon"
+    for tag, attribute, value in links:
+        assert value.startswith(("#", "data:")), f"<{tag} {attribute}={value!r}> would load something"
+    assert "<script src" not in demo_report and "<iframe" not in demo_report
+
+
+def test_plotly_is_embedded_once(demo_report: str) -> None:
+    bundle = plotly_bundle()
+    assert len(bundle) > 1_000_000
+    assert demo_report.count(bundle) == 1
+    assert demo_report.count("plotly.js v") == 1
+    head = demo_report[: demo_report.index("</head>")]
+    assert bundle in head, "plotly.js is loaded before the charts that use it"
+
+
+def test_one_chart_per_nic_with_title_and_units(demo_report: str, demo_results: Results) -> None:
+    found = charts(demo_report)
+    assert [div_id for div_id, _, _ in found] == [f"nic-chart-{i}" for i in range(4)]
+    titles = [layout["title"]["text"] for _, _, layout in found]  # type: ignore[index]
+    assert titles == ["hv1 / nic1 (10 Gbps)", "hv1 / nic2 (10 Gbps)", "hv2 / nic1 (10 Gbps)", "hv2 / nic2 (10 Gbps)"]
+    for (_, traces, layout), adapter in zip(found, demo_results.adapters):
+        assert layout["xaxis"]["title"]["text"] == "time (s)"  # type: ignore[index]
+        assert layout["yaxis"]["title"]["text"] == "Gbps"  # type: ignore[index]
+        receive, send, link = traces
+        assert (receive["name"], send["name"], link["name"]) == ("Receive", "Send", "Link speed")
+        assert link["y"] == [10.0, 10.0] and link["line"]["dash"] == "dash"  # type: ignore[index]
+        # Gbps, one point per step and one closing the last step: a step line over the whole run.
+        assert send["y"][:-1] == [v / 1e9 for v in adapter.send_bps]  # type: ignore[index]
+        assert receive["y"][:-1] == [v / 1e9 for v in adapter.receive_bps]  # type: ignore[index]
+        assert send["x"][-1] == len(adapter.send_bps) * demo_results.step_s  # type: ignore[index]
+
+
+def test_the_traffic_table_is_the_terminal_tables(demo_report: str, demo_results: Results) -> None:
+    """Same columns, same cells, row for row."""
+    terminal = results_tables(demo_results)[0]
+    header = [str(column.header) for column in terminal.columns]
+    cells = [[str(cell) for cell in column.cells] for column in terminal.columns]
+    expected = [header] + [[column[i] for column in cells] for i in range(terminal.row_count)]
+    rows = Page(demo_report).rows
+    start = rows.index(header)
+    assert rows[start : start + len(expected)] == expected
+    assert header[:2] == ["traffic", "from → to"] and "mean rate" in header
+    assert [row[:2] for row in expected[1:]] == [["copy-1", "hv1 → hv2"], ["copy-2", "hv1 → hv2"], ["copy-back", "hv2 → hv1"]]
+
+
+def test_the_summary_and_what_is_not_there_yet(demo_report: str) -> None:
+    rows = Page(demo_report).rows
+    assert ["traffic entries completed", "3 of 3"] in rows
+    assert ["simulated time", "32.00 s (time series in steps of 1 s)"] in rows
+    assert ["design", "2 hosts, 4 NICs, 1 switch, 4 cables, 7 VMs"] in rows
+    assert demo_report.count(NOT_SIMULATED) == 1
+    assert "not simulate" in NOT_SIMULATED and "CPU" in NOT_SIMULATED and "migration" in NOT_SIMULATED
+    for section in ("summary", "design", "network", "traffic"):
+        assert f'<section id="{section}">' in demo_report
+
+
+def test_a_stalled_entry_reads_never_and_a_lone_nic_still_gets_a_chart() -> None:
+    scenario = parse_scenario(
+        """
+name: Stalled
+hosts:
+  - {name: hv1, nics: [{name: nic1, speed: 10Gbps}, {name: spare, speed: 1Gbps}]}
+  - {name: hv2, nics: [{name: nic1, speed: 10Gbps}]}
+switches: [{name: sw}]
+cables: [{a: hv1/nic1, b: sw/1}, {a: hv2/nic1, b: sw/2}]
+traffic: [{name: stuck, from: hv1, to: hv2, size: 10GB}]
+events: [{at: 1s, action: nic_down, target: hv2/nic1}]
+""",
+        "stalled.yaml",
+    )
+    html = render_report(simulate(scenario), scenario)
+    rows = Page(html).rows
+    stuck = next(row for row in rows if row[0] == "stuck")
+    assert stuck[:2] == ["stuck", "hv1 → hv2"] and "10 GB" in stuck and "never" in stuck
+    assert html.count('<tr class="stalled">') == 1
+    assert len(charts(html)) == 3
+    _, spare, layout = charts(html)[1]
+    assert layout["title"]["text"] == "hv1 / spare (1 Gbps)"  # type: ignore[index]
+    assert "no traffic" in json.dumps(layout["annotations"])
+
+
+def test_charts_are_laid_out_two_or_three_per_row(demo_results: Results) -> None:
+    """As many columns as a host has NICs, at least two and at most three."""
+    assert "--columns: 2" in adapters_section(demo_results).body
+    one = demo_results.model_copy(update={"adapters": demo_results.adapters[:1]})
+    assert "--columns: 2" in adapters_section(one).body
+    many = [a.model_copy(update={"nic": f"nic{i}"}) for i, a in enumerate(demo_results.adapters[:1] * 5)]
+    assert "--columns: 3" in adapters_section(demo_results.model_copy(update={"adapters": many})).body
+
+
+def test_write_report_writes_utf8(tmp_path: Path, demo_results: Results, demo_scenario: Scenario) -> None:
+    path = tmp_path / "report.html"
+    write_report(demo_results, demo_scenario, path)
+    html = path.read_bytes().decode("utf-8")
+    assert html == render_report(demo_results, demo_scenario)
+    assert html.startswith("<!DOCTYPE html>") and '<meta charset="utf-8">' in html
