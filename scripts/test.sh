@@ -6,6 +6,13 @@ cd "$(dirname "$0")/.."
 
 step() { printf '\n== %s\n' "$*"; }
 
+step "install Debian's Chromium and its driver for the report's browser test, if missing"
+if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
+    sudo_if_needed() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
+    sudo_if_needed apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive sudo_if_needed apt-get install -y -qq chromium chromium-driver >/dev/null
+fi
+
 step "install hvnet (Rust core built by maturin) and the test tools"
 python3 -m pip install --quiet --disable-pip-version-check -e '.[test]'
 
