@@ -21,7 +21,7 @@ def run_network(
     nics: list[tuple[int, int]],
     teams: list[tuple[list[int], int | None, str, str]],
     endpoints: list[tuple[str, int, int, str, tuple[int, int, int, int, int, int]]],
-    paths: dict[tuple[int, int], list[int]],
+    paths: dict[tuple[int, int], list[tuple[int, float]]],
     connections: list[tuple[int, int, tuple[int, int] | None, float, float]],
     changes: list[tuple[float, str, int, bool]],
     switch_hash_fields: str,

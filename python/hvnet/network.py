@@ -128,6 +128,8 @@ class NetworkModel:
                 balancing = team.address_hash if team.load_balancing == "address_hash" else team.load_balancing
                 self.teams.append((members, standby, str(team.mode.value), str(getattr(balancing, "value", balancing))))
         self._paths: dict[tuple[int, int], list[int]] = {}
+        #: Use per payload byte of each NIC pair's links (1.0 until frames are modelled).
+        self._coefficients: dict[tuple[int, int], float] = {}
 
     def _uplink_nics(self, name: str) -> tuple[str, int, list[int]]:
         endpoint = self.endpoints[name]
@@ -207,7 +209,7 @@ class NetworkModel:
             self.nics,
             self.teams,
             endpoints,
-            self._paths,
+            {pair: [(r, self._coefficients.get(pair, 1.0)) for r in path] for pair, path in self._paths.items()},
             connections,
             changes,
             self.parameters.switch_hash,

@@ -83,8 +83,10 @@ pub struct Network {
     pub nics: Vec<Nic>,
     pub teams: Vec<Team>,
     pub endpoints: Vec<Endpoint>,
-    /// Resources from NIC `a` (leaving by it) to NIC `b` (arriving on it).
-    pub paths: HashMap<(u32, u32), Vec<ResourceId>>,
+    /// `(resource, coefficient)` from NIC `a` (leaving by it) to NIC `b`
+    /// (arriving on it); a coefficient is the resource's use per byte of
+    /// payload (more than 1 on a link: frame and header overhead).
+    pub paths: HashMap<(u32, u32), Vec<(ResourceId, f64)>>,
     /// The fields switches hash for switch-dependent teams.
     pub switch_hash: Option<SwitchHash>,
     /// How long an LACP team takes to see a member that forwards nothing.
@@ -224,7 +226,7 @@ impl State<'_> {
             .paths
             .get(&pair)
             .unwrap_or_else(|| panic!("no path from NIC {} to NIC {}", pair.0, pair.1));
-        path.iter().map(|&r| (r, 1.0)).collect()
+        path.clone()
     }
 
     fn fallback(&self, c: &Connection) -> (u32, u32) {
@@ -305,7 +307,7 @@ impl State<'_> {
         ));
         r.out_nic.is_none()
             || r.in_nic.is_none()
-            || path.is_some_and(|p| p.iter().any(|&res| !self.resource_up[res]))
+            || path.is_some_and(|p| p.iter().any(|&(res, _)| !self.resource_up[res]))
     }
 
     fn update_blackhole(&mut self, now: Seconds, k: usize) {

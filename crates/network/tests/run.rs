@@ -19,10 +19,10 @@ fn close(a: f64, b: f64) -> bool {
 /// Resources: 0/1 NIC 0 send/receive, 2/3 NIC 1, 4/5 NIC 2.
 fn network(mode: TeamingMode, balancing: LoadBalancing, standby: Option<u32>) -> Network {
     let mut paths = HashMap::new();
-    paths.insert((0, 2), vec![0, 5]);
-    paths.insert((1, 2), vec![2, 5]);
-    paths.insert((2, 0), vec![4, 1]);
-    paths.insert((2, 1), vec![4, 3]);
+    paths.insert((0, 2), vec![(0, 1.0), (5, 1.0)]);
+    paths.insert((1, 2), vec![(2, 1.0), (5, 1.0)]);
+    paths.insert((2, 0), vec![(4, 1.0), (1, 1.0)]);
+    paths.insert((2, 1), vec![(4, 1.0), (3, 1.0)]);
     let endpoint = |uplink, port, last: u8| Endpoint {
         uplink,
         port,

@@ -198,7 +198,7 @@ fn run_network<'py>(
     nics: Vec<(usize, usize)>,
     teams: Vec<TeamArgs>,
     endpoints: Vec<EndpointArgs>,
-    paths: HashMap<(u32, u32), Vec<usize>>,
+    paths: HashMap<(u32, u32), Vec<(usize, f64)>>,
     connections: Vec<ConnectionArgs>,
     changes: Vec<ChangeArgs>,
     switch_hash_fields: &str,
@@ -283,12 +283,16 @@ fn run_network<'py>(
     for ((a, b), path) in paths {
         nic_index(a)?;
         nic_index(b)?;
-        paths_out.insert(
-            (a, b),
-            path.into_iter()
-                .map(resource)
-                .collect::<PyResult<Vec<_>>>()?,
-        );
+        let mut usage = Vec::with_capacity(path.len());
+        for (r, coeff) in path {
+            if !(coeff.is_finite() && coeff >= 0.0) {
+                return Err(bad(format!(
+                    "path from NIC {a} to NIC {b}: coefficient {coeff} is not finite and >= 0"
+                )));
+            }
+            usage.push((resource(r)?, coeff));
+        }
+        paths_out.insert((a, b), usage);
     }
     let mut connections_out = Vec::with_capacity(connections.len());
     for (i, (source, target, ports, amount, start)) in connections.into_iter().enumerate() {
