@@ -181,7 +181,7 @@ def main(argv=None) -> int:
             for _ in range(a.repeat):
                 hv_end = None
                 if not a.only_simgrid:
-                    t = run(hv + ["flows", str(scenario), str(flows_csv), "--json", str(hv_json), "--force"])
+                    t = run(hv + ["flows", str(scenario), str(flows_csv), "--json", str(hv_json), "--force", "--links-only"])
                     d = load(hv_json)
                     engines["hvnet"] = d["engine"]
                     keep("hvnet_proc_s", t)

@@ -20,9 +20,11 @@ def run_network(
     fatpipe: list[bool],
     nics: list[tuple[int, int]],
     teams: list[tuple[list[int], int | None, str, str]],
-    endpoints: list[tuple[str, int, int, str, tuple[int, int, int, int, int, int]]],
-    paths: dict[tuple[int, int], list[tuple[int, float]]],
-    connections: list[tuple[int, int, tuple[int, int] | None, float, float]],
+    endpoints: list[
+        tuple[str, int, int, str, tuple[int, int, int, int, int, int], tuple[str, list[int]], tuple[str, list[int]]]
+    ],
+    paths: dict[tuple[int, int], tuple[list[tuple[int, float]], float, float]],
+    connections: list[tuple[int, int, tuple[int, int] | None, float, float, float | None]],
     changes: list[tuple[float, str, int, bool]],
     switch_hash_fields: str,
     lacp_timeout: float,

@@ -139,11 +139,18 @@ def flows(
     flows_csv: Annotated[Path, typer.Argument(help="Traffic matrix: CSV with columns src,dst,bytes,start_s.")],
     json_out: JsonOut = None,
     force: Force = False,
+    links_only: Annotated[
+        bool,
+        typer.Option(
+            "--links-only",
+            help="Model the links alone at line rate (no frame overhead, no CPU): the pure max-min model.",
+        ),
+    ] = False,
 ) -> None:
     """Run a traffic matrix; report each row's completion time."""
     with _user_errors():
         scenario = load_scenario(scenario_file)
-        result = run_flows(scenario, read_flows(flows_csv, scenario), flows_csv)
+        result = run_flows(scenario, read_flows(flows_csv, scenario), flows_csv, links_only=links_only)
     if json_out is not None:
         _write_json(json_out, result.to_json(), force)
     else:

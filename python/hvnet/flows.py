@@ -87,8 +87,9 @@ def read_flows(path: Path, scenario: Scenario) -> list[FlowRow]:
     return flows
 
 
-def run_flows(scenario: Scenario, flows: list[FlowRow], path: Path) -> FlowsResult:
-    model = NetworkModel(scenario)
+def run_flows(scenario: Scenario, flows: list[FlowRow], path: Path, links_only: bool = False) -> FlowsResult:
+    """Runs the rows; `links_only` models the links alone (no frames, no CPU)."""
+    model = NetworkModel(scenario, links_only=links_only)
     requests = [ConnectionRequest(f.source, f.destination, f.size_bytes, f.start_s) for f in flows]
     for k, why in model.unreachable(requests)[:1]:
         raise InputError(str(path), flows[k].line, "src", why)

@@ -5,7 +5,10 @@ one call into the core, which picks team members, fails over, rebalances and
 runs the engine (`crates/network/src/run.rs`). Paths between every pair of
 NICs a connection may use come from `fabric.py`; a pair with no cabled path
 goes through a resource of capacity 0, so a connection that lands there is
-black-holed rather than silently rerouted.
+black-holed rather than silently rerouted. So does a pair whose full-size
+frames a switch on its path drops (its MTU is too small, `frames.py`); that
+resource is held down from 0 s, so the run reports such connections as
+black-holed.
 
 Events become changes of two kinds, each held down by its *causes* (a
 resource, or a NIC's link, is up only when no cause holds it down):
@@ -22,8 +25,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from hvnet import _core
+from hvnet import frames
+from hvnet.cpu import CoreSet, CpuModel, CpuParameters
 from hvnet.endpoints import Endpoints
-from hvnet.fabric import Fabric, Port, build_fabric
+from hvnet.fabric import Fabric, Port, build_fabric, ecmp_key
 from hvnet.model import Scenario
 
 __all__ = ["ConnectionOutcome", "ConnectionRequest", "NetworkModel", "NetworkRun", "TeamingParameters"]
@@ -32,6 +37,10 @@ __all__ = ["ConnectionOutcome", "ConnectionRequest", "NetworkModel", "NetworkRun
 EPHEMERAL_PORT = 49152
 #: Destination port of generated connections (ntttcp's default port).
 SERVICE_PORT = 5001
+
+
+_Mac = tuple[int, int, int, int, int, int]
+_EndpointArgs = tuple[str, int, int, str, _Mac, tuple[str, list[int]], tuple[str, list[int]]]
 
 
 @dataclass(frozen=True)
@@ -54,6 +63,8 @@ class ConnectionRequest:
     target: str
     size_bytes: float
     start_s: float
+    #: When the sender stops (a test that runs for a set time); None: when done.
+    stop_s: float | None = None
 
 
 @dataclass(frozen=True)
@@ -67,6 +78,8 @@ class ConnectionOutcome:
     blackholed_s: float
     #: When its path went down for good (it never completed because of it).
     stalled_since_s: float | None
+    #: Bytes it moved (its size unless it was stopped or never completed).
+    sent_bytes: float
 
 
 @dataclass
@@ -101,14 +114,27 @@ class _Changes:
 class NetworkModel:
     """A scenario's NICs, teams, endpoints and paths, by index for the core."""
 
-    def __init__(self, scenario: Scenario, parameters: TeamingParameters | None = None) -> None:
+    def __init__(
+        self,
+        scenario: Scenario,
+        parameters: TeamingParameters | None = None,
+        cpu: CpuParameters | None = None,
+        links_only: bool = False,
+    ) -> None:
+        """`links_only` models the links alone, at their line rate: no frame
+        overhead and no CPU (the pure max-min model, as SimGrid's CM02 computes it)."""
         self.scenario = scenario
         self.parameters = parameters or TeamingParameters()
         self.fabric = build_fabric(scenario)
+        self.links_only = links_only
+        self.cpu = None if links_only or cpu is None else CpuModel(scenario, self.fabric.add, cpu)
         self.endpoints = Endpoints(scenario)
         self.nic_ports: list[Port] = [Port(h.name, n.name) for h in scenario.hosts for n in h.nics]
         self.nic_index = {port: i for i, port in enumerate(self.nic_ports)}
+        self._mtu = [n.mtu for h in scenario.hosts for n in h.nics]
         self._unreachable = self.fabric.add("no cabled path", 0.0)
+        #: The path of NIC pairs whose full-size frames a switch drops (frames.py).
+        self._frames_dropped = self.fabric.add("frames larger than a switch's MTU", 0.0)
         self.nics: list[tuple[int, int]] = []
         self.uncabled: list[int] = []
         for i, port in enumerate(self.nic_ports):
@@ -128,7 +154,7 @@ class NetworkModel:
                 balancing = team.address_hash if team.load_balancing == "address_hash" else team.load_balancing
                 self.teams.append((members, standby, str(team.mode.value), str(getattr(balancing, "value", balancing))))
         self._paths: dict[tuple[int, int], list[int]] = {}
-        #: Use per payload byte of each NIC pair's links (1.0 until frames are modelled).
+        #: Use per payload byte of each NIC pair's links: frame and header overhead (frames.py).
         self._coefficients: dict[tuple[int, int], float] = {}
 
     def _uplink_nics(self, name: str) -> tuple[str, int, list[int]]:
@@ -143,15 +169,36 @@ class NetworkModel:
         """Whether NIC `a` reaches NIC `b`; records the path for the core either way."""
         if (a, b) not in self._paths:
             # The pair picks among equal-cost paths (ECMP), the same for all its connections.
-            path = self.fabric.path(self.nic_ports[a], self.nic_ports[b], key=a * 7919 + b)
-            self._paths[(a, b)] = path if path is not None else [self._unreachable]
+            key = ecmp_key(a, b)
+            path = self.fabric.path(self.nic_ports[a], self.nic_ports[b], key)
+            mtus = frames.path_mtu(self.fabric, self.nic_ports[a], self.nic_ports[b], key)
+            if mtus is not None:
+                self._coefficients[(a, b)] = frames.wire_bytes_per_payload_byte(mtus.mss)
+            if path is None:
+                path = [self._unreachable]
+            elif mtus is not None and mtus.breaks:
+                path = [self._frames_dropped]  # a switch drops its full-size frames: black-holed
+            self._paths[(a, b)] = path
         return self._paths[(a, b)] != [self._unreachable]
+
+    def _path_usage(self, pair: tuple[int, int], path: list[int]) -> tuple[list[tuple[int, float]], float, float]:
+        """The links of a NIC pair with their use per payload byte, and the
+        cycles per payload byte on the sending and the receiving core."""
+        if self.links_only:
+            return [(r, 1.0) for r in path], 0.0, 0.0
+        links = [(r, self._coefficients.get(pair, 1.0)) for r in path]
+        if self.cpu is None:
+            return links, 0.0, 0.0
+        mss = frames.mss(min(self._mtu[pair[0]], self._mtu[pair[1]]))
+        return links, self.cpu.parameters.send_cost(), self.cpu.parameters.receive_cost(mss)
 
     def changes(self) -> list[tuple[float, str, int, bool]]:
         """The scenario's events as resource and link changes, in time order."""
         changes = _Changes()
         for nic in self.uncabled:
             changes.hold(0.0, "link", nic, "uncabled", down=True)
+        if [self._frames_dropped] in self._paths.values():
+            changes.hold(0.0, "resource", self._frames_dropped, "mtu", down=True)
         for event in sorted(self.scenario.events, key=lambda e: e.at):
             action = str(event.action.value)
             down = action.endswith(("_down", "_blackhole"))
@@ -185,21 +232,36 @@ class NetworkModel:
 
     def run(self, requests: Sequence[ConnectionRequest], step_s: float | None = None) -> NetworkRun:
         """Runs the connections (check `unreachable` first) and records use per `step_s`."""
-        endpoints: list[tuple[str, int, int, str, tuple[int, int, int, int, int, int]]] = []
+        endpoints: list[_EndpointArgs] = []
         index: dict[str, int] = {}
+        vm_names = {vm.name for vm in self.scenario.vms}
         for name in [h.name for h in self.scenario.hosts] + [vm.name for vm in self.scenario.vms]:
-            kind, uplink, _ = self._uplink_nics(name)
+            kind, uplink, nics = self._uplink_nics(name)
             e = self.endpoints[name]
+            names = [self.nic_ports[n].port for n in nics]
+            if self.cpu is None:
+                cores = CoreSet("none", ())
+            elif name in vm_names:
+                cores = self.cpu.vm_set(name, e.host, names)
+            else:
+                cores = self.cpu.host_set(e.host, names)
             index[name] = len(endpoints)
-            endpoints.append((kind, uplink, e.port_index, e.address, e.mac))
-        connections: list[tuple[int, int, tuple[int, int] | None, float, float]] = []
+            endpoints.append((kind, uplink, e.port_index, e.address, e.mac, cores.for_core(), cores.for_core()))
+        connections: list[tuple[int, int, tuple[int, int] | None, float, float, float | None]] = []
         for k, request in enumerate(requests):
             for a in self._uplink_nics(request.source)[2]:
                 for b in self._uplink_nics(request.target)[2]:
                     self._reachable(a, b)
             port = EPHEMERAL_PORT + k % (65536 - EPHEMERAL_PORT)
             connections.append(
-                (index[request.source], index[request.target], (port, SERVICE_PORT), request.size_bytes, request.start_s)
+                (
+                    index[request.source],
+                    index[request.target],
+                    (port, SERVICE_PORT),
+                    request.size_bytes,
+                    request.start_s,
+                    request.stop_s,
+                )
             )
         changes = self.changes()
         dynamic = any(t[3] == "dynamic" for t in self.teams)
@@ -209,7 +271,7 @@ class NetworkModel:
             self.nics,
             self.teams,
             endpoints,
-            {pair: [(r, self._coefficients.get(pair, 1.0)) for r in path] for pair, path in self._paths.items()},
+            {pair: self._path_usage(pair, path) for pair, path in self._paths.items()},
             connections,
             changes,
             self.parameters.switch_hash,
@@ -224,9 +286,10 @@ class NetworkModel:
                 nics=[(t, None if a is None else names[a], None if b is None else names[b]) for t, a, b in members],
                 blackholed_s=blackholed,
                 stalled_since_s=stalled,
+                sent_bytes=sent,
             )
-            for end, members, blackholed, stalled in zip(
-                result["end"], result["members"], result["blackholed"], result["stalled_since"]
+            for end, members, blackholed, stalled, sent in zip(
+                result["end"], result["members"], result["blackholed"], result["stalled_since"], result["sent"]
             )
         ]
         return NetworkRun(outcomes, result["end_time"], result["events"], result["wall_s"], result["series"], self.fabric)

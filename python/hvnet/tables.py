@@ -10,6 +10,11 @@ from hvnet.units import format_bitrate, format_bytes
 __all__ = ["results_tables"]
 
 
+def _rate(bps: float) -> str:
+    """A rate to three significant digits, as people read them: 7.32 Gbps."""
+    return format_bitrate(float(f"{bps:.3g}"))
+
+
 def _seconds(value: float | None) -> str:
     return "never" if value is None else f"{value:.2f} s"
 
@@ -36,6 +41,7 @@ def _blackholed(t: TrafficResult) -> str:
 
 
 def results_tables(results: Results) -> list[Table]:
+    """The traffic and adapters tables, a summary line, then one yellow line per warning."""
     traffic = Table(title=f"{results.scenario}: traffic", title_justify="left")
     columns = ("traffic", "from → to", "via NICs", "size", "start", "end", "mean rate", "black-holed")
     for column in columns:
@@ -48,7 +54,7 @@ def results_tables(results: Results) -> list[Table]:
             format_bytes(t.size_bytes),
             _seconds(t.start_s),
             _seconds(t.end_s),
-            "-" if t.mean_bps is None else format_bitrate(t.mean_bps),
+            "-" if t.mean_bps is None else _rate(t.mean_bps),
             _blackholed(t),
             style="red" if t.end_s is None else None,
         )
@@ -60,8 +66,8 @@ def results_tables(results: Results) -> list[Table]:
             a.host,
             a.nic,
             format_bitrate(a.speed_bps),
-            format_bitrate(max(a.send_bps, default=0.0)),
-            format_bitrate(max(a.receive_bps, default=0.0)),
+            _rate(max(a.send_bps, default=0.0)),
+            _rate(max(a.receive_bps, default=0.0)),
         )
     stalled = len(results.stalled)
     summary = Table.grid(padding=(0, 2))
@@ -70,4 +76,9 @@ def results_tables(results: Results) -> list[Table]:
         f"{len(results.traffic) - stalled} of {len(results.traffic)} traffic entries completed",
         f"engine {results.events} events in {results.wall_s * 1000:.1f} ms",
     )
-    return [traffic, adapters, summary]
+    if not results.warnings:
+        return [traffic, adapters, summary]
+    warnings = Table.grid()
+    for warning in results.warnings:
+        warnings.add_row(f"warning: {warning}", style="yellow")
+    return [traffic, adapters, summary, warnings]

@@ -29,7 +29,8 @@ use hvnet_engine::{
     ActivityId, ActivitySpec, Event, Rate, ResourceId, Seconds, Sharing, Simulation,
 };
 
-use crate::team::{Flow, LoadBalancing, SwitchHash, Team, TeamingMode};
+use crate::cores::Cores;
+use crate::team::{AddressHash, Flow, LoadBalancing, SwitchHash, Team, TeamingMode};
 
 /// A NIC's cable, as engine resources.
 #[derive(Clone, Copy, Debug)]
@@ -46,13 +47,28 @@ pub enum Uplink {
 }
 
 /// A host or VM that sends or receives.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Endpoint {
     pub uplink: Uplink,
     /// Its port on the vSwitch (Hyper-V port affinity).
     pub port: u32,
     pub address: IpAddr,
     pub mac: [u8; 6],
+    /// The cores that send its connections' data.
+    pub send_cores: Cores,
+    /// The cores that receive its connections' data.
+    pub receive_cores: Cores,
+}
+
+/// What a connection between two NICs uses per byte of payload.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Path {
+    /// `(resource, coefficient)`: the links (coefficient above 1 for frame
+    /// and header overhead) and backplanes on the way.
+    pub links: Vec<(ResourceId, f64)>,
+    /// CPU cycles per payload byte on the sending and the receiving core.
+    pub send_cycles_per_byte: f64,
+    pub receive_cycles_per_byte: f64,
 }
 
 /// One connection between two endpoints.
@@ -64,6 +80,9 @@ pub struct Connection {
     pub ports: Option<(u16, u16)>,
     pub amount: f64,
     pub start: Seconds,
+    /// When the sender stops (a test that runs for a set time, like
+    /// ntttcp's `-t`); `None` to send until `amount` is done.
+    pub stop: Option<Seconds>,
 }
 
 /// Something that goes down or comes back.
@@ -83,10 +102,8 @@ pub struct Network {
     pub nics: Vec<Nic>,
     pub teams: Vec<Team>,
     pub endpoints: Vec<Endpoint>,
-    /// `(resource, coefficient)` from NIC `a` (leaving by it) to NIC `b`
-    /// (arriving on it); a coefficient is the resource's use per byte of
-    /// payload (more than 1 on a link: frame and header overhead).
-    pub paths: HashMap<(u32, u32), Vec<(ResourceId, f64)>>,
+    /// From NIC `a` (leaving by it) to NIC `b` (arriving on it).
+    pub paths: HashMap<(u32, u32), Path>,
     /// The fields switches hash for switch-dependent teams.
     pub switch_hash: Option<SwitchHash>,
     /// How long an LACP team takes to see a member that forwards nothing.
@@ -107,6 +124,9 @@ pub struct ConnectionReport {
     pub blackholed: Seconds,
     /// When its path went down for good: it never completed because of it.
     pub stalled_since: Option<Seconds>,
+    /// Bytes it moved: its amount when it completed, less when it was
+    /// stopped or never completed.
+    pub sent: f64,
 }
 
 /// What a run produced.
@@ -123,7 +143,8 @@ const START: u64 = 0;
 const CHANGE: u64 = 1 << 60;
 const LACP: u64 = 2 << 60;
 const REBALANCE: u64 = 3 << 60;
-const KIND: u64 = 3 << 60;
+const STOP: u64 = 4 << 60;
+const KIND: u64 = 7 << 60;
 
 struct Running {
     activity: ActivityId,
@@ -212,21 +233,32 @@ impl State<'_> {
         (out_nic, in_nic)
     }
 
-    /// The engine usage of a connection between two NICs. With no member
-    /// on either side, it uses the dead NIC's own cable so that it stalls.
-    fn usage(
-        &self,
-        out_nic: Option<u32>,
-        in_nic: Option<u32>,
-        fallback: (u32, u32),
-    ) -> Vec<(ResourceId, f64)> {
+    /// The engine usage of connection `k` between two NICs: the links of
+    /// the path, and the cycles of the cores that send and receive it. With
+    /// no member on either side, it uses the dead NIC's own cable so that it
+    /// stalls.
+    fn usage(&self, k: usize, out_nic: Option<u32>, in_nic: Option<u32>) -> Vec<(ResourceId, f64)> {
+        let c = &self.connections[k];
+        let fallback = self.fallback(c);
         let pair = (out_nic.unwrap_or(fallback.0), in_nic.unwrap_or(fallback.1));
         let path = self
             .network
             .paths
             .get(&pair)
             .unwrap_or_else(|| panic!("no path from NIC {} to NIC {}", pair.0, pair.1));
-        path.clone()
+        let hash = self.flow(c).team_hash(AddressHash::TransportPorts);
+        let (source, target) = (
+            &self.network.endpoints[c.source as usize],
+            &self.network.endpoints[c.target as usize],
+        );
+        let mut usage = path.links.clone();
+        if let Some(core) = source.send_cores.core(hash) {
+            usage.push((core, path.send_cycles_per_byte));
+        }
+        if let Some(core) = target.receive_cores.core(hash) {
+            usage.push((core, path.receive_cycles_per_byte));
+        }
+        usage
     }
 
     fn fallback(&self, c: &Connection) -> (u32, u32) {
@@ -240,7 +272,7 @@ impl State<'_> {
     fn start(&mut self, sim: &mut Simulation, k: usize) {
         let c = self.connections[k];
         let (out_nic, in_nic) = self.members(&c);
-        let usage = self.usage(out_nic, in_nic, self.fallback(&c));
+        let usage = self.usage(k, out_nic, in_nic);
         let activity = sim.start(&ActivitySpec::new(c.amount, usage));
         self.reports[k].members.push((sim.now(), out_nic, in_nic));
         self.of_activity.insert(activity, k);
@@ -290,7 +322,7 @@ impl State<'_> {
         if (r.out_nic, r.in_nic) == (out_nic, in_nic) {
             return;
         }
-        let usage = self.usage(out_nic, in_nic, self.fallback(&self.connections[k]));
+        let usage = self.usage(k, out_nic, in_nic);
         sim.reroute(r.activity, usage);
         let r = self.running.get_mut(&k).expect("running");
         r.out_nic = out_nic;
@@ -307,7 +339,7 @@ impl State<'_> {
         ));
         r.out_nic.is_none()
             || r.in_nic.is_none()
-            || path.is_some_and(|p| p.iter().any(|&(res, _)| !self.resource_up[res]))
+            || path.is_some_and(|p| p.links.iter().any(|&(res, _)| !self.resource_up[res]))
     }
 
     fn update_blackhole(&mut self, now: Seconds, k: usize) {
@@ -426,6 +458,20 @@ impl State<'_> {
         }
     }
 
+    /// The sender of connection `k` stops: what it moved so far is what it sent.
+    fn stop(&mut self, sim: &mut Simulation, k: usize) {
+        let Some(r) = self.running.remove(&k) else {
+            return;
+        };
+        self.of_activity.remove(&r.activity);
+        self.reports[k].sent = self.connections[k].amount - sim.remaining(r.activity);
+        sim.cancel(r.activity);
+        if let Some(since) = r.blackholed_since {
+            self.reports[k].blackholed += sim.now() - since;
+        }
+        self.reports[k].end = Some(sim.now());
+    }
+
     fn handle(&mut self, sim: &mut Simulation, event: Event) {
         match event {
             Event::Completed(a) => {
@@ -450,6 +496,7 @@ impl State<'_> {
                     self.keep_rebalancing(sim);
                 }
                 LACP => self.lacp_timeout(sim, (tag & 0xffff_ffff) as u32),
+                STOP => self.stop(sim, (tag & !KIND) as usize),
                 _ => self.rebalance(sim),
             },
         }
@@ -487,6 +534,11 @@ impl Network {
         for (i, (at, _)) in changes.iter().enumerate() {
             sim.schedule(*at, CHANGE | i as u64);
         }
+        for (k, c) in connections.iter().enumerate() {
+            if let Some(stop) = c.stop {
+                sim.schedule(stop.max(c.start), STOP | k as u64);
+            }
+        }
         let mut state = State {
             network: self,
             connections,
@@ -511,7 +563,9 @@ impl Network {
         let mut keys: Vec<usize> = state.running.keys().copied().collect();
         keys.sort_unstable();
         for k in keys {
-            if let Some(since) = state.running[&k].blackholed_since {
+            let running = &state.running[&k];
+            state.reports[k].sent = connections[k].amount - sim.remaining(running.activity);
+            if let Some(since) = running.blackholed_since {
                 state.reports[k].blackholed += end_time - since;
                 state.reports[k].stalled_since = Some(since);
             }

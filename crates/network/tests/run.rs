@@ -1,4 +1,4 @@
-//! Teams on the engine: member use, failover, black holes and rebalancing.
+//! Teams on the engine: member use, failover, black holes, rebalancing and cores.
 //!
 //! The network in every case: host A has a team of NICs 0 and 1 (10 units/s
 //! each way); host B has NIC 2 (100 units/s, never the bottleneck).
@@ -8,8 +8,8 @@ use std::net::{IpAddr, Ipv4Addr};
 
 use hvnet_engine::Sharing;
 use hvnet_network::{
-    AddressHash, Change, Connection, Endpoint, LoadBalancing, Network, Nic, SwitchHash, Team,
-    TeamingMode, Uplink,
+    AddressHash, Change, Connection, Cores, Endpoint, LoadBalancing, Network, Nic, Path,
+    SwitchHash, Team, TeamingMode, Uplink,
 };
 
 fn close(a: f64, b: f64) -> bool {
@@ -19,15 +19,27 @@ fn close(a: f64, b: f64) -> bool {
 /// Resources: 0/1 NIC 0 send/receive, 2/3 NIC 1, 4/5 NIC 2.
 fn network(mode: TeamingMode, balancing: LoadBalancing, standby: Option<u32>) -> Network {
     let mut paths = HashMap::new();
-    paths.insert((0, 2), vec![(0, 1.0), (5, 1.0)]);
-    paths.insert((1, 2), vec![(2, 1.0), (5, 1.0)]);
-    paths.insert((2, 0), vec![(4, 1.0), (1, 1.0)]);
-    paths.insert((2, 1), vec![(4, 1.0), (3, 1.0)]);
+    for (pair, links) in [
+        ((0, 2), [0, 5]),
+        ((1, 2), [2, 5]),
+        ((2, 0), [4, 1]),
+        ((2, 1), [4, 3]),
+    ] {
+        paths.insert(
+            pair,
+            Path {
+                links: links.iter().map(|&r| (r, 1.0)).collect(),
+                ..Path::default()
+            },
+        );
+    }
     let endpoint = |uplink, port, last: u8| Endpoint {
         uplink,
         port,
         address: IpAddr::V4(Ipv4Addr::new(10, 0, 0, last)),
         mac: [0, 0x15, 0x5d, 0, 0, last],
+        send_cores: Cores::None,
+        receive_cores: Cores::None,
     };
     Network {
         resources: [10.0, 10.0, 10.0, 10.0, 100.0, 100.0]
@@ -73,6 +85,7 @@ fn connection(source: u32, target: u32, port: u16, amount: f64) -> Connection {
         ports: Some((port, 445)),
         amount,
         start: 0.0,
+        stop: None,
     }
 }
 
@@ -333,4 +346,71 @@ fn a_team_with_every_member_down_black_holes_until_one_returns() {
         .connections[0];
     assert!(close(report.blackholed, 3.0));
     assert!(close(report.end.unwrap(), 13.0));
+}
+
+/// Host B receives with RSS on two cores of 40 cycles/s; each byte costs 8
+/// cycles there, so one core receives at most 5 units/s.
+fn with_receive_cores(net: &mut Network) {
+    let first = net.resources.len();
+    net.resources.push((40.0, Sharing::Shared));
+    net.resources.push((40.0, Sharing::Shared));
+    net.endpoints[1].receive_cores = Cores::Rss(vec![first, first + 1]);
+    for path in net.paths.values_mut() {
+        path.receive_cycles_per_byte = 8.0;
+    }
+}
+
+#[test]
+fn one_connection_is_received_on_one_core_and_its_speed_caps_the_stream() {
+    // The link carries 10/s but the receiving core only 40/8 = 5/s: 100 units take 20 s.
+    let mut net = network(TeamingMode::SwitchIndependent, ADDRESS_HASH, None);
+    with_receive_cores(&mut net);
+    let run = net.run(&[connection(0, 1, 49152, 100.0)], &[], Some(1.0));
+    assert!(close(run.connections[0].end.unwrap(), 20.0));
+    let series = run.series.unwrap();
+    let busy: Vec<f64> = (6..8).map(|core| series[core][0]).collect();
+    assert!(
+        busy.contains(&40.0) && busy.contains(&0.0),
+        "one core full, the other idle: {busy:?}"
+    );
+}
+
+#[test]
+fn connections_on_different_cores_add_up_to_the_link() {
+    // Two connections whose hashes pick different cores: 5/s each, 10/s in all.
+    let mut net = network(
+        TeamingMode::SwitchIndependent,
+        LoadBalancing::HyperVPort,
+        None,
+    );
+    with_receive_cores(&mut net);
+    let core = |p: u16| {
+        let run = net.run(&[connection(0, 1, p, 1.0)], &[], Some(1.0));
+        let series = run.series.unwrap();
+        (6..8).find(|&c| series[c][0] > 0.0).unwrap()
+    };
+    let first = core(49152);
+    let other = (49153..49300)
+        .find(|&p| core(p) != first)
+        .expect("a port on the other core");
+    let run = net.run(
+        &[connection(0, 1, 49152, 50.0), connection(0, 1, other, 50.0)],
+        &[],
+        None,
+    );
+    assert!(run.connections.iter().all(|c| close(c.end.unwrap(), 10.0)));
+}
+
+#[test]
+fn a_timed_sender_stops_and_reports_what_it_sent() {
+    // Like ntttcp -t 3: a connection with far more to send than 3 s allow
+    // stops at 3 s having sent 30 units at 10/s.
+    let net = network(TeamingMode::SwitchIndependent, ADDRESS_HASH, None);
+    let timed = Connection {
+        stop: Some(3.0),
+        ..connection(0, 1, 49152, 1e9)
+    };
+    let report = &net.run(&[timed], &[], None).connections[0];
+    assert!(close(report.sent, 30.0));
+    assert_eq!(report.end, Some(3.0));
 }

@@ -9,8 +9,8 @@ use std::collections::HashMap;
 
 use hvnet_engine::{ActivitySpec, CapacityChange, Sharing, Transfer, Workload};
 use hvnet_network::{
-    AddressHash, Change, Connection, Endpoint, FlowKey, LoadBalancing, Network, Nic, SwitchHash,
-    Team, TeamingMode, Uplink, MICROSOFT_RSS_KEY,
+    AddressHash, Change, Connection, Cores, Endpoint, FlowKey, LoadBalancing, Network, Nic, Path,
+    SwitchHash, Team, TeamingMode, Uplink, MICROSOFT_RSS_KEY,
 };
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -179,8 +179,10 @@ fn switch_hash(name: &str) -> PyResult<SwitchHash> {
 }
 
 type TeamArgs = (Vec<u32>, Option<u32>, String, String);
-type EndpointArgs = (String, u32, u32, String, [u8; 6]);
-type ConnectionArgs = (u32, u32, Option<(u16, u16)>, f64, f64);
+type CoresArgs = (String, Vec<usize>);
+type EndpointArgs = (String, u32, u32, String, [u8; 6], CoresArgs, CoresArgs);
+type PathArgs = (Vec<(usize, f64)>, f64, f64);
+type ConnectionArgs = (u32, u32, Option<(u16, u16)>, f64, f64, Option<f64>);
 type ChangeArgs = (f64, String, usize, bool);
 
 /// Runs connections on NICs and teams, with failures, failover and
@@ -198,7 +200,7 @@ fn run_network<'py>(
     nics: Vec<(usize, usize)>,
     teams: Vec<TeamArgs>,
     endpoints: Vec<EndpointArgs>,
-    paths: HashMap<(u32, u32), Vec<(usize, f64)>>,
+    paths: HashMap<(u32, u32), PathArgs>,
     connections: Vec<ConnectionArgs>,
     changes: Vec<ChangeArgs>,
     switch_hash_fields: &str,
@@ -259,7 +261,25 @@ fn run_network<'py>(
         });
     }
     let mut endpoints_out = Vec::with_capacity(endpoints.len());
-    for (kind, index, port, address, mac) in endpoints {
+    let cores = |(kind, cores): CoresArgs| -> PyResult<Cores> {
+        let cores = cores
+            .into_iter()
+            .map(resource)
+            .collect::<PyResult<Vec<_>>>()?;
+        Ok(match (kind.as_str(), cores.as_slice()) {
+            ("none", _) => Cores::None,
+            ("rss", _) if !cores.is_empty() && cores.len() <= 64 => Cores::Rss(cores),
+            ("queue", &[core]) => Cores::Queue(core),
+            ("spread", _) if !cores.is_empty() => Cores::Spread(cores),
+            _ => {
+                return Err(bad(format!(
+                    "cores {kind:?} with {} cores is not valid",
+                    cores.len()
+                )))
+            }
+        })
+    };
+    for (kind, index, port, address, mac, send, receive) in endpoints {
         let uplink = match kind.as_str() {
             "nic" => Uplink::Nic(nic_index(index)?),
             "team" if (index as usize) < teams_out.len() => Uplink::Team(index),
@@ -277,14 +297,16 @@ fn run_network<'py>(
             port,
             address,
             mac,
+            send_cores: cores(send)?,
+            receive_cores: cores(receive)?,
         });
     }
     let mut paths_out = HashMap::with_capacity(paths.len());
-    for ((a, b), path) in paths {
+    for ((a, b), (links, send_cycles_per_byte, receive_cycles_per_byte)) in paths {
         nic_index(a)?;
         nic_index(b)?;
-        let mut usage = Vec::with_capacity(path.len());
-        for (r, coeff) in path {
+        let mut usage = Vec::with_capacity(links.len());
+        for (r, coeff) in links {
             if !(coeff.is_finite() && coeff >= 0.0) {
                 return Err(bad(format!(
                     "path from NIC {a} to NIC {b}: coefficient {coeff} is not finite and >= 0"
@@ -292,10 +314,23 @@ fn run_network<'py>(
             }
             usage.push((resource(r)?, coeff));
         }
-        paths_out.insert((a, b), usage);
+        let valid = |x: f64| x.is_finite() && x >= 0.0;
+        if !(valid(send_cycles_per_byte) && valid(receive_cycles_per_byte)) {
+            return Err(bad(format!(
+                "path from NIC {a} to NIC {b}: cycles per byte must be finite and >= 0"
+            )));
+        }
+        paths_out.insert(
+            (a, b),
+            Path {
+                links: usage,
+                send_cycles_per_byte,
+                receive_cycles_per_byte,
+            },
+        );
     }
     let mut connections_out = Vec::with_capacity(connections.len());
-    for (i, (source, target, ports, amount, start)) in connections.into_iter().enumerate() {
+    for (i, (source, target, ports, amount, start, stop)) in connections.into_iter().enumerate() {
         if source as usize >= endpoints_out.len() || target as usize >= endpoints_out.len() {
             return Err(bad(format!("connection {i}: endpoint does not exist")));
         }
@@ -322,12 +357,16 @@ fn run_network<'py>(
                 }
             }
         }
+        if stop.is_some_and(|t| !(t.is_finite() && t >= 0.0)) {
+            return Err(bad(format!("connection {i}: stop must be a time >= 0")));
+        }
         connections_out.push(Connection {
             source,
             target,
             ports,
             amount,
             start,
+            stop,
         });
     }
     let mut changes_out = Vec::with_capacity(changes.len());
@@ -395,6 +434,14 @@ fn run_network<'py>(
             .connections
             .iter()
             .map(|c| c.blackholed)
+            .collect::<Vec<_>>(),
+    )?;
+    out.set_item(
+        "sent",
+        report
+            .connections
+            .iter()
+            .map(|c| c.sent)
             .collect::<Vec<_>>(),
     )?;
     out.set_item(

@@ -1,0 +1,121 @@
+"""CPU: each host's cores as engine resources, and what a byte costs them.
+
+A core is a resource of `clock × power-plan factor` cycles per second (the
+factor stands for the frequency scaling and C-state exits a power plan
+allows; high performance is 1). Moving data costs the core that receives it
+
+    cycles per payload byte = receive_per_byte + receive_per_packet / MSS
+
+and the core that sends it `send_per_byte + send_per_segment / LSO segment`
+(large send offload hands the NIC 64 KiB at a time). Larger frames mean
+fewer packets, so jumbo frames cost fewer cycles per byte. One TCP
+connection is received on one core, so the core, not the link, caps a
+single stream: that is why one stream tops out near 4.5–5 Gbps at MTU 1500
+(BEHAVIOUR.md, calibration.md C6) and why more connections, on more cores,
+go faster.
+
+Which cores (the Rust core picks among them by hash; see
+`crates/network/src/cores.rs`), all assumptions stated in docs/model.md:
+
+- a host's own traffic is received with RSS on its NIC's first `rss_queues`
+  physical cores (Windows' default base processor is 0, so NICs overlap);
+- a VM's traffic, on a NIC with VMQ, is processed on its queue's core; VMs
+  get queues round robin over the host's cores from core 1 (core 0 keeps
+  the default queue); with 2 or more vCPUs on a 10 Gbps or faster NIC, vRSS
+  spreads it over as many cores as it has vCPUs, from its queue's core on;
+- without VMQ, all VM traffic lands on the default queue, on core 0;
+- hyper-threads are not cores here: RSS and VMQ use physical cores.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from hvnet.model import Host, Scenario
+
+__all__ = ["CoreSet", "CpuModel", "CpuParameters"]
+
+#: What the NIC receives from the stack per large send (LSO), in bytes.
+LSO_SEGMENT_BYTES = 65536
+
+
+@dataclass(frozen=True)
+class CpuParameters:
+    """Physical constants of the CPU model, calibrated once for all cases
+    (docs/model.md and `hvnet validate` say on which figures)."""
+
+    receive_cycles_per_byte: float = 1.55
+    receive_cycles_per_packet: float = 3767.0
+    send_cycles_per_byte: float = 1.0
+    send_cycles_per_segment: float = 3767.0
+    #: Share of a core's clock a power plan leaves for work (C-states, scaling).
+    power_plan_factor: dict[str, float] = field(
+        default_factory=lambda: {"high_performance": 1.0, "balanced": 0.85, "power_saver": 0.7}
+    )
+
+    def receive_cost(self, mss: int) -> float:
+        """Cycles per payload byte on the receiving core."""
+        return self.receive_cycles_per_byte + self.receive_cycles_per_packet / mss
+
+    def send_cost(self) -> float:
+        """Cycles per payload byte on the sending core."""
+        return self.send_cycles_per_byte + self.send_cycles_per_segment / LSO_SEGMENT_BYTES
+
+
+@dataclass(frozen=True)
+class CoreSet:
+    """The cores an endpoint's connections may land on: `kind` is `rss`
+    (hash through the indirection table), `queue` (one core) or `spread`
+    (vRSS: hash over the set)."""
+
+    kind: str
+    cores: tuple[int, ...]
+
+    def for_core(self) -> tuple[str, list[int]]:
+        return self.kind, list(self.cores)
+
+
+class CpuModel:
+    """Core resources of every host, and each endpoint's core sets."""
+
+    def __init__(
+        self,
+        scenario: Scenario,
+        add_resource: Callable[[str, float], int],
+        parameters: CpuParameters | None = None,
+    ) -> None:
+        self.parameters = parameters or CpuParameters()
+        #: Host name -> resource ids of its physical cores, core 0 first.
+        self.cores: dict[str, list[int]] = {}
+        for host in scenario.hosts:
+            factor = self.parameters.power_plan_factor[str(host.power_plan.value)]
+            cycles = host.cpu.ghz * 1e9 * factor
+            count = host.cpu.sockets * host.cpu.cores_per_socket
+            self.cores[host.name] = [add_resource(f"{host.name} core {k}", cycles) for k in range(count)]
+        self._vm_queue: dict[str, int] = {}
+        for host in scenario.hosts:
+            vms = [vm.name for vm in scenario.vms if vm.host == host.name]
+            count = len(self.cores[host.name])
+            for i, name in enumerate(vms):
+                self._vm_queue[name] = 1 + i % (count - 1) if count > 1 else 0
+        self._scenario = scenario
+
+    def host_set(self, host: Host, nic_names: list[str]) -> CoreSet:
+        """RSS on the first `rss_queues` cores (of the uplink's first NIC)."""
+        nic = host.nic(nic_names[0])
+        cores = self.cores[host.name]
+        return CoreSet("rss", tuple(cores[: max(1, min(nic.rss_queues, len(cores)))]))
+
+    def vm_set(self, vm_name: str, host: Host, nic_names: list[str]) -> CoreSet:
+        """VMQ's core, vRSS's spread, or the default queue's core 0."""
+        vm = self._scenario.vm(vm_name)
+        nics = [host.nic(n) for n in nic_names]
+        cores = self.cores[host.name]
+        if not all(n.vmq for n in nics):
+            return CoreSet("queue", (cores[0],))
+        first = self._vm_queue[vm_name]
+        if vm.vcpus >= 2 and min(n.speed for n in nics) >= 10e9:
+            width = min(vm.vcpus, len(cores))
+            return CoreSet("spread", tuple(cores[(first + i) % len(cores)] for i in range(width)))
+        return CoreSet("queue", (cores[first],))
