@@ -19,14 +19,13 @@ def run_network(
     capacities: list[float],
     fatpipe: list[bool],
     nics: list[tuple[int, int]],
-    teams: list[tuple[list[int], int | None, str, str]],
+    teams: list[tuple[list[int], int | None, str, str, str]],
     endpoints: list[
         tuple[str, int, int, str, tuple[int, int, int, int, int, int], tuple[str, list[int]], tuple[str, list[int]]]
     ],
     paths: dict[tuple[int, int], tuple[list[tuple[int, float]], float, float]],
     connections: list[tuple[int, int, tuple[int, int] | None, float, float, float | None]],
     changes: list[tuple[float, str, int, bool]],
-    switch_hash_fields: str,
     lacp_timeout: float,
     rebalance_interval: float | None = None,
     record_step: float | None = None,

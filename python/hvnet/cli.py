@@ -12,6 +12,7 @@ from typing import Annotated, Any, TypeVar
 
 import typer
 from rich.console import Console
+from rich.table import Table
 
 from hvnet._version import __version__
 from hvnet.errors import HvnetError, UnitError
@@ -21,7 +22,9 @@ from hvnet.report import write_report
 from hvnet.simulate import simulate as run_simulation
 from hvnet.tables import results_tables
 from hvnet.topology import leaf_spine, star
-from hvnet.units import parse_duration
+from hvnet.ntttcp import format_ntttcp, run_ntttcp
+from hvnet.units import parse_bytes, parse_duration
+from hvnet.validate import run_validation, validation_markdown
 
 app = typer.Typer(
     name="hvnet",
@@ -186,6 +189,69 @@ def topology_leaf_spine(
         text = leaf_spine(hosts, nic, leaves, spines, uplink)
         parse_scenario(text, "<leaf-spine>")
     sys.stdout.write(text)
+
+
+@app.command()
+def ntttcp(
+    scenario_file: Annotated[Path, typer.Argument(help="Scenario file (YAML) with the two endpoints.")],
+    sender: Annotated[str, typer.Option("--sender", "-s", help="Host or VM that sends.")],
+    receiver: Annotated[str, typer.Option("--receiver", "-r", help="Host or VM that receives.")],
+    threads: Annotated[int, typer.Option("--threads", "-m", min=1, max=64, help="Threads (connections), as -m N.")] = 8,
+    time: Annotated[str, typer.Option("--time", "-t", help="Test duration, as -t (e.g. 15s).")] = "15s",
+    buffer: Annotated[str, typer.Option("--buffer", "-l", help="Buffer size, as -l (e.g. 128KiB).")] = "128KiB",
+    json_out: JsonOut = None,
+    force: Force = False,
+) -> None:
+    """Predict an `ntttcp -m N,*,ip -l 128k -t T` run, printed the way ntttcp prints it."""
+    with _user_errors():
+        scenario = load_scenario(scenario_file)
+        result = run_ntttcp(scenario, sender, receiver, threads, parse_duration(time), parse_bytes(buffer))
+    if json_out is not None:
+        document = {
+            "sender": result.sender,
+            "receiver": result.receiver,
+            "seconds": result.seconds,
+            "thread_mb_per_s": result.thread_mb_per_s(),
+            "total_mb_per_s": result.total_mb_per_s,
+            "avg_frame_bytes": result.avg_frame_bytes,
+            "cpu_percent": result.cpu_percent,
+            "cycles_per_byte": result.cycles_per_byte,
+        }
+        _write_json(json_out, document, force)
+    if json_out is None or str(json_out) != "-":
+        sys.stdout.write(format_ntttcp(result))
+
+
+@app.command()
+def validate(
+    json_out: JsonOut = None,
+    markdown: Annotated[
+        Path | None,
+        typer.Option("--markdown", help="Write the comparison as Markdown (e.g. docs/validation.md)."),
+    ] = None,
+    force: Force = False,
+) -> None:
+    """Compare hvnet's predictions with the public measurements it is calibrated on."""
+    with _user_errors():
+        checks = run_validation()
+    table = Table(title="hvnet beside public measurements", title_justify="left")
+    for column in ("id", "figure", "reported", "predicted", "error", "explained"):
+        table.add_column(column, justify="right" if column in ("reported", "predicted", "error") else "left")
+    for c in checks:
+        error = "" if c.error_pct is None else f"{c.error_pct:+.1f} %"
+        table.add_row(c.id, c.figure, str(c.reported), str(c.predicted), error, "yes" if c.explained else "[red]no[/]")
+    _out().print(table)
+    for c in checks:
+        if c.note:
+            _out().print(f"{c.id}: {c.note}.", highlight=False, markup=False)
+    if json_out is not None:
+        _write_json(json_out, [c.to_json() for c in checks], force)
+    if markdown is not None:
+        generated = markdown.exists() and markdown.read_text().startswith("# Validation: hvnet beside")
+        _refuse_to_overwrite(markdown, force or generated)
+        with _user_errors():
+            markdown.write_text(validation_markdown(checks))
+        _err().print(f"wrote {markdown}", highlight=False)
 
 
 def _version_callback(value: bool) -> None:

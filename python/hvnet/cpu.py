@@ -17,8 +17,9 @@ go faster.
 Which cores (the Rust core picks among them by hash; see
 `crates/network/src/cores.rs`), all assumptions stated in docs/model.md:
 
-- a host's own traffic is received with RSS on its NIC's first `rss_queues`
-  physical cores (Windows' default base processor is 0, so NICs overlap);
+- a host's own traffic is received with RSS on `rss_queues` physical cores
+  from its NIC's `rss_base_core` (Windows' default base is 0, so NICs
+  overlap unless tuned); a team's set is the union of its members' sets;
 - a VM's traffic, on a NIC with VMQ, is processed on its queue's core; VMs
   get queues round robin over the host's cores from core 1 (core 0 keeps
   the default queue); with 2 or more vCPUs on a 10 Gbps or faster NIC, vRSS
@@ -102,10 +103,17 @@ class CpuModel:
         self._scenario = scenario
 
     def host_set(self, host: Host, nic_names: list[str]) -> CoreSet:
-        """RSS on the first `rss_queues` cores (of the uplink's first NIC)."""
-        nic = host.nic(nic_names[0])
+        """RSS on `rss_queues` cores from the NIC's base core on (for a team:
+        the union of its members' sets, in member order)."""
         cores = self.cores[host.name]
-        return CoreSet("rss", tuple(cores[: max(1, min(nic.rss_queues, len(cores)))]))
+        chosen: list[int] = []
+        for name in nic_names:
+            nic = host.nic(name)
+            for k in range(nic.rss_queues):
+                core = cores[(nic.rss_base_core + k) % len(cores)]
+                if core not in chosen:
+                    chosen.append(core)
+        return CoreSet("rss", tuple(chosen[:64]))
 
     def vm_set(self, vm_name: str, host: Host, nic_names: list[str]) -> CoreSet:
         """VMQ's core, vRSS's spread, or the default queue's core 0."""

@@ -51,8 +51,6 @@ class TeamingParameters:
     lacp_timeout_s: float = 3.0
     #: How often a dynamic team spreads its outbound connections again (unconfirmed).
     rebalance_interval_s: float = 1.0
-    #: What physical switches hash to pick the member they send to (a switch setting).
-    switch_hash: str = "transport_ports"
 
 
 @dataclass(frozen=True)
@@ -145,14 +143,17 @@ class NetworkModel:
             else:
                 self.nics.append((send.resource, receive.resource))
         self.team_index: dict[tuple[str, str], int] = {}
-        self.teams: list[tuple[list[int], int | None, str, str]] = []
+        self.teams: list[tuple[list[int], int | None, str, str, str]] = []
         for host in scenario.hosts:
             for team in host.teams:
                 self.team_index[(host.name, team.name)] = len(self.teams)
                 members = [self.nic_index[Port(host.name, m)] for m in team.members]
                 standby = None if team.standby is None else self.nic_index[Port(host.name, team.standby)]
                 balancing = team.address_hash if team.load_balancing == "address_hash" else team.load_balancing
-                self.teams.append((members, standby, str(team.mode.value), str(getattr(balancing, "value", balancing))))
+                switch_hash = self._switch_hash([self.nic_ports[m] for m in members])
+                self.teams.append(
+                    (members, standby, str(team.mode.value), str(getattr(balancing, "value", balancing)), switch_hash)
+                )
         self._paths: dict[tuple[int, int], list[int]] = {}
         #: Use per payload byte of each NIC pair's links: frame and header overhead (frames.py).
         self._coefficients: dict[tuple[int, int], float] = {}
@@ -164,6 +165,15 @@ class NetworkModel:
             return "team", team, self.teams[team][0]
         nic = self.nic_index[Port(endpoint.host.name, endpoint.uplink)]
         return "nic", nic, [nic]
+
+    def _switch_hash(self, members: list[Port]) -> str:
+        """What the switch a team is cabled to hashes (its first member's switch)."""
+        switches = {s.name: s for s in self.scenario.switches}
+        for member in members:
+            peer = self.fabric.peer(member)
+            if peer is not None and peer.node in switches:
+                return str(switches[peer.node].port_channel_hash.value)
+        return "transport_ports"
 
     def _reachable(self, a: int, b: int) -> bool:
         """Whether NIC `a` reaches NIC `b`; records the path for the core either way."""
@@ -274,7 +284,6 @@ class NetworkModel:
             {pair: self._path_usage(pair, path) for pair, path in self._paths.items()},
             connections,
             changes,
-            self.parameters.switch_hash,
             self.parameters.lacp_timeout_s,
             rebalance_interval=self.parameters.rebalance_interval_s if dynamic else None,
             record_step=step_s,

@@ -30,7 +30,7 @@ use hvnet_engine::{
 };
 
 use crate::cores::Cores;
-use crate::team::{AddressHash, Flow, LoadBalancing, SwitchHash, Team, TeamingMode};
+use crate::team::{AddressHash, Flow, LoadBalancing, Team, TeamingMode};
 
 /// A NIC's cable, as engine resources.
 #[derive(Clone, Copy, Debug)]
@@ -104,8 +104,6 @@ pub struct Network {
     pub endpoints: Vec<Endpoint>,
     /// From NIC `a` (leaving by it) to NIC `b` (arriving on it).
     pub paths: HashMap<(u32, u32), Path>,
-    /// The fields switches hash for switch-dependent teams.
-    pub switch_hash: Option<SwitchHash>,
     /// How long an LACP team takes to see a member that forwards nothing.
     pub lacp_timeout: Seconds,
     /// Period of dynamic teams' rebalancing; `None` for none.
@@ -225,9 +223,6 @@ impl State<'_> {
                 &flow,
                 target.port,
                 &self.carriers[t as usize],
-                self.network
-                    .switch_hash
-                    .unwrap_or(SwitchHash::TransportPorts),
             ),
         };
         (out_nic, in_nic)

@@ -141,6 +141,8 @@ pub struct Team {
     pub standby: Option<u32>,
     pub mode: TeamingMode,
     pub balancing: LoadBalancing,
+    /// What the switch its members are cabled to hashes (static and LACP).
+    pub switch_hash: SwitchHash,
 }
 
 impl Team {
@@ -176,16 +178,10 @@ impl Team {
     }
 
     /// The member a connection arrives on; `port` is the receiver's vSwitch port.
-    pub fn inbound(
-        &self,
-        flow: &Flow,
-        port: u32,
-        carriers: &[u32],
-        switch: SwitchHash,
-    ) -> Option<u32> {
+    pub fn inbound(&self, flow: &Flow, port: u32, carriers: &[u32]) -> Option<u32> {
         match (self.mode, self.balancing) {
             (TeamingMode::Static | TeamingMode::Lacp, _) => {
-                pick(carriers, flow.switch_hash(switch))
+                pick(carriers, flow.switch_hash(self.switch_hash))
             }
             (TeamingMode::SwitchIndependent, LoadBalancing::AddressHash(_)) => {
                 carriers.first().copied()
@@ -232,6 +228,7 @@ mod tests {
             standby: None,
             mode,
             balancing,
+            switch_hash: SwitchHash::TransportPorts,
         }
     }
 
@@ -248,12 +245,7 @@ mod tests {
             .map(|p| t.outbound(&flow(49152 + p), 0, &carriers).unwrap())
             .collect();
         assert!(out.contains(&10) && out.contains(&11));
-        assert!((0..64).all(|p| t.inbound(
-            &flow(49152 + p),
-            0,
-            &carriers,
-            SwitchHash::TransportPorts
-        ) == Some(10)));
+        assert!((0..64).all(|p| t.inbound(&flow(49152 + p), 0, &carriers) == Some(10)));
     }
 
     #[test]
@@ -262,10 +254,7 @@ mod tests {
         let carriers = t.carriers(|_| true);
         for p in 0..64 {
             assert_eq!(t.outbound(&flow(49152 + p), 3, &carriers), Some(11));
-            assert_eq!(
-                t.inbound(&flow(49152 + p), 3, &carriers, SwitchHash::TransportPorts),
-                Some(11)
-            );
+            assert_eq!(t.inbound(&flow(49152 + p), 3, &carriers), Some(11));
         }
     }
 
@@ -286,10 +275,7 @@ mod tests {
         let t = team(TeamingMode::Lacp, LoadBalancing::Dynamic);
         let carriers = t.carriers(|_| true);
         let inbound: Vec<_> = (0..64)
-            .map(|p| {
-                t.inbound(&flow(49152 + p), 0, &carriers, SwitchHash::TransportPorts)
-                    .unwrap()
-            })
+            .map(|p| t.inbound(&flow(49152 + p), 0, &carriers).unwrap())
             .collect();
         assert!(inbound.contains(&10) && inbound.contains(&11));
     }
@@ -326,6 +312,6 @@ mod tests {
     fn a_team_with_no_working_member_carries_nothing() {
         let t = team(TeamingMode::Static, LoadBalancing::HyperVPort);
         assert_eq!(t.outbound(&flow(1), 0, &[]), None);
-        assert_eq!(t.inbound(&flow(1), 0, &[], SwitchHash::MacAddresses), None);
+        assert_eq!(t.inbound(&flow(1), 0, &[]), None);
     }
 }

@@ -65,6 +65,7 @@ fn network(mode: TeamingMode, balancing: LoadBalancing, standby: Option<u32>) ->
             standby,
             mode,
             balancing,
+            switch_hash: SwitchHash::TransportPorts,
         }],
         endpoints: vec![
             endpoint(Uplink::Team(0), 0, 1),
@@ -72,7 +73,6 @@ fn network(mode: TeamingMode, balancing: LoadBalancing, standby: Option<u32>) ->
             endpoint(Uplink::Team(0), 1, 3),
         ],
         paths,
-        switch_hash: Some(SwitchHash::TransportPorts),
         lacp_timeout: 3.0,
         rebalance_interval: None,
     }

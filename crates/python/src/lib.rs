@@ -178,7 +178,7 @@ fn switch_hash(name: &str) -> PyResult<SwitchHash> {
     })
 }
 
-type TeamArgs = (Vec<u32>, Option<u32>, String, String);
+type TeamArgs = (Vec<u32>, Option<u32>, String, String, String);
 type CoresArgs = (String, Vec<usize>);
 type EndpointArgs = (String, u32, u32, String, [u8; 6], CoresArgs, CoresArgs);
 type PathArgs = (Vec<(usize, f64)>, f64, f64);
@@ -191,7 +191,7 @@ type ChangeArgs = (f64, String, usize, bool);
 /// (seconds) and `stalled_since` (when its path went down for good, or
 /// None), and `end_time`, `events`, `wall_s`, `series`.
 #[pyfunction]
-#[pyo3(signature = (capacities, fatpipe, nics, teams, endpoints, paths, connections, changes, switch_hash_fields, lacp_timeout, rebalance_interval=None, record_step=None))]
+#[pyo3(signature = (capacities, fatpipe, nics, teams, endpoints, paths, connections, changes, lacp_timeout, rebalance_interval=None, record_step=None))]
 #[allow(clippy::too_many_arguments)]
 fn run_network<'py>(
     py: Python<'py>,
@@ -203,7 +203,6 @@ fn run_network<'py>(
     paths: HashMap<(u32, u32), PathArgs>,
     connections: Vec<ConnectionArgs>,
     changes: Vec<ChangeArgs>,
-    switch_hash_fields: &str,
     lacp_timeout: f64,
     rebalance_interval: Option<f64>,
     record_step: Option<f64>,
@@ -246,7 +245,7 @@ fn run_network<'py>(
         })
         .collect::<PyResult<Vec<_>>>()?;
     let mut teams_out = Vec::with_capacity(teams.len());
-    for (members, standby, mode, balancing) in teams {
+    for (members, standby, mode, balancing, switch_fields) in teams {
         if members.is_empty() {
             return Err(bad("a team needs at least one member".into()));
         }
@@ -258,6 +257,7 @@ fn run_network<'py>(
             standby,
             mode: teaming_mode(&mode)?,
             balancing: load_balancing(&balancing)?,
+            switch_hash: switch_hash(&switch_fields)?,
         });
     }
     let mut endpoints_out = Vec::with_capacity(endpoints.len());
@@ -406,7 +406,6 @@ fn run_network<'py>(
         teams: teams_out,
         endpoints: endpoints_out,
         paths: paths_out,
-        switch_hash: Some(switch_hash(switch_hash_fields)?),
         lacp_timeout,
         rebalance_interval,
     };

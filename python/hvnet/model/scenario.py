@@ -40,6 +40,7 @@ __all__ = [
     "TeamingMode",
     "VM",
     "VirtualSwitch",
+    "VmTeam",
     "scenario_json_schema",
     "split_endpoint",
 ]
@@ -159,10 +160,14 @@ class Nic(_Model):
     """Unique within the host."""
     speed: PositiveBitRate
     """Link speed, e.g. 10Gbps."""
+    model: str | None = None
+    """Maker and model, e.g. "Mellanox ConnectX-3"; null: not stated. SET compares it across members."""
     mtu: int = Field(default=1500, ge=576, le=9216)
     """IP MTU in bytes; Windows "Jumbo Packet 9014" is mtu 9000."""
     rss_queues: int = Field(default=8, ge=1, le=64)
     """Receive-side scaling queues."""
+    rss_base_core: int = Field(default=0, ge=0)
+    """First physical core of its RSS processor set (Windows' default: 0, so NICs overlap)."""
     rdma: bool = False
     """RDMA (RoCE/iWARP) enabled, as SMB Direct needs."""
     vmq: bool = True
@@ -175,8 +180,8 @@ class Team(_Model):
     name: Name
     """Unique within the host, and distinct from its NIC names."""
     kind: TeamKind = TeamKind.LBFO
-    members: tuple[Name, ...] = Field(min_length=1)
-    """NIC names of this host; a NIC is in at most one team."""
+    members: tuple[Name, ...] = Field(min_length=1, json_schema_extra={"maxItems": 32})
+    """NIC names of this host; a NIC is in at most one team. LBFO: 1-32, SET: 1-8 identical NICs."""
     standby: Name | None = None
     """A member kept idle until another member fails."""
     mode: TeamingMode = TeamingMode.SWITCH_INDEPENDENT
@@ -224,10 +229,16 @@ class Switch(_Model):
     """Unique among hosts, switches and VMs."""
     ports: int = Field(default=48, ge=1)
     """Ports are numbered 1..ports."""
+    stack: Name | None = None
+    """Switches of one stack, MLAG, VLT or vPC pair share a stack name; null: standalone."""
     port_speed: PositiveBitRate | None = None
     """Speed of every port; absent: each cable takes the speed of the NIC on it."""
     backplane: PositiveBitRate | None = None
     """Switching capacity; absent: non-blocking."""
+    mtu: int = Field(default=9216, ge=576, le=9216)
+    """Largest IP packet it forwards, in bytes; data-centre switches ship with jumbo frames up to 9216."""
+    port_channel_hash: AddressHash = AddressHash.TRANSPORT_PORTS
+    """What it hashes to pick the member of a static or LACP team it sends to (its port-channel load-balance setting)."""
 
 
 class Cable(_Model):
@@ -237,6 +248,20 @@ class Cable(_Model):
     b: str
     speed: PositiveBitRate | None = None
     """Absent: the lowest speed of the NICs and switch ports it joins."""
+
+
+class VmTeam(_Model):
+    """A team inside a VM: two vNICs, each on a different virtual switch of the VM's host.
+
+    Checked when loaded; the simulator does not use it yet.
+    """
+
+    members: tuple[Name, ...] = Field(json_schema_extra={"minItems": 2, "maxItems": 2})
+    """Two different virtual switches of the VM's host."""
+    mode: TeamingMode = TeamingMode.SWITCH_INDEPENDENT
+    """Switch independent only."""
+    load_balancing: LoadBalancing = LoadBalancing.ADDRESS_HASH
+    """Address hash only."""
 
 
 class VM(_Model):
@@ -251,6 +276,8 @@ class VM(_Model):
     """Memory assigned to the VM, e.g. 55GiB; a live migration copies it."""
     vswitch: Name | None = None
     """A virtual switch of its host."""
+    team: VmTeam | None = None
+    """A team inside the VM over two virtual switches of its host (not simulated yet)."""
 
 
 class Flow(_Model):

@@ -1,0 +1,137 @@
+"""A traffic test like `ntttcp -m N,*,ip -l 128k -t T`, and its report.
+
+N threads each open one TCP connection from the sender to the receiver and
+send for T seconds. hvnet runs them on the scenario (teams, cores, frames),
+then reports what ntttcp's receiver would print: per-thread and total
+throughput, the average frame size, CPU % and cycles per byte of the
+receiving host, so the prediction reads side by side with a real run.
+
+- Throughput is payload: bytes received over T.
+- CPU % is the receiving host's busy time over all its logical processors
+  (ntttcp's "Avg. CPU %"): the cycles its cores spent on the test, over the
+  cycles its logical processors had (hyper-threads count as processors but
+  do no work of their own here).
+- Cycles/byte is those busy cycles, at the nominal clock, per byte received.
+- The average frame size is the MSS: every segment of a bulk transfer is full.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from hvnet import frames
+from hvnet.cpu import CpuParameters
+from hvnet.errors import InputError
+from hvnet.model import Scenario
+from hvnet.network import ConnectionRequest, NetworkModel, TeamingParameters
+
+__all__ = ["NtttcpResult", "format_ntttcp", "run_ntttcp"]
+
+#: ntttcp's "MEG" and "MB": 2^20 bytes (its Bytes(MEG) over realtime gives its MB/s).
+MEG = 2**20
+
+
+@dataclass(frozen=True)
+class NtttcpResult:
+    sender: str
+    receiver: str
+    seconds: float
+    buffer_bytes: int
+    #: Bytes received per thread, in thread order.
+    thread_bytes: list[float]
+    avg_frame_bytes: float
+    cpu_percent: float
+    cycles_per_byte: float
+
+    @property
+    def total_bytes(self) -> float:
+        return sum(self.thread_bytes)
+
+    def thread_mb_per_s(self) -> list[float]:
+        """Throughput of each thread in ntttcp's MB/s (2^20 bytes per second)."""
+        return [b / self.seconds / MEG for b in self.thread_bytes]
+
+    @property
+    def total_mb_per_s(self) -> float:
+        """Total throughput in ntttcp's MB/s (2^20 bytes per second)."""
+        return self.total_bytes / self.seconds / MEG
+
+
+def run_ntttcp(
+    scenario: Scenario,
+    sender: str,
+    receiver: str,
+    threads: int,
+    seconds: float,
+    buffer_bytes: int = 128 * 1024,
+    teaming: TeamingParameters | None = None,
+    cpu: CpuParameters | None = None,
+) -> NtttcpResult:
+    """Runs the test on the scenario (its own traffic and events are ignored)."""
+    for field, name in (("sender", sender), ("receiver", receiver)):
+        if name not in {h.name for h in scenario.hosts} | {vm.name for vm in scenario.vms}:
+            raise InputError("<ntttcp>", None, field, f"{name!r} is not a host or VM of the scenario")
+    if sender == receiver or scenario.endpoint_host(sender).name == scenario.endpoint_host(receiver).name:
+        raise InputError("<ntttcp>", None, "receiver", "the receiver must be on another host than the sender")
+    if threads < 1 or not seconds > 0:
+        raise InputError("<ntttcp>", None, "threads", "give at least 1 thread and a time above 0 s")
+    cpu = cpu or CpuParameters()
+    model = NetworkModel(scenario, teaming, cpu)
+    # More than the fastest link carries in the test, so a thread never runs out of
+    # data; not more, so that what it sent keeps full precision.
+    plenty = 4 * max(model.fabric.capacities) * seconds
+    requests = [ConnectionRequest(sender, receiver, plenty, 0.0, stop_s=seconds) for _ in range(threads)]
+    for _, why in model.unreachable(requests)[:1]:
+        raise InputError("<ntttcp>", None, "receiver", why)
+    step = seconds
+    run = model.run(requests, step_s=step)
+    assert model.cpu is not None and run.series is not None
+    host = scenario.endpoint_host(receiver)
+    busy_cycles = sum(sum(run.series[core]) * step for core in model.cpu.cores[host.name])
+    factor = cpu.power_plan_factor[str(host.power_plan.value)]
+    nominal_busy = busy_cycles / factor
+    logical = host.cpu.sockets * host.cpu.cores_per_socket * (2 if host.cpu.smt else 1)
+    received = sum(o.sent_bytes for o in run.outcomes)
+    uplink_mtus = [n.mtu for n in scenario.endpoint_host(sender).nics] + [n.mtu for n in host.nics]
+    return NtttcpResult(
+        sender=sender,
+        receiver=receiver,
+        seconds=seconds,
+        buffer_bytes=buffer_bytes,
+        thread_bytes=[o.sent_bytes for o in run.outcomes],
+        avg_frame_bytes=float(frames.mss(min(uplink_mtus))),
+        cpu_percent=100.0 * nominal_busy / (logical * host.cpu.ghz * 1e9 * seconds),
+        cycles_per_byte=nominal_busy / received if received else 0.0,
+    )
+
+
+def format_ntttcp(result: NtttcpResult) -> str:
+    """The receiver's report in ntttcp's own layout (text mode)."""
+    lines = [
+        f"hvnet prediction of: ntttcp -r -m {len(result.thread_bytes)},*,{result.receiver} "
+        f"-l {result.buffer_bytes // 1024}k -t {result.seconds:g}  (sender {result.sender})",
+        "",
+        "Thread  Time(s) Throughput(KB/s) Avg B / Compl",
+        "======  ======= ================ =============",
+    ]
+    for i, b in enumerate(result.thread_bytes):
+        lines.append(f"{i:>6} {result.seconds:>8.3f} {b / result.seconds / 1024:>16.3f} {result.buffer_bytes:>13.3f}")
+    buffers = result.total_bytes / result.buffer_bytes
+    lines += [
+        "",
+        "#####  Totals:  #####",
+        "",
+        "   Bytes(MEG)    realtime(s) Avg Frame Size Throughput(MB/s)",
+        "================ =========== ============== ================",
+        f"{result.total_bytes / MEG:>16.6f} {result.seconds:>11.3f} {result.avg_frame_bytes:>14.3f} "
+        f"{result.total_mb_per_s:>16.3f}",
+        "",
+        "Throughput(Buffers/s) Cycles/Byte       Buffers",
+        "===================== =========== =============",
+        f"{buffers / result.seconds:>21.3f} {result.cycles_per_byte:>11.3f} {buffers:>13.3f}",
+        "",
+        "Avg. CPU %",
+        "==========",
+        f"{result.cpu_percent:>10.3f}",
+    ]
+    return "\n".join(lines) + "\n"

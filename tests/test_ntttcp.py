@@ -1,0 +1,99 @@
+"""`hvnet ntttcp`: a predicted ntttcp run, per thread and in total.
+
+The scenarios are two hosts back to back (one 10 Gbps NIC each), so the
+expected numbers follow from the CPU model and the frame overhead alone.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from typer.testing import Result
+
+from hvnet import frames, parse_scenario
+from hvnet.cpu import CpuParameters
+from hvnet.errors import InputError
+from hvnet.ntttcp import MEG, format_ntttcp, run_ntttcp
+
+Invoke = Callable[..., Result]
+WriteFile = Callable[[str, str], Path]
+
+BACK_TO_BACK = """
+name: back to back
+hosts:
+  - {name: hv1, cpu: {sockets: 1, cores_per_socket: 8, ghz: 3.0}, power_plan: high_performance,
+     nics: [{name: nic1, speed: 10Gbps, mtu: %(mtu)d, rss_queues: 8}]}
+  - {name: hv2, cpu: {sockets: 1, cores_per_socket: 8, ghz: 3.0}, power_plan: high_performance,
+     nics: [{name: nic1, speed: 10Gbps, mtu: %(mtu)d, rss_queues: 8}]}
+cables: [{a: hv1/nic1, b: hv2/nic1}]
+"""
+
+
+def scenario(mtu: int = 1500):  # type: ignore[no-untyped-def]
+    return parse_scenario(BACK_TO_BACK % {"mtu": mtu})
+
+
+def test_one_thread_is_capped_by_its_receiving_core() -> None:
+    """One connection lands on one core: 3e9 cycles/s over the receive cost at MSS 1448
+    (1.55 + 3767/1448 = 4.15 cycles/byte) is about 723 MB/s, below the link's 1.18 GB/s."""
+    run = run_ntttcp(scenario(), "hv1", "hv2", threads=1, seconds=10.0)
+    expected = 3e9 / CpuParameters().receive_cost(frames.mss(1500))
+    assert run.thread_bytes[0] / 10.0 == pytest.approx(expected, rel=1e-9)
+
+
+def test_enough_threads_fill_the_link_at_its_goodput() -> None:
+    """8 threads on up to 8 cores: the link is the limit, 10 Gbps × 1448/1538 of payload."""
+    run = run_ntttcp(scenario(), "hv1", "hv2", threads=8, seconds=10.0)
+    assert run.total_bytes * 8 / 10.0 == pytest.approx(frames.goodput(10e9, 1500), rel=1e-9)
+
+
+def test_jumbo_frames_lift_the_single_stream_cap() -> None:
+    """At MTU 9000 a byte costs fewer cycles (fewer packets), so one stream goes faster."""
+    small = run_ntttcp(scenario(1500), "hv1", "hv2", threads=1, seconds=5.0).total_bytes
+    jumbo = run_ntttcp(scenario(9000), "hv1", "hv2", threads=1, seconds=5.0).total_bytes
+    assert jumbo > 1.5 * small
+
+
+def test_cpu_percent_and_cycles_per_byte_follow_the_receive_cost() -> None:
+    """One stream on high performance: the receiving core is fully busy, 1 core of 16
+    logical processors (8 cores with Hyper-Threading) is 6.25 %; cycles per byte is the
+    receive cost."""
+    run = run_ntttcp(scenario(), "hv1", "hv2", threads=1, seconds=10.0)
+    assert run.cpu_percent == pytest.approx(100 / 16, rel=1e-6)
+    assert run.cycles_per_byte == pytest.approx(CpuParameters().receive_cost(1448), rel=1e-6)
+    assert run.avg_frame_bytes == 1448
+
+
+def test_the_report_reads_like_ntttcp() -> None:
+    run = run_ntttcp(scenario(), "hv1", "hv2", threads=2, seconds=10.0)
+    text = format_ntttcp(run)
+    for heading in ("Thread  Time(s) Throughput(KB/s) Avg B / Compl", "#####  Totals:  #####", "Cycles/Byte"):
+        assert heading in text
+    total_line = text.splitlines()[text.splitlines().index("================ =========== ============== ================") + 1]
+    assert float(total_line.split()[0]) == pytest.approx(run.total_bytes / MEG, rel=1e-6)
+
+
+def test_endpoints_must_exist_and_differ_by_host() -> None:
+    with pytest.raises(InputError, match="'vm9' is not a host or VM"):
+        run_ntttcp(scenario(), "vm9", "hv2", threads=1, seconds=1.0)
+    with pytest.raises(InputError, match="another host"):
+        run_ntttcp(scenario(), "hv1", "hv1", threads=1, seconds=1.0)
+
+
+def test_cli_prints_the_report_and_writes_json(cli: Invoke, write: WriteFile) -> None:
+    path = write("b2b.yaml", BACK_TO_BACK % {"mtu": 1500})
+    result = cli("ntttcp", path, "-s", "hv1", "-r", "hv2", "-m", "4", "-t", "5s")
+    assert result.exit_code == 0, result.output
+    assert "#####  Totals:  #####" in result.stdout
+    document = json.loads(cli("ntttcp", path, "-s", "hv1", "-r", "hv2", "--json", "-").stdout)
+    assert len(document["thread_mb_per_s"]) == 8
+
+
+def test_cli_bad_endpoint_is_one_line(cli: Invoke, write: WriteFile) -> None:
+    path = write("b2b.yaml", BACK_TO_BACK % {"mtu": 1500})
+    result = cli("ntttcp", path, "-s", "nope", "-r", "hv2")
+    assert result.exit_code == 2
+    assert result.stderr.strip().count("\n") == 0 and "nope" in result.stderr
