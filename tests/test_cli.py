@@ -21,6 +21,10 @@ from hvnet.topology import star
 Invoke = Callable[..., Result]
 WriteFile = Callable[[str, str], Path]
 
+#: Line time per payload byte at MTU 1500 (hvnet.frames: 1538-byte frames carry
+#: 1448 bytes of payload): 2.5 GB at 10 Gbps takes 2 × FRAME = 2.12 s.
+FRAME = 1538 / 1448
+
 TWO_HOSTS = """
 name: Two hosts
 hosts:
@@ -66,11 +70,11 @@ def test_demo_runs(cli: Invoke) -> None:
 
 
 def test_simulate_prints_the_tables(cli: Invoke, write: WriteFile) -> None:
-    """2.5 GB at 10 Gbps: 2.00 s."""
+    """2.5 GB at 10 Gbps in frames of MTU 1500: 2 × FRAME = 2.12 s."""
     result = cli("simulate", write("s.yaml", TWO_HOSTS))
     assert result.exit_code == 0, result.output
     assert "Two hosts: traffic" in result.stdout
-    assert "2.00 s" in result.stdout
+    assert "2.12 s" in result.stdout
     assert "1 of 1 traffic entries completed" in result.stdout
     assert result.stderr == ""
 
@@ -82,7 +86,7 @@ def test_simulate_json_to_stdout_is_only_json(cli: Invoke, write: WriteFile) -> 
     document = json.loads(result.stdout)
     results = Results.model_validate(document)
     assert results.hvnet == __version__
-    assert [(t.name, t.end_s) for t in results.traffic] == [("copy", 2.0)]
+    assert [(t.name, t.end_s) for t in results.traffic] == [("copy", pytest.approx(2 * FRAME))]
 
 
 def test_simulate_json_to_a_file_also_prints_the_tables(cli: Invoke, write: WriteFile, tmp_path: Path) -> None:
@@ -90,15 +94,16 @@ def test_simulate_json_to_a_file_also_prints_the_tables(cli: Invoke, write: Writ
     result = cli("simulate", write("s.yaml", TWO_HOSTS), "--json", out)
     assert result.exit_code == 0, result.output
     assert "Two hosts: traffic" in result.stdout
-    assert Results.model_validate_json(out.read_text()).traffic[0].end_s == 2.0
+    assert Results.model_validate_json(out.read_text()).traffic[0].end_s == pytest.approx(2 * FRAME)
 
 
 def test_simulate_step_sets_the_series_resolution(cli: Invoke, write: WriteFile) -> None:
-    """2 s of traffic at --step 250ms: 8 bins of 10 Gbps out of hv1/nic1."""
+    """2.12 s of traffic at --step 250ms: 8 full bins of 10 Gbps (line rate) out of hv1/nic1,
+    and a ninth busy for 0.12 s of its 0.25 s."""
     result = cli("simulate", write("s.yaml", TWO_HOSTS), "--step", "250ms", "--json", "-")
     document = json.loads(result.stdout)
     assert document["step_s"] == 0.25
-    assert document["adapters"][0]["send_bps"] == pytest.approx([10e9] * 8)
+    assert document["adapters"][0]["send_bps"] == pytest.approx([10e9] * 8 + [10e9 * (2 * FRAME - 2) / 0.25])
 
 
 @pytest.mark.parametrize(
@@ -218,7 +223,7 @@ def test_topology_output_simulates(cli: Invoke, tmp_path: Path) -> None:
     path = tmp_path / "star.yaml"
     path.write_text(cli("topology", "star", "--hosts", "2").stdout + "traffic: [{from: hv1, to: hv2, size: 1.25GB}]\n")
     document = json.loads(cli("simulate", path, "--json", "-").stdout)
-    assert document["traffic"][0]["end_s"] == pytest.approx(1.0)
+    assert document["traffic"][0]["end_s"] == pytest.approx(FRAME)  # 1.25 GB at 10 Gbps, MTU 1500
 
 
 @pytest.mark.parametrize(
@@ -243,20 +248,20 @@ MATRIX = "src,dst,bytes,start_s\nhv1,hv2,2500000000,0\nhv1,hv3,625000000,1\nhv3,
 
 
 def test_flows_json_gives_end_times_in_row_order(cli: Invoke, write: WriteFile) -> None:
-    """Rows end at 2.5 s, 2.0 s and (0 bytes) at once: see test_flows.py for the arithmetic."""
+    """Rows end at 2.5 × FRAME, 1 + FRAME and (0 bytes) at once: see test_flows.py for the arithmetic."""
     result = cli("flows", write("s.yaml", TWO_HOSTS), write("m.csv", MATRIX), "--json", "-")
     assert result.exit_code == 0, result.output
     document = json.loads(result.stdout)
     assert list(document) == ["engine", "wall_s", "end_s"]
     assert document["engine"] == f"hvnet {__version__}"
     assert isinstance(document["wall_s"], float) and document["wall_s"] >= 0
-    assert document["end_s"] == [pytest.approx(2.5), pytest.approx(2.0), pytest.approx(0.0)]
+    assert document["end_s"] == [pytest.approx(2.5 * FRAME), pytest.approx(1 + FRAME), pytest.approx(0.0)]
 
 
 def test_flows_prints_a_summary(cli: Invoke, write: WriteFile) -> None:
     result = cli("flows", write("s.yaml", TWO_HOSTS), write("m.csv", MATRIX))
     assert result.exit_code == 0, result.output
-    assert result.stdout.startswith("3 flows, 3 completed, last at 2.500 s; engine ")
+    assert result.stdout.startswith("3 flows, 3 completed, last at 2.655 s; engine ")  # 2.5 × FRAME
 
 
 @pytest.mark.parametrize(

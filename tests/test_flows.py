@@ -98,14 +98,17 @@ def test_a_file_that_is_not_utf8_is_refused_with_its_line(tmp_path: Path, four_h
 def test_end_times_come_in_row_order(write: WriteFile, four_hosts: Scenario) -> None:
     """hv1 sends 2.5 GB to hv2 from 0 s and 625 MB to hv3 from 1 s, on one 10 Gbps NIC.
 
-    0-1 s the first runs alone (1.25 GB); 1-2 s both at 5 Gbps: the second is
-    done at 2.0 s; the first's last 0.625 GB takes 0.5 s alone: 2.5 s. A third
-    row, hv3 → hv4, 1.25 GB on other NICs, takes 1.0 s. The answer keeps the
-    rows' order, not the order of completion.
+    Each payload byte takes FRAME = 1538 / 1448 bytes of line time (MTU 1500,
+    hvnet.frames). From 1 s both run at 5 Gbps: the second's 625 MB takes
+    FRAME s, done at 1 + FRAME; the NIC is busy throughout, so the first ends
+    when all 3.125 GB have crossed it: 2.5 × FRAME. A third row, hv3 → hv4,
+    1.25 GB on other NICs, takes FRAME s. The answer keeps the rows' order,
+    not the order of completion.
     """
+    frame = 1538 / 1448
     path = write("m.csv", HEADER + "hv1,hv2,2500000000,0\nhv1,hv3,625000000,1\nhv3,hv4,1250000000,0\n")
     result = run_flows(four_hosts, read_flows(path, four_hosts), path)
-    assert result.end_s == [pytest.approx(2.5), pytest.approx(2.0), pytest.approx(1.0)]
+    assert result.end_s == [pytest.approx(2.5 * frame), pytest.approx(1 + frame), pytest.approx(frame)]
     assert result.wall_s >= 0.0
 
 

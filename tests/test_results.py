@@ -101,10 +101,13 @@ def test_a_traffic_result_that_never_ended_has_no_duration_or_rate() -> None:
 
 
 def test_end_s_counts_a_failure_after_the_traffic() -> None:
-    """The run ends at its last event: a 1 s transfer, then a NIC failure at 10 s: end_s is 10.
+    """The run ends at its last event: a 1.06 s transfer, then a NIC failure at 10 s: end_s is 10.
 
-    The time series run to the end too: 10 one-second bins, busy only in the first.
+    1.25 GB at 10 Gbps in frames of MTU 1500 takes FRAME = 1538 / 1448 = 1.06 s.
+    The time series run to the end too: 10 one-second bins, busy (at the line
+    rate) for all of the first and 0.06 s of the second.
     """
+    frame = 1538 / 1448
     results = simulate(
         parse_scenario(
             "name: late failure\n"
@@ -116,9 +119,9 @@ def test_end_s_counts_a_failure_after_the_traffic() -> None:
             "events: [{at: 10s, action: nic_down, target: a/nic1}]\n"
         )
     )
-    assert results.traffic[0].end_s == pytest.approx(1.0)
+    assert results.traffic[0].end_s == pytest.approx(frame)
     assert results.end_s == pytest.approx(10.0)
-    assert results.adapters[0].send_bps == pytest.approx([10e9] + [0.0] * 9)
+    assert results.adapters[0].send_bps == pytest.approx([10e9, 10e9 * (frame - 1)] + [0.0] * 8)
     # b/spare has no cable: empty series.
     spare = results.adapters[2]
     assert (spare.nic, spare.send_bps, spare.receive_bps) == ("spare", [], [])

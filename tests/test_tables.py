@@ -6,14 +6,18 @@ replaced by `<wall>`; trailing spaces (rich pads table titles) are dropped so
 that an editor that trims them does not break the test. Rewrite the file with
 `pytest --update-golden` and read the diff.
 
-What the demo shows, worked out by hand (demo.yaml): copy-1 and copy-2 both
-arrive on hv2/nic1 (a dynamic team receives on the member that hv2's own
-vSwitch port is affinitized to), so they share its 10 Gbps, 5 Gbps each, the
-whole time: 40 GB at 10 Gbps, both end at 32.00 s. copy-back has hv2 → hv1
-to itself: 5 GB at 10 Gbps, 4.00 s. hv1/nic2, which carries copy-2, loses
-its link from 5 s to 12 s: the team sees it at once and copy-2 moves to
-nic1 (no time black-holed), then back to nic2 when rebalancing spreads the
-two copies again after 12 s (2 moves).
+What the demo shows, worked out by hand (demo.yaml): the NICs use jumbo
+frames (MTU 9000), so each byte of payload takes JUMBO = 9038 / 8948 bytes
+of line time (hvnet.frames). copy-1 and copy-2 both arrive on hv2/nic1 (a
+dynamic team receives on the member that hv2's own vSwitch port is
+affinitized to), so they share its 10 Gbps, 5 Gbps each, the whole time:
+40 GB at 10 Gbps, both end at 32 × JUMBO = 32.32 s. copy-back has hv2 → hv1
+to itself: 5 GB at 10 Gbps, 4 × JUMBO = 4.04 s. hv1/nic2, which carries
+copy-2, loses its link from 5 s to 12 s: the team sees it at once and
+copy-2 moves to nic1 (no time black-holed), then back to nic2 when
+rebalancing spreads the two copies again at 12 s (2 moves). The run's end,
+33.00 s, is the dynamic teams' last rebalancing tick (one per second while
+data moves), after the copies ended.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ import re
 from collections.abc import Callable
 from importlib import resources
 
+import pytest
 from rich.console import Console
 from typer.testing import Result
 
@@ -50,7 +55,13 @@ def test_demo_completion_times() -> None:
     """The hand-worked answers of the module docstring, independent of the table layout."""
     text = resources.files("hvnet.examples").joinpath("demo.yaml").read_text()
     results = simulate(parse_scenario(text))
-    assert {t.name: t.end_s for t in results.traffic} == {"copy-1": 32.0, "copy-2": 32.0, "copy-back": 4.0}
+    jumbo = 9038 / 8948
+    assert {t.name: t.end_s for t in results.traffic} == {
+        "copy-1": pytest.approx(32 * jumbo),
+        "copy-2": pytest.approx(32 * jumbo),
+        "copy-back": pytest.approx(4 * jumbo),
+    }
+    assert results.end_s == 33.0
     copy_2 = results.traffic[1].connection_results[0]
     assert copy_2.blackholed_s == 0.0
     assert [(n.at_s, n.out_nic) for n in copy_2.nics][:2] == [(0.0, "hv1/nic2"), (5.0, "hv1/nic1")]
@@ -79,27 +90,28 @@ cables: [{a: hv1/nic1, b: hv2/nic1}]
 traffic:
   - {name: stuck, from: hv1, to: hv2, size: 2.5GB}
   - {from: hv2, to: hv1, size: 1.25GB}
-events: [{at: 1s, action: nic_down, target: hv1/nic1}]
+events: [{at: 2s, action: nic_down, target: hv1/nic1}]
 """
 
 
 def test_a_stalled_entry_reads_never() -> None:
     """'stuck' never ends: its end reads 'never', its rate '-', and it is black-holed
-    since the NIC failed at 1 s; the summary counts it out.
+    since the NIC failed at 2 s; the summary counts it out.
 
-    The unnamed entry (hv2 → hv1) had finished at 1 s, when the NIC failed.
+    The unnamed entry (hv2 → hv1) had finished before: 1.25 GB at 10 Gbps in
+    frames of MTU 1500 takes 1538 / 1448 = 1.06 s, at 9.41 Gbps of payload.
     """
     text = render(STALLED)
     rows = [cells(line) for line in text.splitlines() if line.startswith("│") and " → " in line]
     assert rows == [
-        ["stuck", "hv1 → hv2", "nic1 → nic1", "2.5 GB", "0.00 s", "never", "-", "since 1.00 s"],
-        ["", "hv2 → hv1", "nic1 → nic1", "1.25 GB", "0.00 s", "1.00 s", "10 Gbps", "-"],
+        ["stuck", "hv1 → hv2", "nic1 → nic1", "2.5 GB", "0.00 s", "never", "-", "since 2.00 s"],
+        ["", "hv2 → hv1", "nic1 → nic1", "1.25 GB", "0.00 s", "1.06 s", "9.41 Gbps", "-"],
     ]
     assert "1 of 2 traffic entries completed" in text
 
 
 def test_adapters_show_peak_send_and_receive() -> None:
-    """hv1/nic1 sends at 10 Gbps (0-1 s) and receives at 10 Gbps; speeds in the NIC's units."""
+    """hv1/nic1 sends and receives at 10 Gbps of line rate (0-1 s); speeds in the NIC's units."""
     text = render(STALLED)
     (hv1,) = [line for line in text.splitlines() if line.startswith("│ hv1")]
     assert cells(hv1) == ["hv1", "nic1", "10 Gbps", "10 Gbps", "10 Gbps"]

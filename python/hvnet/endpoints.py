@@ -37,6 +37,12 @@ class Endpoint:
     address: str
     mac: tuple[int, int, int, int, int, int]
 
+    @property
+    def nics(self) -> tuple[str, ...]:
+        """The NICs its traffic may use: the members of its uplink team, or the uplink NIC."""
+        team = next((t for t in self.host.teams if t.name == self.uplink), None)
+        return (self.uplink,) if team is None else team.members
+
 
 class Endpoints:
     """The endpoints of a scenario, by name."""

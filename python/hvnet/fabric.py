@@ -7,6 +7,7 @@ non-blocking and adds nothing. A path from a NIC to a NIC is the cable out of
 the source NIC, the cables between switches on a shortest path (equal-cost
 choices are made by the connection's hash, like ECMP), and the cable into the
 destination NIC. Capacities are in bytes per second, the engine's unit.
+The fabric also keeps each NIC's and switch's MTU, for `frames.py`.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from dataclasses import dataclass, field
 
 from hvnet.model import Scenario
 
-__all__ = ["Direction", "Fabric", "Port", "build_fabric"]
+__all__ = ["Direction", "Fabric", "Port", "build_fabric", "ecmp_key"]
 
 
 @dataclass(frozen=True)
@@ -55,6 +56,9 @@ class Fabric:
     #: Switch name -> [(neighbour switch, direction towards it)].
     uplinks: dict[str, list[tuple[str, Direction]]] = field(default_factory=dict)
     switches: frozenset[str] = frozenset()
+    #: The IP MTU of each NIC, and of each switch (the largest packet it forwards).
+    nic_mtu: dict[Port, int] = field(default_factory=dict)
+    switch_mtu: dict[str, int] = field(default_factory=dict)
     _distances: dict[str, dict[str, int]] = field(default_factory=dict)
 
     def add(self, name: str, bytes_per_s: float, fatpipe: bool = False) -> int:
@@ -72,20 +76,14 @@ class Fabric:
 
         `key` (a connection hash) picks among equal-cost switch paths.
         """
-        first = self.out_of.get(source)
-        last = self.into.get(target)
-        if first is None or last is None:
+        route = self._route(source, target, key)
+        if route is None:
             return None
-        if first.target == target:
+        first, hops, last = route
+        if first is last:
             return [first.resource]
-        ingress, egress = first.target.node, last.source.node
-        if ingress not in self.switches or egress not in self.switches:
-            return None
-        hops = self._switch_hops(ingress, egress, key)
-        if hops is None:
-            return None
         resources = [first.resource]
-        switch = ingress
+        switch = first.target.node
         for direction in hops:
             if switch in self.backplane:
                 resources.append(self.backplane[switch])
@@ -95,6 +93,31 @@ class Fabric:
             resources.append(self.backplane[switch])
         resources.append(last.resource)
         return resources
+
+    def switches_on(self, source: Port, target: Port, key: int) -> list[str] | None:
+        """Switches the path `path(source, target, key)` crosses, in order; None when not connected."""
+        route = self._route(source, target, key)
+        if route is None:
+            return None
+        first, hops, last = route
+        return [] if first is last else [first.target.node] + [d.target.node for d in hops]
+
+    def _route(self, source: Port, target: Port, key: int) -> tuple[Direction, list[Direction], Direction] | None:
+        """The cable out of `source`, the cables between switches, the cable into `target`.
+
+        A cable straight from NIC to NIC is both the first and the last.
+        """
+        first = self.out_of.get(source)
+        last = self.into.get(target)
+        if first is None or last is None:
+            return None
+        if first.target == target:
+            return first, [], first
+        ingress, egress = first.target.node, last.source.node
+        if ingress not in self.switches or egress not in self.switches:
+            return None
+        hops = self._switch_hops(ingress, egress, key)
+        return None if hops is None else (first, hops, last)
 
     def _switch_hops(self, start: str, goal: str, key: int) -> list[Direction] | None:
         """Cables of one shortest path between two switches (BFS from the goal)."""
@@ -125,6 +148,14 @@ class Fabric:
         return distance
 
 
+def ecmp_key(source: int, target: int) -> int:
+    """The key that picks a NIC pair's equal-cost path (NICs numbered in scenario order).
+
+    The same for all the pair's connections, and different between pairs.
+    """
+    return source * 7919 + target
+
+
 def _parse_port(text: str) -> Port:
     node, _, port = text.partition("/")
     return Port(node, port)
@@ -132,7 +163,11 @@ def _parse_port(text: str) -> Port:
 
 def build_fabric(scenario: Scenario) -> Fabric:
     """Resources for every cable direction and every switch backplane."""
-    fabric = Fabric(switches=frozenset(s.name for s in scenario.switches))
+    fabric = Fabric(
+        switches=frozenset(s.name for s in scenario.switches),
+        nic_mtu={Port(h.name, n.name): n.mtu for h in scenario.hosts for n in h.nics},
+        switch_mtu={s.name: s.mtu for s in scenario.switches},
+    )
     nic_speed = {Port(h.name, n.name): n.speed for h in scenario.hosts for n in h.nics}
     port_speed = {s.name: s.port_speed for s in scenario.switches}
 

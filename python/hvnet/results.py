@@ -101,6 +101,8 @@ class Results(_Frozen):
     wall_s: float
     traffic: list[TrafficResult]
     adapters: list[AdapterSeries]
+    #: One line per NIC pair whose full-size frames a switch on its path drops.
+    warnings: list[str]
 
     @property
     def stalled(self) -> list[TrafficResult]:

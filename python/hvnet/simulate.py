@@ -4,13 +4,15 @@ Each traffic entry opens `connections` TCP connections that split its size
 evenly. Which NIC or team member each connection uses, failover when a
 member fails, and dynamic rebalancing are decided in the Rust core (see
 `network.py` and `crates/network/src/run.rs`); this module shapes what the
-core reports into `Results`.
+core reports into `Results`, with a warning for each NIC pair whose
+full-size frames a switch drops (`frames.py`).
 """
 
 from __future__ import annotations
 
 from hvnet.errors import Problem, ScenarioError
 from hvnet.fabric import Port
+from hvnet.frames import path_warnings
 from hvnet.model import Scenario
 from hvnet.network import ConnectionRequest, NetworkModel, TeamingParameters
 from hvnet.results import AdapterSeries, ConnectionResult, NicChoice, Results, TrafficResult
@@ -69,4 +71,5 @@ def simulate(
         wall_s=run.wall_s,
         traffic=[TrafficResult.of(t, conns) for t, conns in zip(scenario.traffic, per_traffic)],
         adapters=adapters,
+        warnings=path_warnings(scenario),
     )

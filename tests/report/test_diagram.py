@@ -35,7 +35,7 @@ hosts:
     teams:
       - {name: LACP, members: [nic1, nic2], mode: lacp, load_balancing: address_hash, address_hash: ip_addresses}
       - {name: storage, members: [smb1, smb2], mode: static}
-switches: [{name: tor1}, {name: tor2}]
+switches: [{name: tor1, stack: mlag1}, {name: tor2, stack: mlag1}]
 cables:
   - {a: hv1/nic1, b: tor1/1}
   - {a: hv1/nic2, b: tor2/1}

@@ -24,6 +24,7 @@ from hvnet.model.scenario import (
     TeamingMode,
     TeamKind,
     VirtualSwitch,
+    VmTeam,
     scenario_json_schema,
     split_endpoint,
 )
@@ -46,6 +47,7 @@ __all__ = [
     "TeamKind",
     "TeamingMode",
     "VirtualSwitch",
+    "VmTeam",
     "load_scenario",
     "parse_scenario",
     "scenario_from_data",

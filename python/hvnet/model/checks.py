@@ -3,7 +3,11 @@
 pydantic checks each field on its own; these checks look across fields: names
 are unique, teams list NICs of their host, cables join existing NICs and
 switch ports and no end is cabled twice, VMs run on existing hosts, flows and
-events name existing things.
+events name existing things. They also refuse the team designs Windows
+refuses (BEHAVIOUR.md): too many members, a SET team of unlike NICs or with
+LBFO-only settings, a static or LACP team across switches that are not one
+logical switch, and a team inside a VM other than two vNICs, switch
+independent, address hash.
 
 The checks read the raw data (plain dicts and lists, as loaded from YAML), not
 a validated ``Scenario``, so that a file with both a bad unit and an unknown
@@ -16,7 +20,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 
-from hvnet.model.scenario import EventAction, LoadBalancing, Switch, TeamingMode, TeamKind, split_endpoint
+from hvnet.errors import UnitError
+from hvnet.model.scenario import EventAction, LoadBalancing, Nic, Switch, TeamingMode, TeamKind, split_endpoint
+from hvnet.units import format_bitrate, parse_bitrate, show_value
 
 __all__ = ["Finding", "Loc", "check_references"]
 
@@ -35,6 +41,7 @@ class Finding:
 @dataclass
 class _Host:
     nics: dict[str, Loc] = field(default_factory=dict)
+    nic_entries: dict[str, Mapping[str, object]] = field(default_factory=dict)  # NIC name -> its fields
     teams: dict[str, Loc] = field(default_factory=dict)
     team_of: dict[str, str] = field(default_factory=dict)  # member NIC -> team
     vswitches: dict[str, Loc] = field(default_factory=dict)
@@ -44,6 +51,17 @@ class _Host:
 class _Switch:
     ports: int | None  # None: the port count itself is invalid (pydantic says so)
     port_speed_given: bool
+    stack: str | None  # switches sharing a stack name act as one (stack, MLAG, VLT, vPC)
+
+
+@dataclass(frozen=True)
+class _SwitchDependentTeam:
+    """A static or LACP team, kept until the cables say where its members go."""
+
+    at: Loc
+    host: str
+    mode: str
+    members: list[str]
 
 
 @dataclass(frozen=True)
@@ -85,6 +103,64 @@ def _names(names: Iterable[str]) -> str:
     return ", ".join(shown)
 
 
+def _and(names: list[str]) -> str:
+    """``"tor1"``, ``"tor1 and tor2"``, ``"tor1, tor2 and tor3"``."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+_MAX_MEMBERS = {TeamKind.LBFO.value: 32, TeamKind.SET.value: 8}
+_MEMBER_RULE = {
+    TeamKind.LBFO.value: "an LBFO team has at most 32 members (NIC teaming supports 1–32 NICs)",
+    TeamKind.SET.value: "a SET team has at most 8 members (Switch Embedded Teaming supports 1–8 identical NICs)",
+}
+_SWITCH_DEPENDENT = (TeamingMode.STATIC.value, TeamingMode.LACP.value)
+
+
+def _set_traits(nic: Mapping[str, object]) -> dict[str, tuple[object, str]]:
+    """What SET compares between members: field -> (value to compare, value to show).
+
+    A value pydantic refuses is left out (it reports it), and so is a model
+    that is not stated: an unknown model matches any.
+    """
+    traits: dict[str, tuple[object, str]] = {}
+    speed = nic.get("speed")
+    if isinstance(speed, str):
+        try:
+            rate = parse_bitrate(speed)
+        except UnitError:
+            pass
+        else:
+            traits["speed"] = (rate, format_bitrate(rate))
+    model = nic.get("model")
+    if isinstance(model, str):
+        traits["model"] = (" ".join(model.split()).casefold(), show_value(model))
+    rdma = nic.get("rdma", Nic.model_fields["rdma"].default)
+    if isinstance(rdma, bool):
+        traits["rdma"] = (rdma, show_value(rdma))
+    mtu = nic.get("mtu", Nic.model_fields["mtu"].default)
+    if isinstance(mtu, int) and not isinstance(mtu, bool):
+        traits["mtu"] = (mtu, show_value(mtu))
+    return traits
+
+
+def _not_one_switch(mode: str, switches: list[tuple[str, str | None]]) -> str:
+    """Why a static or LACP team may not span these switches (name, stack), and what to do."""
+    team = "an LACP team's" if mode == TeamingMode.LACP.value else "a static team's"
+    pair = len(switches) == 2
+    if all(stack is None for _, stack in switches):
+        names = _and([name for name, _ in switches])
+        why = (
+            "which are neither stacked nor in an MLAG/VLT/vPC pair"
+            if pair
+            else "none of which are stacked or in an MLAG/VLT/vPC group"
+        )
+    else:
+        names = _and([f"{name} ({'not stacked' if stack is None else f'stack: {stack}'})" for name, stack in switches])
+        why = f"which are not one stack or MLAG/VLT/vPC {'pair' if pair else 'group'}"
+    fix = "give both switches the same stack: name" if pair else "give all these switches the same stack: name"
+    return f"{team} members go to switches {names}, {why} ({fix}, or use switch independent teaming)"
+
+
 class _Checker:
     def __init__(self, data: Mapping[str, object], line_of: Callable[[Loc], int | None]) -> None:
         self.data = data
@@ -94,6 +170,8 @@ class _Checker:
         self.switches: dict[str, _Switch] = {}
         self.vms: dict[str, None] = {}  # a dict keeps the file's order in messages
         self.cabled: dict[tuple[str, str | int], Loc] = {}
+        self.peers: dict[tuple[str, str | int], _End] = {}  # a cabled end -> the other end
+        self.switch_dependent: list[_SwitchDependentTeam] = []
 
     def report(self, loc: Loc, message: str) -> None:
         self.findings.append(Finding(loc, message))
@@ -118,9 +196,10 @@ class _Checker:
             if name is not None and name not in self.switches:
                 ports = switch.get("ports", _DEFAULT_PORTS)
                 count = ports if isinstance(ports, int) and not isinstance(ports, bool) else None
-                self.switches[name] = _Switch(count, switch.get("port_speed") is not None)
+                self.switches[name] = _Switch(count, switch.get("port_speed") is not None, _text(switch, "stack"))
         self.vms = {name: None for _, vm in _items(self.data, "vms") if (name := _text(vm, "name")) is not None}
         self.check_cables()
+        self.check_switch_dependent_teams()
         self.check_vms()
         self.check_traffic()
         self.check_events()
@@ -156,6 +235,7 @@ class _Checker:
                 self.report(loc, f"{name!r} is already a NIC of {host_name} {self.where(known.nics[name])}")
             else:
                 known.nics[name] = loc
+                known.nic_entries[name] = nic
         for index, team in _items(host, "teams"):
             self.check_team((*at, "teams", index), team, host_name, known)
         uplinked: dict[str, Loc] = {}
@@ -217,6 +297,16 @@ class _Checker:
                     known.team_of[member] = team_name
         named = list(dict.fromkeys(m for m in members if isinstance(m, str))) if isinstance(members, list) else []
         is_set = team.get("kind") == TeamKind.SET.value
+        kind = team.get("kind", TeamKind.LBFO.value)
+        if isinstance(kind, str) and kind in _MAX_MEMBERS and isinstance(members, list):
+            if len(members) > _MAX_MEMBERS[kind]:
+                self.report((*at, "members"), f"{_MEMBER_RULE[kind]}; this one has {len(members)}")
+            if is_set:
+                self.check_set_members(at, members, valid, known)
+        mode = team.get("mode")
+        if kind == TeamKind.LBFO.value and isinstance(mode, str) and mode in _SWITCH_DEPENDENT:
+            if self.hosts.get(host_name) is known:  # not a duplicate host: cables name the first
+                self.switch_dependent.append(_SwitchDependentTeam(at, host_name, mode, valid))
         standby = _text(team, "standby")
         if standby is not None:
             if is_set:
@@ -233,6 +323,26 @@ class _Checker:
         if is_set and team.get("load_balancing") == LoadBalancing.ADDRESS_HASH.value:
             message = "a SET team balances by hyperv_port or dynamic; address_hash needs kind: lbfo"
             self.report((*at, "load_balancing"), message)
+
+    def check_set_members(self, at: Loc, members: list[object], valid: list[str], known: _Host) -> None:
+        """SET teams identical NICs: each member is compared with the first."""
+        if not valid:
+            return
+        first = valid[0]
+        reference = _set_traits(known.nic_entries[first])
+        for member in valid[1:]:
+            traits = _set_traits(known.nic_entries[member])
+            differences = [
+                f"{key} ({shown} vs {reference[key][1]})"
+                for key, (value, shown) in traits.items()
+                if key in reference and value != reference[key][0]
+            ]
+            if differences:
+                self.report(
+                    (*at, "members", members.index(member)),
+                    "a SET team's members must be identical NICs (same speed, model, rdma and mtu);"
+                    f" {member} differs from {first} in {_and(differences)}",
+                )
 
     # --- cables ------------------------------------------------------------------------
 
@@ -284,6 +394,9 @@ class _Checker:
                     continue
                 self.cabled[key] = loc
                 ends.append(end)
+            if len(ends) == 2:
+                self.peers[(ends[0].device, ends[0].port)] = ends[1]
+                self.peers[(ends[1].device, ends[1].port)] = ends[0]
             if (
                 len(ends) == 2
                 and all(end.on_switch for end in ends)
@@ -296,15 +409,30 @@ class _Checker:
                     " (e.g. speed: 40Gbps) when neither switch sets port_speed",
                 )
 
+    def check_switch_dependent_teams(self) -> None:
+        """The switches a static or LACP team's members are cabled to must act as one switch."""
+        for team in self.switch_dependent:
+            switches: dict[str, str | None] = {}  # name -> stack, in the members' order
+            for member in team.members:
+                peer = self.peers.get((team.host, member))
+                if peer is not None and peer.on_switch:
+                    switches[peer.device] = self.switches[peer.device].stack
+            stacks = set(switches.values())
+            if len(switches) > 1 and (len(stacks) > 1 or None in stacks):
+                self.report((*team.at, "mode"), _not_one_switch(team.mode, list(switches.items())))
+
     # --- VMs, traffic, events -------------------------------------------------------------
 
     def check_vms(self) -> None:
         for index, vm in _items(self.data, "vms"):
             host = _text(vm, "host")
-            if host is None:
-                continue
-            if host not in self.hosts:
+            if host is not None and host not in self.hosts:
                 self.report(("vms", index, "host"), f"unknown host {host!r}; hosts: {_names(self.hosts)}")
+                host = None
+            team = vm.get("team")
+            if isinstance(team, Mapping):
+                self.check_vm_team(("vms", index, "team"), team, host)
+            if host is None:
                 continue
             vswitch = _text(vm, "vswitch")
             known = self.hosts[host].vswitches
@@ -313,6 +441,39 @@ class _Checker:
                     ("vms", index, "vswitch"),
                     f"{host} has no virtual switch {vswitch!r}; its virtual switches: {_names(known)}",
                 )
+
+    def check_vm_team(self, at: Loc, team: Mapping[str, object], host: str | None) -> None:
+        """A team inside a VM: two vNICs on two virtual switches, switch independent, address hash."""
+        members = team.get("members")
+        if isinstance(members, list):
+            if len(members) != 2:
+                self.report(
+                    (*at, "members"),
+                    "a team inside a VM has exactly 2 members (two vNICs, each on its own virtual switch"
+                    f" of the host); this one has {len(members)}",
+                )
+            vswitches = self.hosts[host].vswitches if host is not None else None
+            seen: set[str] = set()
+            for index, member in enumerate(members):
+                if not isinstance(member, str):
+                    continue
+                loc = (*at, "members", index)
+                if member in seen:
+                    message = "a team inside a VM needs two different virtual switches of its host"
+                    self.report(loc, f"{member!r} is listed twice; {message}")
+                elif vswitches is not None and member not in vswitches:
+                    choices = _names(vswitches)
+                    self.report(loc, f"{host} has no virtual switch {member!r}; its virtual switches: {choices}")
+                seen.add(member)
+        if team.get("mode") in _SWITCH_DEPENDENT:
+            message = "a team inside a VM is always switch_independent; static and lacp are not supported in a guest"
+            self.report((*at, "mode"), message)
+        if team.get("load_balancing") in (LoadBalancing.HYPERV_PORT.value, LoadBalancing.DYNAMIC.value):
+            message = (
+                "a team inside a VM balances by address_hash only; hyperv_port and dynamic are not supported"
+                " in a guest"
+            )
+            self.report((*at, "load_balancing"), message)
 
     def check_traffic(self) -> None:
         names: dict[str, Loc] = {}

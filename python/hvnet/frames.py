@@ -1,0 +1,162 @@
+"""Ethernet frames and TCP segments: what a byte of payload costs on the wire,
+and whether a path's switches carry the frames its NICs send.
+
+Line time of one frame (IEEE 802.3), for an IP packet of `mtu` bytes:
+
+    mtu + 14 (Ethernet header) + 4 (FCS) + 8 (preamble, SFD) + 12 (inter-frame gap)
+      = mtu + 38 bytes
+
+Headers inside the MTU (IPv4 and TCP): 20 + 20 + `tcp_options_bytes` (12, the
+timestamps option, by default), so the payload of a full frame is
+
+    MSS = mtu - 52
+
+A connection's MSS is negotiated from both ends: MSS = min(mtu_a, mtu_b) - 52.
+Each byte of its payload then uses, on every link of its path,
+
+    (MSS + 52 + 38) / MSS  bytes of line time
+    MTU 1500: 1538 / 1448 = 1.0622        MTU 9000: 9038 / 8948 = 1.0101
+
+and a link of `speed` bits/s carries `speed × MSS / (MSS + 90)` bits/s of
+payload (10 Gbps at MTU 1500: 9.41 Gbps).
+
+Path MTU. A layer-2 switch forwards no frame larger than its own MTU, and it
+does not answer with "fragmentation needed": path-MTU discovery cannot help.
+When the MTU both NICs negotiate is larger than a switch's on their path,
+every full-size segment is dropped silently (the handshake, made of small
+packets, succeeds): the connection is black-holed. NICs of different MTUs
+are not a fault: the connection runs at the smaller one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from hvnet.endpoints import Endpoints
+from hvnet.fabric import Fabric, Port, build_fabric, ecmp_key
+from hvnet.model import Scenario
+
+__all__ = ["PathMtu", "goodput", "mss", "path_mtu", "path_warnings", "wire_bytes_per_payload_byte"]
+
+#: Destination and source MAC addresses and EtherType.
+ETHERNET_HEADER_BYTES = 14
+#: Frame check sequence (CRC-32).
+FCS_BYTES = 4
+#: Preamble (7 bytes) and start-of-frame delimiter (1 byte).
+PREAMBLE_BYTES = 8
+#: The minimum idle time between two frames, as bytes of line time.
+INTER_FRAME_GAP_BYTES = 12
+#: Line time of a frame beyond its IP packet (the MTU): 38 bytes.
+FRAME_OVERHEAD_BYTES = ETHERNET_HEADER_BYTES + FCS_BYTES + PREAMBLE_BYTES + INTER_FRAME_GAP_BYTES
+#: IPv4 header without options.
+IPV4_HEADER_BYTES = 20
+#: TCP header without options.
+TCP_HEADER_BYTES = 20
+#: The TCP timestamps option (RFC 7323: 10 bytes, padded to 12) carried by every
+#: segment when both ends enable it; BEHAVIOUR.md gives TCP/IP headers of 40-52
+#: bytes. Assumed on; pass `tcp_options_bytes=0` for connections without it.
+TCP_TIMESTAMPS_BYTES = 12
+
+
+def mss(mtu: int, tcp_options_bytes: int = TCP_TIMESTAMPS_BYTES) -> int:
+    """Payload bytes of a full-size TCP segment in an IP packet of `mtu` bytes: mtu - 52."""
+    return mtu - IPV4_HEADER_BYTES - TCP_HEADER_BYTES - tcp_options_bytes
+
+
+def wire_bytes_per_payload_byte(mss: int, tcp_options_bytes: int = TCP_TIMESTAMPS_BYTES) -> float:
+    """Bytes of line time per byte of payload, at `mss` payload per frame: (mss + 52 + 38) / mss."""
+    headers = IPV4_HEADER_BYTES + TCP_HEADER_BYTES + tcp_options_bytes
+    return (mss + headers + FRAME_OVERHEAD_BYTES) / mss
+
+
+def goodput(link_bps: float, mtu: int, tcp_options_bytes: int = TCP_TIMESTAMPS_BYTES) -> float:
+    """Payload bits/s a link of `link_bps` carries in full-size frames of `mtu` (10 Gbps, 1500: 9.41 Gbps)."""
+    return link_bps / wire_bytes_per_payload_byte(mss(mtu, tcp_options_bytes), tcp_options_bytes)
+
+
+@dataclass(frozen=True)
+class PathMtu:
+    """The MTUs along the path from one NIC to another."""
+
+    source: Port
+    target: Port
+    source_mtu: int
+    target_mtu: int
+    #: (name, mtu) of each switch the path crosses, in order.
+    switches: tuple[tuple[str, int], ...]
+
+    @property
+    def negotiated_mtu(self) -> int:
+        """The MTU both ends' MSS assumes: the smaller of the two NICs'."""
+        return min(self.source_mtu, self.target_mtu)
+
+    @property
+    def mss(self) -> int:
+        """Payload per frame of a connection on this path."""
+        return mss(self.negotiated_mtu)
+
+    @property
+    def narrowest_switch(self) -> tuple[str, int] | None:
+        """The first switch with the smallest MTU on the path, if any switch."""
+        return min(self.switches, key=lambda s: s[1], default=None)
+
+    @property
+    def effective_mtu(self) -> int:
+        """The largest packet every part of the path carries."""
+        narrowest = self.narrowest_switch
+        return self.negotiated_mtu if narrowest is None else min(self.negotiated_mtu, narrowest[1])
+
+    @property
+    def breaks(self) -> bool:
+        """Whether a switch drops the full-size frames both ends send."""
+        return self.effective_mtu < self.negotiated_mtu
+
+    def warning(self) -> str | None:
+        """One line saying what breaks and how to fix it; None when nothing does."""
+        narrowest = self.narrowest_switch
+        if not self.breaks or narrowest is None:
+            return None
+        switch, carried = narrowest
+        if self.source_mtu == self.target_mtu:
+            nics = f"both NICs use MTU {self.negotiated_mtu}"
+        else:
+            nics = f"the NICs (MTU {self.source_mtu} and {self.target_mtu}) negotiate MTU {self.negotiated_mtu}"
+        return (
+            f"{self.source} → {self.target}: {nics} but switch {switch} carries at most {carried}; "
+            f"full-size frames would be dropped (set the switch's mtu to 9216 or the NICs' mtu to {carried})"
+        )
+
+
+def path_mtu(fabric: Fabric, source: Port, target: Port, key: int) -> PathMtu | None:
+    """The MTUs along the path `fabric.path(source, target, key)` takes; None when not connected."""
+    switches = fabric.switches_on(source, target, key)
+    if switches is None:
+        return None
+    return PathMtu(
+        source,
+        target,
+        fabric.nic_mtu[source],
+        fabric.nic_mtu[target],
+        tuple((s, fabric.switch_mtu[s]) for s in switches),
+    )
+
+
+def path_warnings(scenario: Scenario) -> list[str]:
+    """A warning for each NIC pair that the scenario's traffic may use whose path drops full-size frames.
+
+    The pairs are those `NetworkModel` gives paths to: each member (or the
+    NIC) of the source's uplink with each of the destination's, on the same
+    equal-cost path (`ecmp_key`).
+    """
+    fabric = build_fabric(scenario)
+    endpoints = Endpoints(scenario)
+    index = {Port(h.name, n.name): i for i, (h, n) in enumerate((h, n) for h in scenario.hosts for n in h.nics)}
+    found: dict[tuple[Port, Port], str | None] = {}
+    for traffic in scenario.traffic:
+        source, target = endpoints[traffic.src], endpoints[traffic.dst]
+        for a in (Port(source.host.name, nic) for nic in source.nics):
+            for b in (Port(target.host.name, nic) for nic in target.nics):
+                if (a, b) not in found:
+                    path = path_mtu(fabric, a, b, ecmp_key(index[a], index[b]))
+                    found[(a, b)] = None if path is None else path.warning()
+    return [warning for warning in found.values() if warning is not None]
