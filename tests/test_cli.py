@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from typer.testing import Result
 
+from hvnet.cpu import CpuParameters
 from hvnet import Results, __version__, parse_scenario
 from hvnet.topology import star
 
@@ -22,15 +23,15 @@ Invoke = Callable[..., Result]
 WriteFile = Callable[[str, str], Path]
 
 #: Line time per payload byte at MTU 1500 (hvnet.frames: 1538-byte frames carry
-#: 1448 bytes of payload): 2.5 GB at 10 Gbps takes 2 × FRAME = 2.12 s.
-FRAME = 1538 / 1448
+#: 1460 bytes of payload): 2.5 GB at 10 Gbps takes 2 × FRAME = 2.11 s.
+FRAME = 1538 / 1460
 
 TWO_HOSTS = """
 name: Two hosts
 hosts:
-  - {name: hv1, nics: [{name: nic1, speed: 10Gbps}]}
-  - {name: hv2, nics: [{name: nic1, speed: 10Gbps}]}
-  - {name: hv3, nics: [{name: nic1, speed: 10Gbps}]}
+  - {name: hv1, cpu: {ghz: 6}, power_plan: high_performance, nics: [{name: nic1, speed: 10Gbps}]}
+  - {name: hv2, cpu: {ghz: 6}, power_plan: high_performance, nics: [{name: nic1, speed: 10Gbps}]}
+  - {name: hv3, cpu: {ghz: 6}, power_plan: high_performance, nics: [{name: nic1, speed: 10Gbps}]}
 switches: [{name: sw}]
 cables:
   - {a: hv1/nic1, b: sw/1}
@@ -70,11 +71,11 @@ def test_demo_runs(cli: Invoke) -> None:
 
 
 def test_simulate_prints_the_tables(cli: Invoke, write: WriteFile) -> None:
-    """2.5 GB at 10 Gbps in frames of MTU 1500: 2 × FRAME = 2.12 s."""
+    """2.5 GB at 10 Gbps in frames of MTU 1500: 2 × FRAME = 2.11 s."""
     result = cli("simulate", write("s.yaml", TWO_HOSTS))
     assert result.exit_code == 0, result.output
     assert "Two hosts: traffic" in result.stdout
-    assert "2.12 s" in result.stdout
+    assert "2.11 s" in result.stdout
     assert "1 of 1 traffic entries completed" in result.stdout
     assert result.stderr == ""
 
@@ -98,7 +99,7 @@ def test_simulate_json_to_a_file_also_prints_the_tables(cli: Invoke, write: Writ
 
 
 def test_simulate_step_sets_the_series_resolution(cli: Invoke, write: WriteFile) -> None:
-    """2.12 s of traffic at --step 250ms: 8 full bins of 10 Gbps (line rate) out of hv1/nic1,
+    """2.11 s of traffic at --step 250ms: 8 full bins of 10 Gbps (line rate) out of hv1/nic1,
     and a ninth busy for 0.12 s of its 0.25 s."""
     result = cli("simulate", write("s.yaml", TWO_HOSTS), "--step", "250ms", "--json", "-")
     document = json.loads(result.stdout)
@@ -223,7 +224,10 @@ def test_topology_output_simulates(cli: Invoke, tmp_path: Path) -> None:
     path = tmp_path / "star.yaml"
     path.write_text(cli("topology", "star", "--hosts", "2").stdout + "traffic: [{from: hv1, to: hv2, size: 1.25GB}]\n")
     document = json.loads(cli("simulate", path, "--json", "-").stdout)
-    assert document["traffic"][0]["end_s"] == pytest.approx(FRAME)  # 1.25 GB at 10 Gbps, MTU 1500
+    # The generated hosts have the default CPU (2.5 GHz, balanced plan: 0.85 of it), so the
+    # receiving core, not the 10 Gbps link, caps the one stream (docs/model.md "Cores").
+    core = 2.5e9 * 0.85 / CpuParameters().receive_cost(1460)
+    assert document["traffic"][0]["end_s"] == pytest.approx(1.25e9 / core)
 
 
 @pytest.mark.parametrize(
@@ -261,7 +265,7 @@ def test_flows_json_gives_end_times_in_row_order(cli: Invoke, write: WriteFile) 
 def test_flows_prints_a_summary(cli: Invoke, write: WriteFile) -> None:
     result = cli("flows", write("s.yaml", TWO_HOSTS), write("m.csv", MATRIX))
     assert result.exit_code == 0, result.output
-    assert result.stdout.startswith("3 flows, 3 completed, last at 2.655 s; engine ")  # 2.5 × FRAME
+    assert result.stdout.startswith("3 flows, 3 completed, last at 2.634 s; engine ")  # 2.5 × FRAME
 
 
 @pytest.mark.parametrize(

@@ -6,6 +6,8 @@ here the rows, their line numbers and the completion times are checked.
 
 from __future__ import annotations
 
+import re
+
 from collections.abc import Callable
 from pathlib import Path
 
@@ -23,8 +25,13 @@ HEADER = "src,dst,bytes,start_s\n"
 
 @pytest.fixture(scope="module")
 def four_hosts() -> Scenario:
-    """hv1..hv4 with one 10 Gbps NIC each on a non-blocking switch, and a VM on hv4."""
-    return parse_scenario(star(4, "10Gbps") + "vms: [{name: vm1, host: hv4, memory: 1GiB}]\n")
+    """hv1..hv4 with one 10 Gbps NIC each on a non-blocking switch, and a VM on hv4.
+
+    Their cores are 6 GHz on the high-performance plan, so that the link, not
+    the receiving core, limits a stream (the CPU model is tested elsewhere).
+    """
+    text = re.sub(r"(?m)^- name: (hv\d+)$", r"- name: \1\n  cpu: {ghz: 6}\n  power_plan: high_performance", star(4, "10Gbps"))
+    return parse_scenario(text + "vms: [{name: vm1, host: hv4, memory: 1GiB}]\n")
 
 
 def test_rows_keep_their_file_line(write: WriteFile, four_hosts: Scenario) -> None:
@@ -98,14 +105,14 @@ def test_a_file_that_is_not_utf8_is_refused_with_its_line(tmp_path: Path, four_h
 def test_end_times_come_in_row_order(write: WriteFile, four_hosts: Scenario) -> None:
     """hv1 sends 2.5 GB to hv2 from 0 s and 625 MB to hv3 from 1 s, on one 10 Gbps NIC.
 
-    Each payload byte takes FRAME = 1538 / 1448 bytes of line time (MTU 1500,
+    Each payload byte takes FRAME = 1538 / 1460 bytes of line time (MTU 1500,
     hvnet.frames). From 1 s both run at 5 Gbps: the second's 625 MB takes
     FRAME s, done at 1 + FRAME; the NIC is busy throughout, so the first ends
     when all 3.125 GB have crossed it: 2.5 × FRAME. A third row, hv3 → hv4,
     1.25 GB on other NICs, takes FRAME s. The answer keeps the rows' order,
     not the order of completion.
     """
-    frame = 1538 / 1448
+    frame = 1538 / 1460
     path = write("m.csv", HEADER + "hv1,hv2,2500000000,0\nhv1,hv3,625000000,1\nhv3,hv4,1250000000,0\n")
     result = run_flows(four_hosts, read_flows(path, four_hosts), path)
     assert result.end_s == [pytest.approx(2.5 * frame), pytest.approx(1 + frame), pytest.approx(frame)]
@@ -121,9 +128,9 @@ def test_a_row_without_a_path_is_an_input_error_at_its_line(write: WriteFile) ->
     island = parse_scenario(
         "name: island\n"
         "hosts:\n"
-        "  - {name: hv1, nics: [{name: nic1, speed: 10Gbps}]}\n"
-        "  - {name: hv2, nics: [{name: nic1, speed: 10Gbps}]}\n"
-        "  - {name: hv3, nics: [{name: nic1, speed: 10Gbps}]}\n"
+        "  - {name: hv1, cpu: {ghz: 6}, power_plan: high_performance, nics: [{name: nic1, speed: 10Gbps}]}\n"
+        "  - {name: hv2, cpu: {ghz: 6}, power_plan: high_performance, nics: [{name: nic1, speed: 10Gbps}]}\n"
+        "  - {name: hv3, cpu: {ghz: 6}, power_plan: high_performance, nics: [{name: nic1, speed: 10Gbps}]}\n"
         "cables: [{a: hv1/nic1, b: hv2/nic1}]\n"
     )
     path = write("m.csv", HEADER + "hv1,hv2,1,0\nhv1,hv3,1,0\n")

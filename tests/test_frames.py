@@ -44,25 +44,25 @@ def test_a_frame_costs_38_bytes_of_line_time_beyond_its_mtu() -> None:
 
 def test_the_mss_is_the_mtu_less_52_bytes_of_headers() -> None:
     """IPv4 20 + TCP 20 + timestamps 12 inside the MTU; without timestamps, 40."""
-    assert mss(1500) == 1448
-    assert mss(9000) == 8948
+    assert mss(1500) == 1460
+    assert mss(9000) == 8960
     assert mss(1500, tcp_options_bytes=0) == 1460
 
 
 def test_wire_bytes_per_payload_byte() -> None:
-    """A full frame at MTU 1500 is 1538 bytes of line time for 1448 of payload; at 9000, 9038 for 8948."""
-    assert wire_bytes_per_payload_byte(1448) == pytest.approx(1538 / 1448)
-    assert wire_bytes_per_payload_byte(1448) == pytest.approx(1.0622, abs=1e-4)
-    assert wire_bytes_per_payload_byte(8948) == pytest.approx(9038 / 8948)
-    assert wire_bytes_per_payload_byte(8948) == pytest.approx(1.0101, abs=1e-4)
+    """A full frame at MTU 1500 is 1538 bytes of line time for 1460 of payload; at 9000, 9038 for 8960."""
+    assert wire_bytes_per_payload_byte(1460) == pytest.approx(1538 / 1460)
+    assert wire_bytes_per_payload_byte(1460) == pytest.approx(1.0534, abs=1e-4)
+    assert wire_bytes_per_payload_byte(8960) == pytest.approx(9038 / 8960)
+    assert wire_bytes_per_payload_byte(8960) == pytest.approx(1.0087, abs=1e-4)
     assert wire_bytes_per_payload_byte(1460, tcp_options_bytes=0) == pytest.approx(1538 / 1460)
 
 
 def test_goodput_is_the_payload_rate_of_a_link() -> None:
-    """10 Gbps carries 9.41 Gbps of payload at MTU 1500, 9.90 Gbps at MTU 9000."""
-    assert goodput(10e9, 1500) == pytest.approx(10e9 * 1448 / 1538)
-    assert goodput(10e9, 1500) == pytest.approx(9.4148e9, rel=1e-4)
-    assert goodput(10e9, 9000) == pytest.approx(10e9 * 8948 / 9038)
+    """10 Gbps carries 9.49 Gbps of payload at MTU 1500, 9.91 Gbps at MTU 9000."""
+    assert goodput(10e9, 1500) == pytest.approx(10e9 * 1460 / 1538)
+    assert goodput(10e9, 1500) == pytest.approx(9.4928e9, rel=1e-4)
+    assert goodput(10e9, 9000) == pytest.approx(10e9 * 8960 / 9038)
 
 
 def two_hosts_yaml(nic1_mtu: int, nic2_mtu: int, switch: str = "{name: tor1}", size: str = "125MB") -> str:
@@ -89,20 +89,20 @@ def two_hosts(nic1_mtu: int, nic2_mtu: int, switch: str = "{name: tor1}", size: 
 def test_a_switch_carries_jumbo_frames_unless_told_otherwise() -> None:
     """Data-centre switches ship with jumbo frames up to 9216: the default switch carries MTU 9000.
 
-    125 MB at 1 Gbps in 9000-byte frames: 1 s × 9038 / 8948.
+    125 MB at 1 Gbps in 9000-byte frames: 1 s × 9038 / 8960.
     """
     scenario = two_hosts(9000, 9000)
     assert scenario.switch("tor1").mtu == 9216
     assert path_warnings(scenario) == []
     results = simulate(scenario)
     assert results.warnings == []
-    assert results.traffic[0].end_s == pytest.approx(125 * MB * 8 / 1e9 * 9038 / 8948)
+    assert results.traffic[0].end_s == pytest.approx(125 * MB * 8 / 1e9 * 9038 / 8960)
 
 
 def test_a_1500_path_takes_its_frame_overhead() -> None:
-    """125 MB at 1 Gbps in 1500-byte frames: 1 s × 1538 / 1448 = 1.0622 s, at 0.94 Gbps of payload."""
+    """125 MB at 1 Gbps in 1500-byte frames: 1 s × 1538 / 1460 = 1.0534 s, at 0.95 Gbps of payload."""
     (flow,) = simulate(two_hosts(1500, 1500)).traffic
-    assert flow.end_s == pytest.approx(125 * MB * 8 / 1e9 * 1538 / 1448)
+    assert flow.end_s == pytest.approx(125 * MB * 8 / 1e9 * 1538 / 1460)
     assert flow.mean_bps == pytest.approx(goodput(1e9, 1500))
 
 
@@ -113,12 +113,12 @@ def test_the_link_shows_its_line_rate_used_not_the_payload_rate() -> None:
 
 
 def test_nics_of_different_mtus_run_at_the_smaller_without_a_warning() -> None:
-    """9000 and 1500: both ends negotiate MSS 1448; nothing is dropped, so nothing to warn about."""
+    """9000 and 1500: both ends negotiate MSS 1460; nothing is dropped, so nothing to warn about."""
     scenario = two_hosts(9000, 1500, switch="{name: tor1, mtu: 1500}")
     assert path_warnings(scenario) == []
     results = simulate(scenario)
     assert results.warnings == []
-    assert results.traffic[0].end_s == pytest.approx(125 * MB * 8 / 1e9 * 1538 / 1448)
+    assert results.traffic[0].end_s == pytest.approx(125 * MB * 8 / 1e9 * 1538 / 1460)
 
 
 def test_a_jumbo_path_through_a_1500_switch_warns_and_is_black_holed() -> None:
@@ -179,7 +179,7 @@ def test_back_to_back_nics_cross_no_switch() -> None:
         )
     )
     path = path_mtu(build_fabric(scenario), Port("hv1", "nic1"), Port("hv2", "nic1"), key=0)
-    assert path is not None and (path.switches, path.effective_mtu, path.mss) == ((), 9000, 8948)
+    assert path is not None and (path.switches, path.effective_mtu, path.mss) == ((), 9000, 8960)
     assert path_warnings(scenario) == []
 
 

@@ -37,15 +37,15 @@ def scenario(mtu: int = 1500):  # type: ignore[no-untyped-def]
 
 
 def test_one_thread_is_capped_by_its_receiving_core() -> None:
-    """One connection lands on one core: 3e9 cycles/s over the receive cost at MSS 1448
-    (1.55 + 3767/1448 = 4.15 cycles/byte) is about 723 MB/s, below the link's 1.18 GB/s."""
+    """One connection lands on one core: 3e9 cycles/s over the receive cost at MSS 1460
+    (1.55 + 3800/1460 = 4.15 cycles/byte) is about 723 MB/s, below the link's 1.18 GB/s."""
     run = run_ntttcp(scenario(), "hv1", "hv2", threads=1, seconds=10.0)
     expected = 3e9 / CpuParameters().receive_cost(frames.mss(1500))
     assert run.thread_bytes[0] / 10.0 == pytest.approx(expected, rel=1e-9)
 
 
 def test_enough_threads_fill_the_link_at_its_goodput() -> None:
-    """8 threads on up to 8 cores: the link is the limit, 10 Gbps × 1448/1538 of payload."""
+    """8 threads on up to 8 cores: the link is the limit, 10 Gbps × 1460/1538 of payload."""
     run = run_ntttcp(scenario(), "hv1", "hv2", threads=8, seconds=10.0)
     assert run.total_bytes * 8 / 10.0 == pytest.approx(frames.goodput(10e9, 1500), rel=1e-9)
 
@@ -63,8 +63,8 @@ def test_cpu_percent_and_cycles_per_byte_follow_the_receive_cost() -> None:
     receive cost."""
     run = run_ntttcp(scenario(), "hv1", "hv2", threads=1, seconds=10.0)
     assert run.cpu_percent == pytest.approx(100 / 16, rel=1e-6)
-    assert run.cycles_per_byte == pytest.approx(CpuParameters().receive_cost(1448), rel=1e-6)
-    assert run.avg_frame_bytes == 1448
+    assert run.cycles_per_byte == pytest.approx(CpuParameters().receive_cost(1460), rel=1e-6)
+    assert run.avg_frame_bytes == 1460
 
 
 def test_the_report_reads_like_ntttcp() -> None:

@@ -103,17 +103,17 @@ def test_a_traffic_result_that_never_ended_has_no_duration_or_rate() -> None:
 def test_end_s_counts_a_failure_after_the_traffic() -> None:
     """The run ends at its last event: a 1.06 s transfer, then a NIC failure at 10 s: end_s is 10.
 
-    1.25 GB at 10 Gbps in frames of MTU 1500 takes FRAME = 1538 / 1448 = 1.06 s.
+    1.25 GB at 10 Gbps in frames of MTU 1500 takes FRAME = 1538 / 1460 = 1.06 s.
     The time series run to the end too: 10 one-second bins, busy (at the line
     rate) for all of the first and 0.06 s of the second.
     """
-    frame = 1538 / 1448
+    frame = 1538 / 1460
     results = simulate(
         parse_scenario(
             "name: late failure\n"
             "hosts:\n"
-            "  - {name: a, nics: [{name: nic1, speed: 10Gbps}]}\n"
-            "  - {name: b, nics: [{name: nic1, speed: 10Gbps}, {name: spare, speed: 10Gbps}]}\n"
+            "  - {name: a, cpu: {ghz: 6}, power_plan: high_performance, nics: [{name: nic1, speed: 10Gbps}]}\n"
+            "  - {name: b, cpu: {ghz: 6}, power_plan: high_performance, nics: [{name: nic1, speed: 10Gbps}, {name: spare, speed: 10Gbps}]}\n"
             "cables: [{a: a/nic1, b: b/nic1}]\n"
             "traffic: [{from: a, to: b, size: 1.25GB}]\n"
             "events: [{at: 10s, action: nic_down, target: a/nic1}]\n"
@@ -132,8 +132,8 @@ def test_nothing_to_do_ends_at_zero() -> None:
         parse_scenario(
             "name: idle\n"
             "hosts:\n"
-            "  - {name: a, nics: [{name: nic1, speed: 10Gbps}]}\n"
-            "  - {name: b, nics: [{name: nic1, speed: 10Gbps}]}\n"
+            "  - {name: a, cpu: {ghz: 6}, power_plan: high_performance, nics: [{name: nic1, speed: 10Gbps}]}\n"
+            "  - {name: b, cpu: {ghz: 6}, power_plan: high_performance, nics: [{name: nic1, speed: 10Gbps}]}\n"
             "cables: [{a: a/nic1, b: b/nic1}]\n"
         )
     )

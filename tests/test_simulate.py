@@ -3,11 +3,15 @@
 Each test states a small network and the answer worked out by hand. Speeds are
 chosen so the arithmetic is short: a 10 Gbps NIC gives 1.25 GB of line time per
 second. Every byte of payload takes FRAME bytes of line time (frames of MTU
-1500, docs/model.md "Frames"), so 1.25 GB at 10 Gbps takes FRAME = 1.0622 s.
+1500, docs/model.md "Frames"), so 1.25 GB at 10 Gbps takes FRAME = 1.0534 s.
+The hosts have 6 GHz cores on the high-performance plan, fast enough that the
+link, not the receiving core, limits a stream: these tests are about the
+network; the CPU model has its own (test_ntttcp.py, test_cpu.py).
 """
 
 from __future__ import annotations
 
+import re
 import textwrap
 
 import pytest
@@ -17,14 +21,21 @@ from hvnet.model import Scenario
 
 GB = 10**9
 #: Line time per payload byte at MTU 1500: a 1538-byte frame on the wire for
-#: 1448 bytes of payload (hvnet.frames).
-FRAME = 1538 / 1448
+#: 1460 bytes of payload (hvnet.frames).
+FRAME = 1538 / 1460
+#: A CPU fast enough that one stream is never core-bound at 10 Gbps.
+FAST_CPU = "cpu: {ghz: 6}, power_plan: high_performance, "
+
+
+def fast(generated: str) -> str:
+    """A generated topology with FAST_CPU hosts."""
+    return re.sub(r"(?m)^- name: (hv\d+)$", r"- name: \1\n  cpu: {ghz: 6}\n  power_plan: high_performance", generated)
 
 
 def scenario(body: str, hosts: int = 4, nic: str = "10Gbps", switch: str = "{name: sw}") -> Scenario:
     """`hosts` hosts h1..hN, one NIC each, on one switch; `body` adds traffic and events."""
     lines = ["name: test", "hosts:"]
-    lines += [f"  - {{name: h{i}, nics: [{{name: nic1, speed: {nic}}}]}}" for i in range(1, hosts + 1)]
+    lines += [f"  - {{name: h{i}, {FAST_CPU}nics: [{{name: nic1, speed: {nic}}}]}}" for i in range(1, hosts + 1)]
     lines += ["switches:", f"  - {switch}", "cables:"]
     lines += [f"  - {{a: h{i}/nic1, b: sw/{i}}}" for i in range(1, hosts + 1)]
     return parse_scenario("\n".join(lines) + "\n" + textwrap.dedent(body))
@@ -151,8 +162,8 @@ def test_back_to_back_hosts() -> None:
                 """
                 name: back to back
                 hosts:
-                  - {name: h1, nics: [{name: nic1, speed: 10Gbps}]}
-                  - {name: h2, nics: [{name: nic1, speed: 10Gbps}]}
+                  - {name: h1, cpu: {ghz: 6}, power_plan: high_performance, nics: [{name: nic1, speed: 10Gbps}]}
+                  - {name: h2, cpu: {ghz: 6}, power_plan: high_performance, nics: [{name: nic1, speed: 10Gbps}]}
                 cables:
                   - {a: h1/nic1, b: h2/nic1}
                 traffic:
@@ -166,7 +177,7 @@ def test_back_to_back_hosts() -> None:
     assert ends(results) == [pytest.approx(FRAME), pytest.approx(FRAME)]
 
 
-# Failures. A 2.5 GB transfer on a 10 Gbps NIC needs 2 × FRAME = 2.12 s of link time.
+# Failures. A 2.5 GB transfer on a 10 Gbps NIC needs 2 × FRAME = 2.11 s of link time.
 
 TRANSFER = "traffic: [{from: h1, to: h2, size: 2.5GB}]\n"
 
@@ -253,7 +264,7 @@ def test_a_stalled_connection_stalls_its_whole_traffic_entry() -> None:
 
 
 def test_adapter_series_are_the_mean_rate_per_step() -> None:
-    """2.5 GB from h1 to h2 at 10 Gbps for 2 × FRAME = 2.12 s, sampled every 0.5 s.
+    """2.5 GB from h1 to h2 at 10 Gbps for 2 × FRAME = 2.11 s, sampled every 0.5 s.
 
     h1/nic1 sends and h2/nic1 receives 10 Gbps of line rate (frames included)
     in each of the first four bins, and in the fifth for 0.12 s of its 0.5 s;
@@ -281,6 +292,8 @@ VM_HOSTS = """
 name: VM uplinks
 hosts:
   - name: hv1
+    cpu: {ghz: 6}
+    power_plan: high_performance
     nics:
       - {name: mgmt, speed: 10Gbps}
       - {name: nic1, speed: 10Gbps}
@@ -288,6 +301,8 @@ hosts:
       - {name: vs-mgmt, uplink: mgmt}
       - {name: vs-vm, uplink: nic1}
   - name: hv2
+    cpu: {ghz: 6}
+    power_plan: high_performance
     nics: [{name: nic1, speed: 10Gbps}]
 switches: [{name: sw}]
 cables:
@@ -330,8 +345,8 @@ def test_leaf_spine_uplinks_are_shared() -> None:
     from hvnet.topology import leaf_spine
 
     traffic = "traffic: [{from: hv1, to: hv3, size: 1.25GB}, {from: hv2, to: hv4, size: 1.25GB}]\n"
-    narrow = simulate(parse_scenario(leaf_spine(4, "10Gbps", 2, 1, "10Gbps") + traffic))
-    wide = simulate(parse_scenario(leaf_spine(4, "10Gbps", 2, 1, "20Gbps") + traffic))
+    narrow = simulate(parse_scenario(fast(leaf_spine(4, "10Gbps", 2, 1, "10Gbps")) + traffic))
+    wide = simulate(parse_scenario(fast(leaf_spine(4, "10Gbps", 2, 1, "20Gbps")) + traffic))
     assert ends(narrow) == [pytest.approx(2 * FRAME), pytest.approx(2 * FRAME)]
     assert ends(wide) == [pytest.approx(FRAME), pytest.approx(FRAME)]
 
@@ -342,9 +357,9 @@ def test_traffic_without_a_cabled_path_is_a_scenario_error() -> None:
         """
         name: island
         hosts:
-          - {name: h1, nics: [{name: nic1, speed: 10Gbps}]}
-          - {name: h2, nics: [{name: nic1, speed: 10Gbps}]}
-          - {name: h3, nics: [{name: nic1, speed: 10Gbps}]}
+          - {name: h1, cpu: {ghz: 6}, power_plan: high_performance, nics: [{name: nic1, speed: 10Gbps}]}
+          - {name: h2, cpu: {ghz: 6}, power_plan: high_performance, nics: [{name: nic1, speed: 10Gbps}]}
+          - {name: h3, cpu: {ghz: 6}, power_plan: high_performance, nics: [{name: nic1, speed: 10Gbps}]}
         cables: [{a: h1/nic1, b: h2/nic1}]
         traffic:
           - {from: h1, to: h2, size: 1GB}

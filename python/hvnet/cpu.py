@@ -47,9 +47,9 @@ class CpuParameters:
     (docs/model.md and `hvnet validate` say on which figures)."""
 
     receive_cycles_per_byte: float = 1.55
-    receive_cycles_per_packet: float = 3767.0
+    receive_cycles_per_packet: float = 3800.0
     send_cycles_per_byte: float = 1.0
-    send_cycles_per_segment: float = 3767.0
+    send_cycles_per_segment: float = 3800.0
     #: Share of a core's clock a power plan leaves for work (C-states, scaling).
     power_plan_factor: dict[str, float] = field(
         default_factory=lambda: {"high_performance": 1.0, "balanced": 0.85, "power_saver": 0.7}

@@ -6,19 +6,23 @@ Line time of one frame (IEEE 802.3), for an IP packet of `mtu` bytes:
     mtu + 14 (Ethernet header) + 4 (FCS) + 8 (preamble, SFD) + 12 (inter-frame gap)
       = mtu + 38 bytes
 
-Headers inside the MTU (IPv4 and TCP): 20 + 20 + `tcp_options_bytes` (12, the
-timestamps option, by default), so the payload of a full frame is
+Headers inside the MTU (IPv4 and TCP): 20 + 20 + `tcp_options_bytes` per
+segment. Windows leaves TCP timestamps (RFC 7323, 12 bytes with padding) off
+by default, so options default to 0 bytes (BEHAVIOUR.md: 40–52 bytes of
+headers; pass 12 for stacks that enable timestamps) and the payload of a full
+frame is
 
-    MSS = mtu - 52
+    MSS = mtu - 40
 
-A connection's MSS is negotiated from both ends: MSS = min(mtu_a, mtu_b) - 52.
+(ntttcp reports an average frame of about 1457 bytes at MTU 1500, C9.) A
+connection's MSS is negotiated from both ends: MSS = min(mtu_a, mtu_b) - 40.
 Each byte of its payload then uses, on every link of its path,
 
-    (MSS + 52 + 38) / MSS  bytes of line time
-    MTU 1500: 1538 / 1448 = 1.0622        MTU 9000: 9038 / 8948 = 1.0101
+    (MSS + 40 + 38) / MSS  bytes of line time
+    MTU 1500: 1538 / 1460 = 1.0534        MTU 9000: 9038 / 8960 = 1.0087
 
-and a link of `speed` bits/s carries `speed × MSS / (MSS + 90)` bits/s of
-payload (10 Gbps at MTU 1500: 9.41 Gbps).
+and a link of `speed` bits/s carries `speed × MSS / (MSS + 78)` bits/s of
+payload (10 Gbps at MTU 1500: 9.49 Gbps).
 
 Path MTU. A layer-2 switch forwards no frame larger than its own MTU, and it
 does not answer with "fragmentation needed": path-MTU discovery cannot help.
@@ -52,25 +56,27 @@ FRAME_OVERHEAD_BYTES = ETHERNET_HEADER_BYTES + FCS_BYTES + PREAMBLE_BYTES + INTE
 IPV4_HEADER_BYTES = 20
 #: TCP header without options.
 TCP_HEADER_BYTES = 20
-#: The TCP timestamps option (RFC 7323: 10 bytes, padded to 12) carried by every
-#: segment when both ends enable it; BEHAVIOUR.md gives TCP/IP headers of 40-52
-#: bytes. Assumed on; pass `tcp_options_bytes=0` for connections without it.
+#: The TCP timestamps option (RFC 7323: 10 bytes, padded to 12), carried by every
+#: segment when both ends enable it.
 TCP_TIMESTAMPS_BYTES = 12
+#: TCP options in every segment by default: none, since Windows leaves
+#: timestamps off unless told otherwise (BEHAVIOUR.md: headers of 40–52 bytes).
+TCP_OPTIONS_BYTES = 0
 
 
-def mss(mtu: int, tcp_options_bytes: int = TCP_TIMESTAMPS_BYTES) -> int:
-    """Payload bytes of a full-size TCP segment in an IP packet of `mtu` bytes: mtu - 52."""
+def mss(mtu: int, tcp_options_bytes: int = TCP_OPTIONS_BYTES) -> int:
+    """Payload bytes of a full-size TCP segment in an IP packet of `mtu` bytes: mtu - 40 by default."""
     return mtu - IPV4_HEADER_BYTES - TCP_HEADER_BYTES - tcp_options_bytes
 
 
-def wire_bytes_per_payload_byte(mss: int, tcp_options_bytes: int = TCP_TIMESTAMPS_BYTES) -> float:
-    """Bytes of line time per byte of payload, at `mss` payload per frame: (mss + 52 + 38) / mss."""
+def wire_bytes_per_payload_byte(mss: int, tcp_options_bytes: int = TCP_OPTIONS_BYTES) -> float:
+    """Bytes of line time per byte of payload, at `mss` payload per frame: (mss + 40 + 38) / mss by default."""
     headers = IPV4_HEADER_BYTES + TCP_HEADER_BYTES + tcp_options_bytes
     return (mss + headers + FRAME_OVERHEAD_BYTES) / mss
 
 
-def goodput(link_bps: float, mtu: int, tcp_options_bytes: int = TCP_TIMESTAMPS_BYTES) -> float:
-    """Payload bits/s a link of `link_bps` carries in full-size frames of `mtu` (10 Gbps, 1500: 9.41 Gbps)."""
+def goodput(link_bps: float, mtu: int, tcp_options_bytes: int = TCP_OPTIONS_BYTES) -> float:
+    """Payload bits/s a link of `link_bps` carries in full-size frames of `mtu` (10 Gbps, 1500: 9.49 Gbps)."""
     return link_bps / wire_bytes_per_payload_byte(mss(mtu, tcp_options_bytes), tcp_options_bytes)
 
 

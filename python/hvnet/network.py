@@ -125,7 +125,7 @@ class NetworkModel:
         self.parameters = parameters or TeamingParameters()
         self.fabric = build_fabric(scenario)
         self.links_only = links_only
-        self.cpu = None if links_only or cpu is None else CpuModel(scenario, self.fabric.add, cpu)
+        self.cpu = None if links_only else CpuModel(scenario, self.fabric.add, cpu)
         self.endpoints = Endpoints(scenario)
         self.nic_ports: list[Port] = [Port(h.name, n.name) for h in scenario.hosts for n in h.nics]
         self.nic_index = {port: i for i, port in enumerate(self.nic_ports)}

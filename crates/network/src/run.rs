@@ -26,7 +26,7 @@ use std::collections::HashMap;
 use std::net::IpAddr;
 
 use hvnet_engine::{
-    ActivityId, ActivitySpec, Event, Rate, ResourceId, Seconds, Sharing, Simulation,
+    ActivityId, ActivitySpec, Event, Rate, ResourceId, Seconds, Sharing, Simulation, TimerId,
 };
 
 use crate::cores::Cores;
@@ -164,7 +164,8 @@ struct State<'a> {
     running: HashMap<usize, Running>,
     of_activity: HashMap<ActivityId, usize>,
     reports: Vec<ConnectionReport>,
-    tick_pending: bool,
+    /// The next rebalancing tick, when one is scheduled.
+    tick: Option<TimerId>,
 }
 
 impl Network {
@@ -402,7 +403,7 @@ impl State<'_> {
     /// Spreads each dynamic team's outbound connections again: largest rate
     /// first, each onto the carrier with the least outbound rate so far.
     fn rebalance(&mut self, sim: &mut Simulation) {
-        self.tick_pending = false;
+        self.tick = None;
         let net = self.network;
         for (t, team) in net.teams.iter().enumerate() {
             if team.balancing != LoadBalancing::Dynamic || self.carriers[t].is_empty() {
@@ -438,7 +439,7 @@ impl State<'_> {
         let Some(interval) = self.network.rebalance_interval else {
             return;
         };
-        if self.tick_pending
+        if self.tick.is_some()
             || !self
                 .network
                 .teams
@@ -448,8 +449,16 @@ impl State<'_> {
             return;
         }
         if self.running.values().any(|r| sim.rate(r.activity) > 0.0) {
-            sim.schedule(sim.now() + interval, REBALANCE);
-            self.tick_pending = true;
+            self.tick = Some(sim.schedule(sim.now() + interval, REBALANCE));
+        }
+    }
+
+    /// No tick outlives the last connection: the run ends with its last real event.
+    fn stop_rebalancing_when_idle(&mut self, sim: &mut Simulation) {
+        if self.running.is_empty() {
+            if let Some(tick) = self.tick.take() {
+                sim.cancel_timer(tick);
+            }
         }
     }
 
@@ -465,6 +474,7 @@ impl State<'_> {
             self.reports[k].blackholed += sim.now() - since;
         }
         self.reports[k].end = Some(sim.now());
+        self.stop_rebalancing_when_idle(sim);
     }
 
     fn handle(&mut self, sim: &mut Simulation, event: Event) {
@@ -477,6 +487,8 @@ impl State<'_> {
                 self.update_blackhole(sim.now(), k);
                 self.running.remove(&k);
                 self.reports[k].end = Some(sim.now());
+                self.reports[k].sent = self.connections[k].amount;
+                self.stop_rebalancing_when_idle(sim);
             }
             Event::Timer(_, tag) => match tag & KIND {
                 START => {
@@ -546,7 +558,7 @@ impl Network {
             running: HashMap::new(),
             of_activity: HashMap::new(),
             reports: vec![ConnectionReport::default(); connections.len()],
-            tick_pending: false,
+            tick: None,
         };
         state.update_carriers();
         let mut events = 0u64;

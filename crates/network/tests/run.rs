@@ -100,6 +100,10 @@ fn one_connection_rides_one_member_at_its_speed() {
     assert!(close(report.end.unwrap(), 10.0));
     assert_eq!(report.members.len(), 1, "it never moved");
     assert_eq!(report.blackholed, 0.0);
+    assert_eq!(
+        report.sent, 100.0,
+        "a completed connection sent its whole amount"
+    );
 }
 
 #[test]
@@ -309,6 +313,10 @@ fn dynamic_rebalancing_spreads_connections_a_hash_put_together() {
     net.rebalance_interval = Some(1.0);
     let run = net.run(&conns, &[], None);
     assert!(run.connections.iter().all(|c| close(c.end.unwrap(), 2.5)));
+    assert!(
+        close(run.end_time, 2.5),
+        "no rebalancing tick outlives the last connection"
+    );
     assert_ne!(
         run.connections[0].members.last().unwrap().1,
         run.connections[1].members.last().unwrap().1
