@@ -15,7 +15,7 @@
 //! ```
 
 use std::fmt;
-use std::net::{Ipv4Addr, Ipv6Addr};
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 
 use crate::toeplitz::toeplitz;
 
@@ -61,6 +61,27 @@ pub enum FlowKey {
 }
 
 impl FlowKey {
+    /// The key of a flow between two addresses of one IP version; `None`
+    /// when the versions differ.
+    pub fn new(src: IpAddr, dst: IpAddr, ports: Option<(u16, u16)>) -> Option<FlowKey> {
+        let (src_port, dst_port) = (ports.map(|p| p.0), ports.map(|p| p.1));
+        match (src, dst) {
+            (IpAddr::V4(src), IpAddr::V4(dst)) => Some(FlowKey::Ipv4 {
+                src,
+                dst,
+                src_port,
+                dst_port,
+            }),
+            (IpAddr::V6(src), IpAddr::V6(dst)) => Some(FlowKey::Ipv6 {
+                src,
+                dst,
+                src_port,
+                dst_port,
+            }),
+            _ => None,
+        }
+    }
+
     /// The same flow with its ports dropped: the key of an address-only
     /// hash (teaming's IPAddresses mode, or non-TCP/UDP traffic).
     pub fn addresses_only(self) -> FlowKey {

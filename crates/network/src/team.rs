@@ -87,25 +87,13 @@ pub struct Flow {
 
 impl Flow {
     fn key(&self, with_ports: bool) -> FlowKey {
-        let (src_port, dst_port) = match self.ports {
-            Some((s, d)) if with_ports => (Some(s), Some(d)),
-            _ => (None, None),
-        };
-        match (self.source, self.target) {
-            (IpAddr::V4(src), IpAddr::V4(dst)) => FlowKey::Ipv4 {
-                src,
-                dst,
-                src_port,
-                dst_port,
-            },
-            (IpAddr::V6(src), IpAddr::V6(dst)) => FlowKey::Ipv6 {
-                src,
-                dst,
-                src_port,
-                dst_port,
-            },
-            (src, dst) => panic!("a flow between {src} and {dst} mixes IP versions"),
-        }
+        let ports = self.ports.filter(|_| with_ports);
+        FlowKey::new(self.source, self.target, ports).unwrap_or_else(|| {
+            panic!(
+                "a flow between {} and {} mixes IP versions",
+                self.source, self.target
+            )
+        })
     }
 
     fn mac_hash(&self, key: &[u8; 40]) -> u32 {

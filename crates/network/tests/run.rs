@@ -78,6 +78,15 @@ fn network(mode: TeamingMode, balancing: LoadBalancing, standby: Option<u32>) ->
     }
 }
 
+/// The member the test connection (port 49152, 100 units) leaves by when nothing fails.
+fn first_member(net: &Network) -> u32 {
+    net.run(&[connection(0, 1, 49152, 100.0)], &[], None)
+        .connections[0]
+        .members[0]
+        .1
+        .expect("a member")
+}
+
 fn connection(source: u32, target: u32, port: u16, amount: f64) -> Connection {
     Connection {
         source,
@@ -155,12 +164,7 @@ fn a_link_failure_moves_the_connection_to_the_other_member_at_once() {
     // The connection's member loses its link at 4 s (40 done): it moves to
     // the other member at 4 s and finishes the last 60 at 10/s, at 10 s.
     let net = network(TeamingMode::SwitchIndependent, ADDRESS_HASH, None);
-    let first = net
-        .run(&[connection(0, 1, 49152, 100.0)], &[], None)
-        .connections[0]
-        .members[0]
-        .1
-        .unwrap();
+    let first = first_member(&net);
     let nic = net.nics[first as usize];
     let changes = [
         (
@@ -221,12 +225,7 @@ fn a_switch_independent_team_never_sees_a_port_that_forwards_nothing() {
     // Link up, no traffic: the connection is black-holed from 4 s on and
     // never completes.
     let net = network(TeamingMode::SwitchIndependent, ADDRESS_HASH, None);
-    let first = net
-        .run(&[connection(0, 1, 49152, 100.0)], &[], None)
-        .connections[0]
-        .members[0]
-        .1
-        .unwrap();
+    let first = first_member(&net);
     let report = &net
         .run(
             &[connection(0, 1, 49152, 100.0)],
@@ -243,12 +242,7 @@ fn lacp_sees_a_port_that_forwards_nothing_after_its_timeout() {
     // LACP: black-holed from 4 s to 7 s (the 3 s LACPDU timeout), then moved:
     // the last 60 units end at 7 + 6 = 13 s.
     let net = network(TeamingMode::Lacp, ADDRESS_HASH, None);
-    let first = net
-        .run(&[connection(0, 1, 49152, 100.0)], &[], None)
-        .connections[0]
-        .members[0]
-        .1
-        .unwrap();
+    let first = first_member(&net);
     let report = &net
         .run(
             &[connection(0, 1, 49152, 100.0)],

@@ -489,25 +489,12 @@ fn rss_hash(
     if src_port.is_some() != dst_port.is_some() {
         return Err(bad("give both ports or neither".into()));
     }
-    let key = match (parse(src_ip)?, parse(dst_ip)?) {
-        (IpAddr::V4(src), IpAddr::V4(dst)) => FlowKey::Ipv4 {
-            src,
-            dst,
-            src_port,
-            dst_port,
-        },
-        (IpAddr::V6(src), IpAddr::V6(dst)) => FlowKey::Ipv6 {
-            src,
-            dst,
-            src_port,
-            dst_port,
-        },
-        _ => {
-            return Err(bad(format!(
-                "{src_ip} and {dst_ip} are not of the same IP version"
-            )))
-        }
-    };
+    let ports = src_port.zip(dst_port);
+    let key = FlowKey::new(parse(src_ip)?, parse(dst_ip)?, ports).ok_or_else(|| {
+        bad(format!(
+            "{src_ip} and {dst_ip} are not of the same IP version"
+        ))
+    })?;
     Ok(hvnet_network::rss_hash(&key, &MICROSOFT_RSS_KEY))
 }
 
