@@ -160,6 +160,8 @@ struct State<'a> {
     link_up: Vec<bool>,
     /// LACP's view: false once LACPDUs have stopped for `lacp_timeout`.
     lacpdu_ok: Vec<bool>,
+    /// Since when each NIC's cable has forwarded nothing (for LACP's timeout).
+    silent_since: Vec<Option<Seconds>>,
     carriers: Vec<Vec<u32>>,
     running: HashMap<usize, Running>,
     of_activity: HashMap<ActivityId, usize>,
@@ -368,19 +370,20 @@ impl State<'_> {
         }
         // LACP: a member whose cable forwards nothing while its link is up
         // is seen after the LACPDU timeout; a working cable is seen at once.
-        for (t, team) in self.network.teams.iter().enumerate() {
+        // A timer per silence: it only counts if the cable has stayed dead
+        // since, so a repair in between resets the count.
+        for team in &self.network.teams {
             if team.mode != TeamingMode::Lacp {
                 continue;
             }
             for &m in &team.members {
-                let dead = self.network.cable_dead(m, &self.resource_up);
-                if !dead {
-                    self.lacpdu_ok[m as usize] = true;
-                } else if self.link_up[m as usize] && self.lacpdu_ok[m as usize] {
-                    sim.schedule(
-                        sim.now() + self.network.lacp_timeout,
-                        LACP | ((t as u64) << 32) | m as u64,
-                    );
+                let m = m as usize;
+                if !self.network.cable_dead(m as u32, &self.resource_up) {
+                    self.lacpdu_ok[m] = true;
+                    self.silent_since[m] = None;
+                } else if self.link_up[m] && self.lacpdu_ok[m] && self.silent_since[m].is_none() {
+                    self.silent_since[m] = Some(sim.now());
+                    sim.schedule(sim.now() + self.network.lacp_timeout, LACP | m as u64);
                 }
             }
         }
@@ -393,8 +396,12 @@ impl State<'_> {
     }
 
     fn lacp_timeout(&mut self, sim: &mut Simulation, nic: u32) {
-        if self.link_up[nic as usize] && self.network.cable_dead(nic, &self.resource_up) {
-            self.lacpdu_ok[nic as usize] = false;
+        let n = nic as usize;
+        let timeout = self.network.lacp_timeout;
+        let silent_long_enough =
+            self.silent_since[n].is_some_and(|since| sim.now() - since >= timeout - 1e-9);
+        if self.link_up[n] && silent_long_enough {
+            self.lacpdu_ok[n] = false;
             self.update_carriers();
             self.follow_rules(sim);
         }
@@ -554,6 +561,7 @@ impl Network {
             resource_up: vec![true; self.resources.len()],
             link_up: vec![true; self.nics.len()],
             lacpdu_ok: vec![true; self.nics.len()],
+            silent_since: vec![None; self.nics.len()],
             carriers: Vec::new(),
             running: HashMap::new(),
             of_activity: HashMap::new(),

@@ -416,3 +416,34 @@ fn a_timed_sender_stops_and_reports_what_it_sent() {
     assert!(close(report.sent, 30.0));
     assert_eq!(report.end, Some(3.0));
 }
+
+#[test]
+fn a_repair_resets_lacps_count_of_missed_lacpdus() {
+    // Black hole 4–5 s, repaired, black hole again from 6 s: LACP counts its
+    // 3 s from 6 s, so the connection moves at 9 s (black-holed 1 + 3 s).
+    let net = network(TeamingMode::Lacp, ADDRESS_HASH, None);
+    let first = first_member(&net);
+    let n = net.nics[first as usize];
+    let mut changes = Vec::new();
+    for (at, up) in [(4.0, false), (5.0, true), (6.0, false)] {
+        changes.push((
+            at,
+            Change::Resource {
+                resource: n.send,
+                up,
+            },
+        ));
+        changes.push((
+            at,
+            Change::Resource {
+                resource: n.receive,
+                up,
+            },
+        ));
+    }
+    let report = &net
+        .run(&[connection(0, 1, 49152, 1000.0)], &changes, None)
+        .connections[0];
+    assert_eq!(report.members[1].0, 9.0);
+    assert!(close(report.blackholed, 4.0));
+}
