@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict
 from hvnet._version import __version__
 from hvnet.model import Flow
 
-__all__ = ["AdapterSeries", "ConnectionResult", "NicChoice", "Results", "TrafficResult"]
+__all__ = ["AdapterSeries", "ConnectionResult", "CoreSeries", "NicChoice", "Results", "TrafficResult"]
 
 
 class _Frozen(BaseModel):
@@ -87,6 +87,15 @@ class AdapterSeries(_Frozen):
     receive_bps: list[float]
 
 
+class CoreSeries(_Frozen):
+    """How busy one physical core of a host was over time (its share of the
+    cycles its power plan leaves it, 0 to 1)."""
+
+    host: str
+    core: int
+    busy: list[float]
+
+
 class Results(_Frozen):
     """Everything `hvnet simulate` reports, in one document."""
 
@@ -101,6 +110,8 @@ class Results(_Frozen):
     wall_s: float
     traffic: list[TrafficResult]
     adapters: list[AdapterSeries]
+    #: One per physical core of every host, in scenario order (hosts, then cores).
+    cores: list[CoreSeries]
     #: One line per NIC pair whose full-size frames a switch on its path drops.
     warnings: list[str]
 

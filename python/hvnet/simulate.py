@@ -15,7 +15,7 @@ from hvnet.fabric import Port
 from hvnet.frames import path_warnings
 from hvnet.model import Scenario
 from hvnet.network import ConnectionRequest, NetworkModel, TeamingParameters
-from hvnet.results import AdapterSeries, ConnectionResult, NicChoice, Results, TrafficResult
+from hvnet.results import AdapterSeries, ConnectionResult, CoreSeries, NicChoice, Results, TrafficResult
 
 __all__ = ["simulate"]
 
@@ -71,5 +71,19 @@ def simulate(
         wall_s=run.wall_s,
         traffic=[TrafficResult.of(t, conns) for t, conns in zip(scenario.traffic, per_traffic)],
         adapters=adapters,
+        cores=_cores(model, series),
         warnings=path_warnings(scenario),
     )
+
+
+def _cores(model: NetworkModel, series: list[list[float]]) -> list[CoreSeries]:
+    """Each core's use per step as a share of its capacity."""
+    if model.cpu is None:
+        return []
+    out = []
+    for host, cores in model.cpu.cores.items():
+        for k, resource in enumerate(cores):
+            capacity = model.fabric.capacities[resource]
+            busy = [u / capacity for u in series[resource]] if series and capacity > 0 else []
+            out.append(CoreSeries(host=host, core=k, busy=busy))
+    return out

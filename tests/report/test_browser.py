@@ -86,8 +86,16 @@ def test_every_chart_renders_in_chromium_without_console_errors(
     print(f"screenshot: {screenshot}")
 
     nics = sum(len(host.nics) for host in demo_scenario.hosts)
-    assert total == drawn == nics == 4
-    assert titles == ["hv1 / nic1 (10 Gbps)", "hv1 / nic2 (10 Gbps)", "hv2 / nic1 (10 Gbps)", "hv2 / nic2 (10 Gbps)"]
+    hosts = len(demo_scenario.hosts)
+    assert total == drawn == nics + hosts == 6, "a chart per NIC and a CPU heatmap per host"
+    assert titles == [
+        "hv1 / nic1 (10 Gbps)",
+        "hv1 / nic2 (10 Gbps)",
+        "hv2 / nic1 (10 Gbps)",
+        "hv2 / nic2 (10 Gbps)",
+        "hv1: CPU per core (% busy)",
+        "hv2: CPU per core (% busy)",
+    ]
     severe = [entry for entry in console if entry["level"] == "SEVERE"]
     assert severe == [], f"errors in the browser console: {severe}"
     assert screenshot.stat().st_size > 10_000

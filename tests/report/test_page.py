@@ -88,8 +88,12 @@ def test_plotly_is_embedded_once(demo_report: str) -> None:
     assert bundle in head, "plotly.js is loaded before the charts that use it"
 
 
+def nic_charts(html: str) -> list[tuple[str, list[dict[str, object]], dict[str, object]]]:
+    return [chart for chart in charts(html) if chart[0].startswith("nic-chart-")]
+
+
 def test_one_chart_per_nic_with_title_and_units(demo_report: str, demo_results: Results) -> None:
-    found = charts(demo_report)
+    found = nic_charts(demo_report)
     assert [div_id for div_id, _, _ in found] == [f"nic-chart-{i}" for i in range(4)]
     titles = [layout["title"]["text"] for _, _, layout in found]  # type: ignore[index]
     assert titles == ["hv1 / nic1 (10 Gbps)", "hv1 / nic2 (10 Gbps)", "hv2 / nic1 (10 Gbps)", "hv2 / nic2 (10 Gbps)"]
@@ -125,8 +129,8 @@ def test_the_summary_and_what_is_not_there_yet(demo_report: str) -> None:
     assert ["simulated time", "32.28 s (time series in steps of 1 s)"] in rows
     assert ["design", "2 hosts, 4 NICs, 1 switch, 4 cables, 7 VMs"] in rows
     assert demo_report.count(NOT_SIMULATED) == 1
-    assert "not simulate" in NOT_SIMULATED and "CPU" in NOT_SIMULATED and "migration" in NOT_SIMULATED
-    for section in ("summary", "design", "network", "traffic"):
+    assert "not simulate" in NOT_SIMULATED and "migration" in NOT_SIMULATED
+    for section in ("summary", "design", "network", "cpu", "traffic"):
         assert f'<section id="{section}">' in demo_report
 
 
@@ -149,8 +153,8 @@ events: [{at: 1s, action: nic_down, target: hv2/nic1}]
     stuck = next(row for row in rows if row[0] == "stuck")
     assert stuck[:2] == ["stuck", "hv1 → hv2"] and "10 GB" in stuck and "never" in stuck
     assert html.count('<tr class="stalled">') == 1
-    assert len(charts(html)) == 3
-    _, spare, layout = charts(html)[1]
+    assert len(nic_charts(html)) == 3
+    _, spare, layout = nic_charts(html)[1]
     assert layout["title"]["text"] == "hv1 / spare (1 Gbps)"  # type: ignore[index]
     assert "no traffic" in json.dumps(layout["annotations"])
 
@@ -170,3 +174,17 @@ def test_write_report_writes_utf8(tmp_path: Path, demo_results: Results, demo_sc
     html = path.read_bytes().decode("utf-8")
     assert html == render_report(demo_results, demo_scenario)
     assert html.startswith("<!DOCTYPE html>") and '<meta charset="utf-8">' in html
+
+
+def test_a_cpu_heatmap_per_host_shows_each_core_in_percent(demo_report: str, demo_results: Results) -> None:
+    """One heatmap per host, a row per physical core, cells the % busy of each step."""
+    heatmaps = [chart for chart in charts(demo_report) if chart[0].startswith("cpu-chart-")]
+    assert [layout["title"]["text"] for _, _, layout in heatmaps] == [  # type: ignore[index]
+        "hv1: CPU per core (% busy)",
+        "hv2: CPU per core (% busy)",
+    ]
+    (trace,) = heatmaps[0][1]
+    hv1 = [c for c in demo_results.cores if c.host == "hv1"]
+    assert trace["y"] == [f"core {c.core}" for c in hv1]
+    assert trace["z"] == [[100 * b for b in c.busy] for c in hv1]
+    assert (trace["zmin"], trace["zmax"]) == (0, 100)

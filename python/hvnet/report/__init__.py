@@ -5,7 +5,8 @@
 
 One HTML file that loads nothing (docs/report.md): the summary, the design
 drawn (`diagram`), one Task-Manager-style chart per NIC (`charts`) and the
-traffic table, each a section of `sections`, laid out by `page`.
+traffic table, each a section of `sections`, laid out by `page`. A comparison
+of variants (`hvnet compare ... --report`) has its own page (`comparison`).
 """
 
 from __future__ import annotations
@@ -13,25 +14,29 @@ from __future__ import annotations
 from pathlib import Path
 
 from hvnet.model import Scenario
+from hvnet.report.comparison import render_comparison, write_comparison
 from hvnet.report.page import page
 from hvnet.report.sections import (
     NOT_SIMULATED,
     adapters_section,
+    cpu_section,
     design_section,
     summary_section,
     traffic_section,
 )
 from hvnet.results import Results
 
-__all__ = ["render_report", "write_report"]
+__all__ = ["render_comparison", "render_report", "write_comparison", "write_report"]
 
 
 def render_report(results: Results, scenario: Scenario) -> str:
     """The report as one HTML document."""
+    cpu = cpu_section(results)
     sections = [
         summary_section(results, scenario),
         design_section(scenario),
         adapters_section(results),
+        *([cpu] if cpu else []),
         traffic_section(results),
     ]
     return page(results.scenario, scenario.description, sections, NOT_SIMULATED)

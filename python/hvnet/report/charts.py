@@ -10,10 +10,10 @@ from __future__ import annotations
 import plotly.graph_objects as go  # type: ignore[import-untyped]
 from plotly.offline import get_plotlyjs  # type: ignore[import-untyped]
 
-from hvnet.results import AdapterSeries
+from hvnet.results import AdapterSeries, CoreSeries
 from hvnet.units import format_bitrate
 
-__all__ = ["adapter_chart", "adapter_chart_title", "plotly_bundle"]
+__all__ = ["adapter_chart", "adapter_chart_title", "cpu_heatmap", "plotly_bundle"]
 
 GBPS = 1e9
 SEND, RECEIVE, LINK = "#c05a00", "#2f6fb0", "#7b8794"
@@ -88,3 +88,31 @@ def adapter_chart(adapter: AdapterSeries, step_s: float, bins: int, div_id: str)
         )
     return str(figure.to_html(full_html=False, include_plotlyjs=False, div_id=div_id, config=CONFIG))
 
+
+
+def cpu_heatmap(host: str, cores: list[CoreSeries], step_s: float, div_id: str) -> str:
+    """One host's cores over time: a row per core, a column per step, colour = % busy."""
+    bins = max((len(c.busy) for c in cores), default=0)
+    z = [[100 * b for b in c.busy] + [0.0] * (bins - len(c.busy)) for c in cores]
+    figure = go.Figure(
+        go.Heatmap(
+            z=z,
+            x=[(k + 0.5) * step_s for k in range(bins)],
+            y=[f"core {c.core}" for c in cores],
+            zmin=0,
+            zmax=100,
+            colorscale="Blues",
+            colorbar={"title": {"text": "% busy"}, "thickness": 10},
+            hovertemplate="%{y}: %{z:.0f} % busy at %{x:g} s<extra></extra>",
+        )
+    )
+    figure.update_layout(
+        template="none",
+        title={"text": f"{host}: CPU per core (% busy)", "x": 0.01, "xanchor": "left", "font": {"size": 13}},
+        height=max(160, 26 + 14 * len(cores) + 70),
+        margin={"l": 64, "r": 14, "t": 40, "b": 40},
+        font={"family": "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif", "size": 11, "color": "#1f2933"},
+    )
+    figure.update_xaxes(title={"text": "time (s)", "standoff": 4})
+    figure.update_yaxes(autorange="reversed")
+    return str(figure.to_html(full_html=False, include_plotlyjs=False, div_id=div_id, config=CONFIG))

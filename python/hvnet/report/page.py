@@ -24,7 +24,7 @@ body { margin: 0; background: #f0f3f7; color: var(--ink);
 header { background: #243b53; color: #fff; padding: 20px 32px 16px; }
 header h1 { margin: 0; font-size: 22px; font-weight: 600; }
 header p { margin: 4px 0 0; color: #bcccdc; max-width: 960px; }
-nav { margin-top: 12px; display: flex; gap: 18px; font-size: 13px; }
+nav { margin-top: 12px; display: flex; flex-wrap: wrap; gap: 4px 18px; font-size: 13px; }
 nav a { color: #d9e2ec; text-decoration: none; border-bottom: 1px solid transparent; }
 nav a:hover { border-bottom-color: #d9e2ec; }
 main { max-width: 1320px; margin: 0 auto; padding: 16px 24px 32px; }
@@ -52,6 +52,7 @@ table.traffic .right { text-align: right; }
 table.traffic .center { text-align: center; }
 table.summary th { color: var(--muted); font-weight: 500; width: 220px; }
 .stalled, tr.stalled td { color: #c62828; }
+td.best { color: #1b7f3b; font-weight: 600; }
 footer { color: var(--muted); font-size: 12px; text-align: center; padding: 0 0 24px; }
 """
 

@@ -14,9 +14,9 @@ from html import escape
 from rich.table import Table
 
 from hvnet.model import Scenario
-from hvnet.report.charts import adapter_chart
+from hvnet.report.charts import adapter_chart, cpu_heatmap
 from hvnet.report.diagram import design_svg
-from hvnet.results import Results
+from hvnet.results import CoreSeries, Results
 from hvnet.tables import results_tables
 from hvnet.units import format_duration
 
@@ -24,6 +24,7 @@ __all__ = [
     "NOT_SIMULATED",
     "Section",
     "adapters_section",
+    "cpu_section",
     "design_section",
     "summary_section",
     "traffic_section",
@@ -31,8 +32,7 @@ __all__ = [
 
 #: What the report cannot show yet, and why: one line at the top of the report.
 NOT_SIMULATED = (
-    "Not in this report yet: per-core CPU over time and the live-migration timeline "
-    "(this version of hvnet does not simulate CPU or live migration)."
+    "Not in this report yet: the live-migration timeline (this version of hvnet does not simulate live migration)."
 )
 
 
@@ -102,15 +102,22 @@ _FIT_SCRIPT = """<script>
 </script>"""
 
 
-def adapters_section(results: Results) -> Section:
-    """One Task-Manager-style chart per NIC, in a grid of two or three per row."""
-    bins = max((len(a.send_bps) for a in results.adapters), default=0)
+def adapters_section(
+    results: Results, prefix: str = "", title: str = "Network adapters: send and receive", bins: int | None = None
+) -> Section:
+    """One Task-Manager-style chart per NIC, in a grid of two or three per row.
+
+    `prefix` keeps ids apart when a page has several (a comparison); `bins` is the
+    length of the time axis in steps (default: this run's), the same for every chart.
+    """
+    if bins is None:
+        bins = max((len(a.send_bps) for a in results.adapters), default=0)
     per_host: dict[str, int] = {}
     for adapter in results.adapters:
         per_host[adapter.host] = per_host.get(adapter.host, 0) + 1
     columns = min(max(max(per_host.values(), default=2), 2), 3)
     charts = "".join(
-        f'<div class="chart">{adapter_chart(adapter, results.step_s, bins, f"nic-chart-{i}")}</div>'
+        f'<div class="chart">{adapter_chart(adapter, results.step_s, bins, f"{prefix}nic-chart-{i}")}</div>'
         for i, adapter in enumerate(results.adapters)
     )
     caption = (
@@ -118,7 +125,26 @@ def adapters_section(results: Results) -> Section:
         f"{format_duration(results.step_s)} step; the dashed line is the link speed.</p>"
     )
     grid = f'<div class="charts" style="--columns: {columns}">{charts}</div>'
-    return Section("network", "Network adapters: send and receive", caption + grid)
+    return Section(f"{prefix}network", title, caption + grid)
+
+
+def cpu_section(results: Results) -> Section | None:
+    """Per-core CPU of each host over time, one heatmap per host; None when CPU is not modelled."""
+    hosts: dict[str, list[CoreSeries]] = {}
+    for core in results.cores:
+        hosts.setdefault(core.host, []).append(core)
+    if not hosts:
+        return None
+    charts = "".join(
+        f'<div class="chart">{cpu_heatmap(host, cores, results.step_s, f"cpu-chart-{i}")}</div>'
+        for i, (host, cores) in enumerate(hosts.items())
+    )
+    caption = (
+        '<p class="caption">How busy each physical core was, as a share of the cycles its power plan leaves it, '
+        f"over each {format_duration(results.step_s)} step: receive and send work lands on the cores RSS, VMQ "
+        "or vRSS pick.</p>"
+    )
+    return Section("cpu", "CPU per core", caption + f'<div class="charts" style="--columns: 1">{charts}</div>')
 
 
 def _html_table(table: Table, stalled: list[bool]) -> str:

@@ -1,0 +1,71 @@
+"""The HTML report of a comparison (`hvnet compare FILE... --report OUT.html`).
+
+    from hvnet.report import write_comparison
+    write_comparison(runs, "compare.html")
+
+One self-contained page, as for one simulation (`page`): the comparison
+table, each metric's best marked as in the terminal, then per variant the
+report's NIC charts (`adapters_section`), all on the same time axis so that
+the variants read side by side.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from html import escape
+from pathlib import Path
+
+from hvnet.compare import BEST_MARK, Run, format_metric
+from hvnet.report.page import page
+from hvnet.report.sections import NOT_SIMULATED, Section, adapters_section
+from hvnet.variants import METRICS, best
+
+__all__ = ["comparison_section", "render_comparison", "write_comparison"]
+
+#: What a comparison cannot rank yet: one line at the top of the page.
+NOT_COMPARED = NOT_SIMULATED + " Nor does the comparison rank CPU time or migration blackout yet."
+
+
+def _anchor(index: int) -> str:
+    return f"v{index + 1}-"
+
+
+def comparison_section(runs: Sequence[Run]) -> Section:
+    """The terminal's comparison table: a variant per row, a metric per column, the best marked."""
+    marked = best([run.metrics for run in runs])
+    head = '<th class="left">variant</th>' + "".join(f'<th class="right">{escape(m.heading)}</th>' for m in METRICS)
+    rows = []
+    for i, run in enumerate(runs):
+        cells = [f'<td class="left"><a href="#{_anchor(i)}network">{escape(run.label)}</a></td>']
+        for metric in METRICS:
+            text = escape(format_metric(metric, getattr(run.metrics, metric.name)))
+            if i in marked[metric.name]:
+                cells.append(f'<td class="right best">{text} {BEST_MARK}</td>')
+            else:
+                cells.append(f'<td class="right">{text}</td>')
+        row = "".join(cells)
+        rows.append(f'<tr class="stalled">{row}</tr>' if run.metrics.stalled else f"<tr>{row}</tr>")
+    words = {"lower": "lowest", "higher": "highest"}
+    legend = ", ".join(f"{words[m.better]} {m.heading}" for m in METRICS)
+    caption = (
+        f'<p class="caption">{BEST_MARK} marks the best: {escape(legend)} (nothing is marked where all '
+        "variants agree). A variant in red has traffic that never completed. Click a variant for its NICs.</p>"
+    )
+    table = f'<table class="traffic"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
+    return Section("comparison", "Comparison", table + caption)
+
+
+def render_comparison(runs: Sequence[Run]) -> str:
+    """The comparison as one HTML document."""
+    bins = max((len(a.send_bps) for run in runs for a in run.results.adapters), default=0)
+    sections = [comparison_section(runs)]
+    for i, run in enumerate(runs):
+        sections.append(adapters_section(run.results, _anchor(i), f"{run.label}: network adapters", bins))
+    scenarios = ", ".join(dict.fromkeys(run.results.scenario for run in runs))
+    title = f"Comparison of {len(runs)} variant{'s' * (len(runs) != 1)}"
+    return page(title, scenarios, sections, NOT_COMPARED)
+
+
+def write_comparison(runs: Sequence[Run], path: str | Path) -> None:
+    """Writes the comparison's report to `path` (UTF-8), replacing the file if there is one."""
+    Path(path).write_text(render_comparison(runs), encoding="utf-8")
