@@ -12,19 +12,23 @@ from typing import Annotated, Any, TypeVar
 
 import typer
 from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
 from hvnet._version import __version__
+from hvnet.compare import comparison_document, comparison_tables, run_comparison
 from hvnet.errors import HvnetError, UnitError
 from hvnet.flows import read_flows, run_flows
 from hvnet.model import load_scenario, parse_scenario, scenario_json_schema
-from hvnet.report import write_report
+from hvnet.report import write_comparison, write_report
 from hvnet.simulate import simulate as run_simulation
+from hvnet.sweep import DEFAULT_WORKERS, run_sweep, summary_table, write_parquet
 from hvnet.tables import results_tables
 from hvnet.topology import leaf_spine, star
 from hvnet.ntttcp import format_ntttcp, run_ntttcp
 from hvnet.units import parse_bytes, parse_duration
 from hvnet.validate import run_validation, validation_markdown
+from hvnet.variants import load_variants
 
 app = typer.Typer(
     name="hvnet",
@@ -128,6 +132,92 @@ def simulate(
             _out().print(table)
     if report is not None:  # with `--json -`, standard output holds only the JSON document
         (_err() if json_on_stdout else _out()).print(f"report written to {report}", highlight=False, markup=False)
+
+
+def _step_s(step: str) -> float:
+    """`--step` in seconds; UnitError unless it is a duration longer than 0 s."""
+    step_s = parse_duration(step)
+    if step_s <= 0:
+        raise UnitError(f"--step {step!r}: the time-series step must be longer than 0 s (e.g. 1s, 250ms)")
+    return step_s
+
+
+Step = Annotated[str, typer.Option(help="Resolution of the time series, e.g. 1s, 250ms.")]
+
+
+@app.command()
+def compare(
+    files: Annotated[
+        list[Path], typer.Argument(help="Scenario files (YAML); a file with variants: counts as each of its variants.")
+    ],
+    json_out: JsonOut = None,
+    step: Step = "1s",
+    report: Annotated[
+        Path | None, typer.Option("--report", help="Write the comparison as a self-contained HTML report.")
+    ] = None,
+    force: Force = False,
+) -> None:
+    """Simulate every variant of every file; one table, the best of each metric marked (docs/sweeps.md)."""
+    for path in (report, json_out):
+        if path is not None and str(path) != "-":
+            _refuse_to_overwrite(path, force)
+    with _user_errors():
+        runs = run_comparison(files, _step_s(step))
+    if json_out is not None:
+        _write_json(json_out, comparison_document(runs), force)
+    if report is not None:
+        with _user_errors():
+            write_comparison(runs, report)
+    json_on_stdout = json_out is not None and str(json_out) == "-"
+    if not json_on_stdout:
+        for table in comparison_tables(runs):
+            _out().print(table)
+    if report is not None:
+        (_err() if json_on_stdout else _out()).print(f"report written to {report}", highlight=False, markup=False)
+
+
+@app.command()
+def sweep(
+    file: Annotated[Path, typer.Argument(help="Scenario file (YAML) with variants:.")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="Parquet file: one row per variant and metric.")],
+    scheduler: Annotated[
+        str | None,
+        typer.Option(help="Address of a running Dask scheduler, e.g. tcp://10.0.0.5:8786 (default: a local cluster)."),
+    ] = None,
+    workers: Annotated[
+        int | None, typer.Option(min=1, help=f"Worker processes of the local cluster (default: {DEFAULT_WORKERS}).")
+    ] = None,
+    step: Step = "1s",
+    force: Force = False,
+) -> None:
+    """Simulate every variant of a file on Dask; write the metrics to Parquet, print the best (docs/sweeps.md)."""
+    _refuse_to_overwrite(out, force)
+    if scheduler is not None and workers is not None:
+        message = "--workers sizes the local cluster; with --scheduler, the workers of that cluster run the sweep"
+        _err().print(message, style="red", highlight=False, markup=False)
+        raise typer.Exit(2)
+    with _user_errors():
+        step_s = _step_s(step)
+        variants = load_variants(file)
+        columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+        with Progress(*columns, TimeRemainingColumn(), console=_err()) as progress:
+            task = progress.add_task("simulating", total=len(variants))
+            result = run_sweep(
+                variants,
+                scheduler=scheduler,
+                workers=workers or DEFAULT_WORKERS,
+                step_s=step_s,
+                on_done=lambda: progress.advance(task),
+            )
+        rows = write_parquet(result, out)
+    _out().print(summary_table(result))
+    _out().print(
+        f"{len(result.metrics)} variants on {result.workers} Dask workers in {result.wall_s:.1f} s; "
+        f"{rows} rows written to {out}",
+        highlight=False,
+        markup=False,
+        soft_wrap=True,
+    )
 
 
 @app.command()

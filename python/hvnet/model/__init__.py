@@ -5,7 +5,7 @@
     scenario.host("hv1").nic("nic1").speed       # 10000000000.0 (bits per second)
 """
 
-from hvnet.model.loader import load_scenario, parse_scenario, scenario_from_data
+from hvnet.model.loader import load_scenario, load_yaml, parse_scenario, plain_data, scenario_from_data
 from hvnet.model.scenario import (
     VM,
     AddressHash,
@@ -49,7 +49,9 @@ __all__ = [
     "VirtualSwitch",
     "VmTeam",
     "load_scenario",
+    "load_yaml",
     "parse_scenario",
+    "plain_data",
     "scenario_from_data",
     "scenario_json_schema",
     "split_endpoint",

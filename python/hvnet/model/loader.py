@@ -35,11 +35,24 @@ from hvnet.model.checks import Loc, check_references
 from hvnet.model.scenario import Scenario
 from hvnet.units import show_value
 
-__all__ = ["load_scenario", "parse_scenario", "scenario_from_data"]
+__all__ = ["load_scenario", "load_yaml", "parse_scenario", "plain_data", "scenario_from_data"]
+
+#: A top-level field that is not part of the design: ``hvnet.variants`` reads it (docs/sweeps.md).
+VARIANTS = "variants"
 
 
 def load_scenario(path: str | os.PathLike[str]) -> Scenario:
-    """Read and validate a scenario file; ScenarioError lists every problem."""
+    """Read and validate a scenario file; ScenarioError lists every problem.
+
+    A top-level ``variants:`` mapping is left out: the scenario is the base design.
+    """
+    filename = os.fspath(path)
+    return _validate(load_yaml(filename), filename)
+
+
+def load_yaml(path: str | os.PathLike[str]) -> object:
+    """A file's YAML tree with the line of every key and value (ruamel's round trip);
+    ``scenario_from_data(tree, filename)`` validates it with those lines."""
     filename = os.fspath(path)
     try:
         raw = Path(filename).read_bytes()
@@ -51,25 +64,28 @@ def load_scenario(path: str | os.PathLike[str]) -> Scenario:
         line = raw.count(b"\n", 0, error.start) + 1
         message = f"the file is not UTF-8 text (byte 0x{raw[error.start]:02x}); save it as UTF-8"
         raise ScenarioError([Problem(filename, line, "", message)]) from None
-    return parse_scenario(text, filename)
+    return _parse_yaml(text, filename)
 
 
 def parse_scenario(text: str, filename: str = "<string>") -> Scenario:
     """Validate a scenario given as YAML text; ``filename`` is used in messages."""
+    return _validate(_parse_yaml(text, filename), filename)
+
+
+def _parse_yaml(text: str, filename: str) -> object:
     try:
-        tree = YAML(typ="rt").load(text)
+        return YAML(typ="rt").load(text)
     except MarkedYAMLError as error:
         raise ScenarioError([_yaml_problem(error, filename)]) from None
     except (YAMLError, ValueError) as error:  # ruamel raises ValueError for e.g. a date like 2024-13-45
         raise ScenarioError([Problem(filename, None, "", f"invalid YAML: {error}")]) from None
-    return _validate(tree, filename)
 
 
 def scenario_from_data(data: object, filename: str = "<data>") -> Scenario:
     """Validate a scenario given as plain data (dicts and lists, e.g. parsed JSON).
 
     Python code that builds scenarios uses this, writing quantities as text
-    ("10Gbps"). Messages have no line numbers.
+    ("10Gbps"). Messages have no line numbers, unless ``data`` is a tree from ``load_yaml``.
     """
     return _validate(data, filename)
 
@@ -85,10 +101,11 @@ def _validate(tree: object, filename: str) -> Scenario:
         message = f"expected a mapping of fields ({_allowed(Scenario)}) at the top, got {_describe(tree)}"
         raise ScenarioError([Problem(filename, _start_line(tree) or 1, "", message)])
     try:
-        data = _plain(tree)
+        data = plain_data(tree)
     except RecursionError:  # an alias inside its own anchor: a: &x [*x]
         raise ScenarioError([Problem(filename, None, "", "a YAML alias refers to itself")]) from None
     assert isinstance(data, dict)
+    data.pop(VARIANTS, None)
     if not hasattr(tree, "lc"):  # plain data: walk the lists made from its tuples, without lines
         tree = data
     problems: list[Problem] = []
@@ -115,12 +132,12 @@ def _validate(tree: object, filename: str) -> Scenario:
     return scenario
 
 
-def _plain(node: object) -> object:
+def plain_data(node: object) -> object:
     """ruamel's round-trip tree (or any data) as plain dicts, lists, str, int, float and bool."""
     if isinstance(node, Mapping):
-        return {_plain_scalar(key): _plain(value) for key, value in node.items()}
+        return {_plain_scalar(key): plain_data(value) for key, value in node.items()}
     if isinstance(node, (list, tuple)):
-        return [_plain(item) for item in node]
+        return [plain_data(item) for item in node]
     return _plain_scalar(node)
 
 
@@ -207,7 +224,8 @@ def _find_model(annotation: object) -> type[BaseModel] | None:
 def _allowed(model: type[BaseModel] | None) -> str:
     if model is None:
         return "see docs/scenario.md"
-    return ", ".join(field.alias or name for name, field in model.model_fields.items())
+    names = [field.alias or name for name, field in model.model_fields.items()]
+    return ", ".join(names + [VARIANTS] if model is Scenario else names)
 
 
 def _describe(value: object) -> str:

@@ -372,10 +372,28 @@ def _named(items: Iterable[_NamedT], name: str, what: str) -> _NamedT:
 
 SCHEMA_ID = "urn:hvnet:scenario"
 
+#: A file may declare variants of its design; ``hvnet.variants`` reads them, ``Scenario`` (one design) does not.
+_VARIANTS_SCHEMA: dict[str, Any] = {
+    "title": "Variants",
+    "description": "Axes of design variants: hvnet compare and hvnet sweep run every combination (docs/sweeps.md).",
+    "type": "object",
+    "minProperties": 1,
+    "additionalProperties": {
+        "type": "object",
+        "properties": {
+            "set": {"type": "string", "description": "Where the values go.", "examples": ["hosts[*].nics[*].mtu"]},
+            "values": {"type": "array", "minItems": 1, "description": "One variant per value."},
+        },
+        "required": ["set", "values"],
+        "additionalProperties": False,
+    },
+}
+
 
 def scenario_json_schema() -> dict[str, Any]:
     """The JSON Schema of a scenario file (editors use it to complete and check YAML)."""
     schema = Scenario.model_json_schema(by_alias=True)
+    schema["properties"]["variants"] = _VARIANTS_SCHEMA
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": SCHEMA_ID,

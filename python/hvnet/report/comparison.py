@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from html import escape
 from pathlib import Path
 
-from hvnet.compare import BEST_MARK, Run, format_metric
+from hvnet.compare import BEST_MARK, Run, format_metric, legend
 from hvnet.report.page import page
 from hvnet.report.sections import NOT_SIMULATED, Section, adapters_section
 from hvnet.variants import METRICS, best
@@ -23,7 +23,7 @@ from hvnet.variants import METRICS, best
 __all__ = ["comparison_section", "render_comparison", "write_comparison"]
 
 #: What a comparison cannot rank yet: one line at the top of the page.
-NOT_COMPARED = NOT_SIMULATED + " Nor does the comparison rank CPU time or migration blackout yet."
+NOT_COMPARED = NOT_SIMULATED + " Nor does the comparison rank migration blackout yet."
 
 
 def _anchor(index: int) -> str:
@@ -45,11 +45,9 @@ def comparison_section(runs: Sequence[Run]) -> Section:
                 cells.append(f'<td class="right">{text}</td>')
         row = "".join(cells)
         rows.append(f'<tr class="stalled">{row}</tr>' if run.metrics.stalled else f"<tr>{row}</tr>")
-    words = {"lower": "lowest", "higher": "highest"}
-    legend = ", ".join(f"{words[m.better]} {m.heading}" for m in METRICS)
     caption = (
-        f'<p class="caption">{BEST_MARK} marks the best: {escape(legend)} (nothing is marked where all '
-        "variants agree). A variant in red has traffic that never completed. Click a variant for its NICs.</p>"
+        f'<p class="caption">{escape(legend())}. A variant in red has traffic that never completed; '
+        "click a variant for its NICs.</p>"
     )
     table = f'<table class="traffic"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
     return Section("comparison", "Comparison", table + caption)
@@ -60,7 +58,7 @@ def render_comparison(runs: Sequence[Run]) -> str:
     bins = max((len(a.send_bps) for run in runs for a in run.results.adapters), default=0)
     sections = [comparison_section(runs)]
     for i, run in enumerate(runs):
-        sections.append(adapters_section(run.results, _anchor(i), f"{run.label}: network adapters", bins))
+        sections.append(adapters_section(run.results, _anchor(i), run.label, bins))
     scenarios = ", ".join(dict.fromkeys(run.results.scenario for run in runs))
     title = f"Comparison of {len(runs)} variant{'s' * (len(runs) != 1)}"
     return page(title, scenarios, sections, NOT_COMPARED)
