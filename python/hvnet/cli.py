@@ -182,7 +182,7 @@ def sweep(
     out: Annotated[Path, typer.Option("--out", "-o", help="Parquet file: one row per variant and metric.")],
     scheduler: Annotated[
         str | None,
-        typer.Option(help="Address of a running Dask scheduler, e.g. tcp://10.0.0.5:8786 (default: a local cluster)."),
+        typer.Option(help="Address of a running Dask scheduler, e.g. tcp://scheduler.example:8786 (default: a local cluster)."),
     ] = None,
     workers: Annotated[
         int | None, typer.Option(min=1, help=f"Worker processes of the local cluster (default: {DEFAULT_WORKERS}).")
