@@ -165,11 +165,12 @@ struct Variable {
 /// solve, kept together for the hot loop.
 #[derive(Clone, Copy, Debug, Default)]
 struct Load {
-    /// Σ n_v · a_cv · r_v of the variables frozen so far (after a solve: all).
+    /// The capacity (infinite on a fatpipe, which only bounds each variable),
+    /// next to what the hot loop reads.
+    capacity: f64,
+    /// Σ n_v · a_cv · r_v of the variables frozen so far (after a solve: all);
+    /// what remains is `capacity - used`.
     used: f64,
-    /// Capacity not yet used by frozen variables (infinite on a fatpipe,
-    /// which only bounds each variable).
-    remaining: f64,
     /// Σ n_v · a_cv · w_v over its unfrozen variables.
     weight_sum: f64,
     /// Unfrozen variables on it.
@@ -179,7 +180,7 @@ struct Load {
 impl Load {
     /// The level at which it saturates: what remains over the weight still filling it.
     fn level(&self) -> f64 {
-        self.remaining.max(0.0) / self.weight_sum.max(f64::MIN_POSITIVE)
+        (self.capacity - self.used).max(0.0) / self.weight_sum.max(f64::MIN_POSITIVE)
     }
 }
 
@@ -239,7 +240,15 @@ impl System {
             elements: Vec::new(),
         });
         self.fatpipe.push(sharing == Sharing::Fatpipe);
-        self.load.push(Load::default());
+        let load_capacity = if sharing == Sharing::Fatpipe {
+            f64::INFINITY
+        } else {
+            capacity
+        };
+        self.load.push(Load {
+            capacity: load_capacity,
+            ..Load::default()
+        });
         self.changed_from(0.0);
         self.constraints.len() - 1
     }
@@ -250,6 +259,9 @@ impl System {
             "capacity must be finite and >= 0, got {capacity}"
         );
         self.constraints[c].capacity = capacity;
+        if !self.fatpipe[c] {
+            self.load[c].capacity = capacity;
+        }
         if self.fatpipe[c] {
             for k in 0..self.constraints[c].elements.len() {
                 let v = self.constraints[c].elements[k].var as usize;
@@ -473,11 +485,7 @@ impl System {
             self.order.truncate(keep);
         }
         self.solved_from = self.order.len();
-        for (load, cnst) in self.load.iter_mut().zip(&self.constraints) {
-            load.remaining = match cnst.sharing {
-                Sharing::Shared => cnst.capacity - load.used,
-                Sharing::Fatpipe => f64::INFINITY,
-            };
+        for load in &mut self.load {
             load.weight_sum = 0.0;
             load.unfrozen = 0;
         }
@@ -502,7 +510,6 @@ impl System {
             for e in var.elements.as_slice() {
                 let load = &mut self.load[e.cnst as usize];
                 load.used -= old_use * e.coeff;
-                load.remaining += old_use * e.coeff;
                 load.weight_sum += n_weight * e.coeff;
                 load.unfrozen += 1;
             }
@@ -637,7 +644,6 @@ impl Filling<'_> {
             let load = &mut self.load[e.cnst as usize];
             let use_here = n_rate * e.coeff;
             load.used += use_here;
-            load.remaining -= use_here;
             load.weight_sum -= n_weight * e.coeff;
             load.unfrozen -= 1;
             self.stale[e.cnst as usize] = true;
