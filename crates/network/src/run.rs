@@ -30,7 +30,11 @@ use hvnet_engine::{
 };
 
 use crate::cores::Cores;
+
+mod migrate;
 use crate::team::{AddressHash, Flow, LoadBalancing, Team, TeamingMode};
+use migrate::Migrations;
+pub use migrate::{Migration, MigrationReport};
 
 /// A NIC's cable, as engine resources.
 #[derive(Clone, Copy, Debug)]
@@ -130,7 +134,9 @@ pub struct ConnectionReport {
 /// What a run produced.
 #[derive(Clone, Debug)]
 pub struct RunReport {
+    /// One per connection: the given ones, then those migrations opened.
     pub connections: Vec<ConnectionReport>,
+    pub migrations: Vec<MigrationReport>,
     pub end_time: Seconds,
     pub events: u64,
     /// `series[r][k]`: mean use of resource `r` in bin `k`, when recorded.
@@ -142,18 +148,21 @@ const CHANGE: u64 = 1 << 60;
 const LACP: u64 = 2 << 60;
 const REBALANCE: u64 = 3 << 60;
 const STOP: u64 = 4 << 60;
+const MIGRATE: u64 = 5 << 60;
+const SWITCHOVER: u64 = 6 << 60;
 const KIND: u64 = 7 << 60;
 
-struct Running {
+pub(crate) struct Running {
     activity: ActivityId,
     out_nic: Option<u32>,
     in_nic: Option<u32>,
     blackholed_since: Option<Seconds>,
 }
 
-struct State<'a> {
+pub(crate) struct State<'a> {
     network: &'a Network,
-    connections: &'a [Connection],
+    /// Every connection so far: the given ones, then those migrations opened.
+    connections: Vec<Connection>,
     changes: &'a [(Seconds, Change)],
     starts: Vec<(Seconds, Vec<usize>)>,
     resource_up: Vec<bool>,
@@ -168,6 +177,7 @@ struct State<'a> {
     reports: Vec<ConnectionReport>,
     /// The next rebalancing tick, when one is scheduled.
     tick: Option<TimerId>,
+    migrations: Migrations,
 }
 
 impl Network {
@@ -462,7 +472,7 @@ impl State<'_> {
 
     /// No tick outlives the last connection: the run ends with its last real event.
     fn stop_rebalancing_when_idle(&mut self, sim: &mut Simulation) {
-        if self.running.is_empty() {
+        if self.running.is_empty() && !self.migrations.busy() {
             if let Some(tick) = self.tick.take() {
                 sim.cancel_timer(tick);
             }
@@ -495,6 +505,9 @@ impl State<'_> {
                 self.running.remove(&k);
                 self.reports[k].end = Some(sim.now());
                 self.reports[k].sent = self.connections[k].amount;
+                if let Some(i) = self.migrations.owner.remove(&k) {
+                    self.migration_step_ended(sim, i);
+                }
                 self.stop_rebalancing_when_idle(sim);
             }
             Event::Timer(_, tag) => match tag & KIND {
@@ -511,9 +524,12 @@ impl State<'_> {
                 }
                 LACP => self.lacp_timeout(sim, (tag & 0xffff_ffff) as u32),
                 STOP => self.stop(sim, (tag & !KIND) as usize),
+                MIGRATE => self.migration_arrives(sim, (tag & !KIND) as usize),
+                SWITCHOVER => self.migration_step_ended(sim, (tag & !KIND) as usize),
                 _ => self.rebalance(sim),
             },
         }
+        self.migrations.sample_rates(sim, &self.running);
     }
 }
 
@@ -524,6 +540,18 @@ impl Network {
         &self,
         connections: &[Connection],
         changes: &[(Seconds, Change)],
+        record_step: Option<Seconds>,
+    ) -> RunReport {
+        self.run_with_migrations(connections, changes, &[], record_step)
+    }
+
+    /// Like [`Network::run`], with live migrations: each arrives at its time,
+    /// waits in its source host's queue, and moves its memory pass by pass.
+    pub fn run_with_migrations(
+        &self,
+        connections: &[Connection],
+        changes: &[(Seconds, Change)],
+        migrations: &[Migration],
         record_step: Option<Seconds>,
     ) -> RunReport {
         let mut sim = Simulation::new();
@@ -553,9 +581,12 @@ impl Network {
                 sim.schedule(stop.max(c.start), STOP | k as u64);
             }
         }
+        for (i, m) in migrations.iter().enumerate() {
+            sim.schedule(m.at, MIGRATE | i as u64);
+        }
         let mut state = State {
             network: self,
-            connections,
+            connections: connections.to_vec(),
             changes,
             starts,
             resource_up: vec![true; self.resources.len()],
@@ -567,6 +598,7 @@ impl Network {
             of_activity: HashMap::new(),
             reports: vec![ConnectionReport::default(); connections.len()],
             tick: None,
+            migrations: Migrations::new(migrations),
         };
         state.update_carriers();
         let mut events = 0u64;
@@ -579,7 +611,7 @@ impl Network {
         keys.sort_unstable();
         for k in keys {
             let running = &state.running[&k];
-            state.reports[k].sent = connections[k].amount - sim.remaining(running.activity);
+            state.reports[k].sent = state.connections[k].amount - sim.remaining(running.activity);
             if let Some(since) = running.blackholed_since {
                 state.reports[k].blackholed += end_time - since;
                 state.reports[k].stalled_since = Some(since);
@@ -592,6 +624,7 @@ impl Network {
         });
         RunReport {
             connections: state.reports,
+            migrations: state.migrations.into_reports(),
             end_time,
             events,
             series,

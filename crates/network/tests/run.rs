@@ -7,8 +7,9 @@ use std::collections::HashMap;
 use std::net::{IpAddr, Ipv4Addr};
 
 use hvnet_engine::Sharing;
+use hvnet_migration::{GuestMemory, PrecopyParameters};
 use hvnet_network::{
-    AddressHash, Change, Connection, Cores, Endpoint, LoadBalancing, Network, Nic, Path,
+    AddressHash, Change, Connection, Cores, Endpoint, LoadBalancing, Migration, Network, Nic, Path,
     SwitchHash, Team, TeamingMode, Uplink,
 };
 
@@ -446,4 +447,87 @@ fn a_repair_resets_lacps_count_of_missed_lacpdus() {
         .connections[0];
     assert_eq!(report.members[1].0, 9.0);
     assert!(close(report.blackholed, 4.0));
+}
+
+fn migration(at: f64, memory: f64, dirty_rate: f64) -> Migration {
+    Migration {
+        source: 0,
+        target: 1,
+        ports: (49500, 6600),
+        memory: GuestMemory {
+            assigned: memory,
+            populated: memory,
+            dirty_rate,
+            working_set: memory,
+            device_state: 1.0,
+        },
+        parameters: PrecopyParameters {
+            max_passes: 5,
+            stop_bytes: 2.0,
+            switchover: 0.1,
+        },
+        at,
+        queue: 0,
+        simultaneous: 2,
+    }
+}
+
+#[test]
+fn an_idle_vm_migrates_in_one_pass_over_one_member() {
+    // 100 units at 10/s: pass 1 ends at 10 s; the blackout copies the device
+    // state (1 unit, 0.1 s) and switches over (0.1 s): it ends at 10.2 s.
+    let net = network(TeamingMode::SwitchIndependent, ADDRESS_HASH, None);
+    let run = net.run_with_migrations(&[], &[], &[migration(0.0, 100.0, 0.0)], None);
+    let m = &run.migrations[0];
+    assert_eq!(m.passes.len(), 1);
+    assert!(close(m.end.unwrap(), 10.2));
+    assert!(close(m.blackout.unwrap(), 0.2));
+    assert!(close(m.bytes_sent, 101.0));
+    assert!(close(m.peak_rate, 10.0));
+    let members: std::collections::HashSet<_> = m
+        .connections
+        .iter()
+        .map(|&k| run.connections[k].members[0].1)
+        .collect();
+    assert_eq!(
+        members.len(),
+        1,
+        "a TCP/IP migration never uses two members"
+    );
+}
+
+#[test]
+fn each_pass_copies_what_the_guest_dirtied_meanwhile() {
+    // Dirtying 1/s: pass 1 (100 units) takes 10 s and leaves 10; pass 2 takes
+    // 1 s and leaves 1, under the stop of 2: blackout copies 1 + 1.
+    let net = network(TeamingMode::SwitchIndependent, ADDRESS_HASH, None);
+    let run = net.run_with_migrations(&[], &[], &[migration(0.0, 100.0, 1.0)], None);
+    let m = &run.migrations[0];
+    let bytes: Vec<f64> = m.passes.iter().map(|p| p.bytes).collect();
+    assert!(bytes.len() == 2 && close(bytes[1], 10.0));
+    assert!(close(m.end.unwrap(), 11.0 + 0.2 + 0.1));
+}
+
+#[test]
+fn a_host_runs_two_migrations_at_once_and_queues_the_third() {
+    // Three idle VMs of 100 units asked at 0 s, 2 at a time: the first two
+    // share the link (5/s each) and end together; the third starts then.
+    let net = network(
+        TeamingMode::SwitchIndependent,
+        LoadBalancing::HyperVPort,
+        None,
+    );
+    let migrations: Vec<_> = (0..3)
+        .map(|i| Migration {
+            ports: (49500 + i as u16, 6600),
+            ..migration(0.0, 100.0, 0.0)
+        })
+        .collect();
+    let run = net.run_with_migrations(&[], &[], &migrations, None);
+    let (first, third) = (&run.migrations[0], &run.migrations[2]);
+    assert_eq!(first.start, Some(0.0));
+    assert_eq!(third.queued, 0.0);
+    let first_free = first.end.unwrap().min(run.migrations[1].end.unwrap());
+    assert_eq!(third.start, Some(first_free));
+    assert!(third.start.unwrap() > 0.0);
 }
