@@ -75,7 +75,7 @@ def test_unknown_field_names_the_allowed_ones_on_the_key_line() -> None:
             nics:
               - {name: nic1, speed: 10Gbps}
         """
-    ) == ["cluster.yaml:4: hosts[0].nicss: unknown field; allowed: name, cpu, power_plan, nics, teams, vswitches"]
+    ) == ["cluster.yaml:4: hosts[0].nicss: unknown field; allowed: name, cpu, power_plan, nics, teams, vswitches, live_migration"]
 
 
 def test_unknown_top_level_field() -> None:
@@ -625,7 +625,7 @@ def test_unknown_event_action_is_reported_once() -> None:
     """A bad action is pydantic's to report; the target is not checked against it."""
     assert problems(TWO_HOSTS + "events:\n  - {at: 1s, action: nic_explode, target: hv1/nic1}\n") == [
         "cluster.yaml:13: events[0].action: 'nic_explode' is not allowed; choose one of nic_down, nic_up, cable_down,"
-        " cable_up, switch_down, switch_up, port_blackhole, port_restore"
+        " cable_up, switch_down, switch_up, port_blackhole, port_restore, migrate"
     ]
 
 

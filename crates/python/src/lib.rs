@@ -8,13 +8,14 @@ use std::time::Instant;
 use std::collections::HashMap;
 
 use hvnet_engine::{ActivitySpec, CapacityChange, Sharing, Transfer, Workload};
+use hvnet_migration::{GuestMemory, PrecopyParameters};
 use hvnet_network::{
-    AddressHash, Change, Connection, Cores, Endpoint, FlowKey, LoadBalancing, Network, Nic, Path,
-    SwitchHash, Team, TeamingMode, Uplink, MICROSOFT_RSS_KEY,
+    AddressHash, Change, Connection, Cores, Endpoint, FlowKey, LoadBalancing, Migration, Network,
+    Nic, Path, SwitchHash, Team, TeamingMode, Uplink, MICROSOFT_RSS_KEY,
 };
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyDict, PyList};
 
 fn bad(msg: String) -> PyErr {
     PyValueError::new_err(msg)
@@ -184,6 +185,10 @@ type EndpointArgs = (String, u32, u32, String, [u8; 6], CoresArgs, CoresArgs);
 type PathArgs = (Vec<(usize, f64)>, f64, f64);
 type ConnectionArgs = (u32, u32, Option<(u16, u16)>, f64, f64, Option<f64>);
 type ChangeArgs = (f64, String, usize, bool);
+/// (source endpoint, target endpoint, ports, [assigned, populated, dirty rate, working set,
+/// device state] in bytes and bytes/s, max passes, stop bytes, switch-over s, at s, queue,
+/// simultaneous)
+type MigrationArgs = (u32, u32, (u16, u16), [f64; 5], u32, f64, f64, f64, u32, u32);
 
 /// Runs connections on NICs and teams, with failures, failover and
 /// rebalancing. Returns a dict with, per connection, `end` (None if it never
@@ -191,7 +196,7 @@ type ChangeArgs = (f64, String, usize, bool);
 /// (seconds) and `stalled_since` (when its path went down for good, or
 /// None), and `end_time`, `events`, `wall_s`, `series`.
 #[pyfunction]
-#[pyo3(signature = (capacities, fatpipe, nics, teams, endpoints, paths, connections, changes, lacp_timeout, rebalance_interval=None, record_step=None))]
+#[pyo3(signature = (capacities, fatpipe, nics, teams, endpoints, paths, connections, changes, lacp_timeout, rebalance_interval=None, record_step=None, migrations=Vec::new()))]
 #[allow(clippy::too_many_arguments)]
 fn run_network<'py>(
     py: Python<'py>,
@@ -206,6 +211,7 @@ fn run_network<'py>(
     lacp_timeout: f64,
     rebalance_interval: Option<f64>,
     record_step: Option<f64>,
+    migrations: Vec<MigrationArgs>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let n_res = capacities.len();
     if fatpipe.len() != n_res {
@@ -409,12 +415,94 @@ fn run_network<'py>(
         lacp_timeout,
         rebalance_interval,
     };
+    let mut migrations_out = Vec::with_capacity(migrations.len());
+    for (
+        i,
+        (
+            source,
+            target,
+            ports,
+            memory,
+            max_passes,
+            stop_bytes,
+            switchover,
+            at,
+            queue,
+            simultaneous,
+        ),
+    ) in migrations.into_iter().enumerate()
+    {
+        let [assigned, populated, dirty_rate, working_set, device_state] = memory;
+        let valid = |x: f64| x.is_finite() && x >= 0.0;
+        if source as usize >= network.endpoints.len() || target as usize >= network.endpoints.len()
+        {
+            return Err(bad(format!("migration {i}: endpoint does not exist")));
+        }
+        if !memory.iter().all(|&x| valid(x))
+            || populated > assigned
+            || !valid(stop_bytes)
+            || !valid(switchover)
+            || !valid(at)
+        {
+            return Err(bad(format!("migration {i}: sizes, rates and times must be finite and >= 0 (populated <= assigned)")));
+        }
+        if max_passes == 0 || simultaneous == 0 {
+            return Err(bad(format!(
+                "migration {i}: at least one pass and one migration at a time"
+            )));
+        }
+        migrations_out.push(Migration {
+            source,
+            target,
+            ports,
+            memory: GuestMemory {
+                assigned,
+                populated,
+                dirty_rate,
+                working_set,
+                device_state,
+            },
+            parameters: PrecopyParameters {
+                max_passes,
+                stop_bytes,
+                switchover,
+            },
+            at,
+            queue,
+            simultaneous,
+        });
+    }
     let (report, wall) = py.detach(|| {
         let clock = Instant::now();
-        let report = network.run(&connections_out, &changes_out, record_step);
+        let report = network.run_with_migrations(
+            &connections_out,
+            &changes_out,
+            &migrations_out,
+            record_step,
+        );
         (report, clock.elapsed().as_secs_f64())
     });
     let out = PyDict::new(py);
+    let migration_reports = PyList::empty(py);
+    for m in &report.migrations {
+        let d = PyDict::new(py);
+        d.set_item("queued", m.queued)?;
+        d.set_item("start", m.start)?;
+        d.set_item("end", m.end)?;
+        d.set_item(
+            "passes",
+            m.passes
+                .iter()
+                .map(|p| (p.bytes, p.start, p.end))
+                .collect::<Vec<_>>(),
+        )?;
+        d.set_item("blackout", m.blackout)?;
+        d.set_item("bytes_sent", m.bytes_sent)?;
+        d.set_item("peak_rate", m.peak_rate)?;
+        d.set_item("connections", m.connections.clone())?;
+        migration_reports.append(d)?;
+    }
+    out.set_item("migrations", migration_reports)?;
     out.set_item(
         "end",
         report.connections.iter().map(|c| c.end).collect::<Vec<_>>(),

@@ -3,7 +3,8 @@
 pydantic checks each field on its own; these checks look across fields: names
 are unique, teams list NICs of their host, cables join existing NICs and
 switch ports and no end is cabled twice, VMs run on existing hosts, flows and
-events name existing things. They also refuse the team designs Windows
+events name existing things, and a migrate event moves a VM to another
+existing host. They also refuse the team designs Windows
 refuses (BEHAVIOUR.md): too many members, a SET team of unlike NICs or with
 LBFO-only settings, a static or LACP team across switches that are not one
 logical switch, and a team inside a VM other than two vNICs, switch
@@ -22,7 +23,7 @@ from dataclasses import dataclass, field
 
 from hvnet.errors import UnitError
 from hvnet.model.scenario import EventAction, LoadBalancing, Nic, Switch, TeamingMode, TeamKind, split_endpoint
-from hvnet.units import format_bitrate, parse_bitrate, show_value
+from hvnet.units import format_bitrate, format_bytes, parse_bitrate, parse_bytes, parse_duration, show_value
 
 __all__ = ["Finding", "Loc", "check_references"]
 
@@ -429,6 +430,7 @@ class _Checker:
             if host is not None and host not in self.hosts:
                 self.report(("vms", index, "host"), f"unknown host {host!r}; hosts: {_names(self.hosts)}")
                 host = None
+            self.check_vm_memory(("vms", index), vm)
             team = vm.get("team")
             if isinstance(team, Mapping):
                 self.check_vm_team(("vms", index, "team"), team, host)
@@ -441,6 +443,25 @@ class _Checker:
                     ("vms", index, "vswitch"),
                     f"{host} has no virtual switch {vswitch!r}; its virtual switches: {_names(known)}",
                 )
+
+    def check_vm_memory(self, at: Loc, vm: Mapping[str, object]) -> None:
+        """populated and working_set are parts of memory."""
+        sizes: dict[str, int] = {}
+        for key in ("memory", "populated", "working_set"):
+            value = vm.get(key)
+            if isinstance(value, str):
+                try:
+                    sizes[key] = parse_bytes(value)
+                except UnitError:
+                    pass  # pydantic reports it
+        if "memory" not in sizes:
+            return
+        memory = format_bytes(sizes["memory"])
+        what = {"populated": "the memory that is not zero pages", "working_set": "the memory the guest writes to"}
+        for key, meaning in what.items():
+            if key in sizes and sizes[key] > sizes["memory"]:
+                shown = format_bytes(sizes[key])
+                self.report((*at, key), f"{shown} is more than memory ({memory}); {key} is {meaning}, at most memory")
 
     def check_vm_team(self, at: Loc, team: Mapping[str, object], host: str | None) -> None:
         """A team inside a VM: two vNICs on two virtual switches, switch independent, address hash."""
@@ -497,13 +518,58 @@ class _Checker:
 
     def check_events(self) -> None:
         actions = {action.value for action in EventAction}
+        migrations: list[tuple[float, int, str, str]] = []  # (at, index, VM, destination host)
         for index, event in _items(self.data, "events"):
             action, target = _text(event, "action"), _text(event, "target")
+            if action in actions and action != EventAction.MIGRATE.value and event.get("to") is not None:
+                self.report(("events", index, "to"), "only migrate takes a destination")
             if action not in actions or target is None:
                 continue  # pydantic reports a bad action or a missing target
+            if action == EventAction.MIGRATE.value:
+                self.check_migrate(index, event, target, migrations)
+                continue
             message = self.event_target_problem(action, target)
             if message is not None:
                 self.report(("events", index, "target"), message)
+        # Where each VM runs when it is migrated: its host, then each earlier migration's destination.
+        runs_on: dict[str, str] = {}
+        for _, vm in _items(self.data, "vms"):
+            name, host = _text(vm, "name"), _text(vm, "host")
+            if name is not None and host in self.hosts and name not in runs_on:
+                runs_on[name] = host
+        for _, index, vm_name, to in sorted(migrations):
+            if runs_on.get(vm_name) == to:
+                self.report(("events", index, "to"), f"{vm_name} already runs on {to}; migrate it to another host")
+            runs_on[vm_name] = to
+
+    def check_migrate(
+        self, index: int, event: Mapping[str, object], target: str, migrations: list[tuple[float, int, str, str]]
+    ) -> None:
+        """A migrate event names a VM and, in to:, an existing host to move it to."""
+        if target in self.hosts:
+            message = f"{target!r} is a host; migrate moves a VM; VMs: {_names(self.vms)}"
+            self.report(("events", index, "target"), message)
+        elif target not in self.vms:
+            self.report(("events", index, "target"), f"unknown VM {target!r}; VMs: {_names(self.vms)}")
+        to = event.get("to")
+        if to is None:
+            message = f"migrate needs a destination host (to: ...); hosts: {_names(self.hosts)}"
+            self.report(("events", index, "to"), message)
+            return
+        if not isinstance(to, str):
+            return  # pydantic reports it
+        if to not in self.hosts:
+            self.report(("events", index, "to"), f"{to} is not a host of the scenario; hosts: {_names(self.hosts)}")
+            return
+        at = event.get("at")
+        try:
+            when = parse_duration(at) if isinstance(at, str) else None
+        except UnitError:
+            when = None
+        if when is None:
+            return  # pydantic reports a bad time; without one the order of migrations is unknown
+        if target in self.vms:
+            migrations.append((when, index, target, to))
 
     def event_target_problem(self, action: str, target: str) -> str | None:
         kind = action.rsplit("_", 1)[0]

@@ -3,7 +3,7 @@
 A ``Scenario`` is what a scenario file says, validated and typed: hosts with
 their NICs, teams and virtual switches; physical switches and the cables
 between NICs and switch ports; VMs; traffic flows; and timed events (a NIC
-or a cable goes down). docs/scenario.md describes every field.
+or a cable goes down, a VM live-migrates). docs/scenario.md describes every field.
 
 Quantities are stored in hvnet's internal units (bytes, bits per second,
 seconds) and written with units in files (see ``hvnet.units``). Models are
@@ -18,9 +18,10 @@ from enum import Enum
 from collections.abc import Iterable
 from typing import Annotated, Any, Protocol, TypeVar
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, WithJsonSchema
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, WithJsonSchema, model_validator
 
-from hvnet.units import BitRate, Bytes, Duration
+from hvnet.errors import UnitError
+from hvnet.units import BitRate, Bytes, Duration, parse_bytes
 
 __all__ = [
     "AddressHash",
@@ -30,7 +31,9 @@ __all__ = [
     "EventAction",
     "Flow",
     "Host",
+    "LiveMigration",
     "LoadBalancing",
+    "MigrationOption",
     "Nic",
     "PowerPlan",
     "Scenario",
@@ -124,6 +127,15 @@ class EventAction(str, Enum):
     SWITCH_UP = "switch_up"
     PORT_BLACKHOLE = "port_blackhole"
     PORT_RESTORE = "port_restore"
+    MIGRATE = "migrate"
+
+
+class MigrationOption(str, Enum):
+    """How a host sends live migrations (its live migration performance option)."""
+
+    TCP_IP = "tcp_ip"
+    COMPRESSION = "compression"
+    SMB = "smb"
 
 
 class _Model(BaseModel):
@@ -198,6 +210,15 @@ class VirtualSwitch(_Model):
     """A NIC or team of this host; each is the uplink of at most one virtual switch."""
 
 
+class LiveMigration(_Model):
+    """A host's live migration settings."""
+
+    option: MigrationOption = MigrationOption.COMPRESSION
+    """Performance option; compression is the Windows default since 2012 R2."""
+    simultaneous: int = Field(default=2, ge=1, le=64)
+    """Live migrations at the same time; more wait in a queue."""
+
+
 class Host(_Model):
     """A virtualization host."""
 
@@ -208,6 +229,7 @@ class Host(_Model):
     nics: tuple[Nic, ...] = Field(min_length=1)
     teams: tuple[Team, ...] = ()
     vswitches: tuple[VirtualSwitch, ...] = ()
+    live_migration: LiveMigration = Field(default_factory=LiveMigration)
 
     def nic(self, name: str) -> Nic:
         """The NIC called ``name``; KeyError if there is none."""
@@ -264,6 +286,15 @@ class VmTeam(_Model):
     """Address hash only."""
 
 
+def _no_default(schema: dict[str, Any]) -> None:
+    """Leave out a default that is filled in from another field (e.g. memory).
+
+    The 0 such a field declares is never seen: ``VM._whole_memory_by_default``
+    fills it in, and without a valid memory there is no VM.
+    """
+    schema.pop("default", None)
+
+
 class VM(_Model):
     """A virtual machine."""
 
@@ -274,10 +305,30 @@ class VM(_Model):
     vcpus: int = Field(default=1, ge=1, le=240)
     memory: PositiveBytes
     """Memory assigned to the VM, e.g. 55GiB; a live migration copies it."""
+    populated: Bytes = Field(default=0, validate_default=False, json_schema_extra=_no_default)
+    """The part of memory that is not zero pages; at most memory. Absent: all of memory."""
+    dirty_rate: BitRate = 0.0
+    """How fast the guest writes to its memory, e.g. 200MBps; 0bps: it writes nothing."""
+    working_set: Bytes = Field(default=0, validate_default=False, json_schema_extra=_no_default)
+    """The memory the guest writes to (dirtying saturates at it); at most memory. Absent: all of memory."""
+    device_state: Bytes = 32 * 2**20
+    """Device state copied during the blackout."""
     vswitch: Name | None = None
     """A virtual switch of its host."""
     team: VmTeam | None = None
     """A team inside the VM over two virtual switches of its host (not simulated yet)."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _whole_memory_by_default(cls, data: Any) -> Any:
+        """populated and working_set default to memory (when memory itself is valid)."""
+        if isinstance(data, dict) and isinstance(data.get("memory"), str):
+            try:
+                parse_bytes(data["memory"])
+            except UnitError:
+                return data  # pydantic reports memory once, not populated and working_set too
+            data = {"populated": data["memory"], "working_set": data["memory"], **data}
+        return data
 
 
 class Flow(_Model):
@@ -298,12 +349,14 @@ class Flow(_Model):
 
 
 class Event(_Model):
-    """Something that happens at a given time: a NIC, cable, switch or port fails or recovers."""
+    """Something that happens at a given time: a NIC, cable, switch or port fails or recovers, a VM migrates."""
 
     at: Duration
     action: EventAction
     target: str
-    """nic_*: host/nic; cable_*: either end of a cable; switch_*: a switch name; port_*: switch/port."""
+    """nic_*: host/nic; cable_*: either end of a cable; switch_*: a switch name; port_*: switch/port; migrate: a VM."""
+    to: Name | None = None
+    """migrate only (and required there): the host the VM moves to, not the one it runs on."""
 
 
 class Scenario(_Model):
