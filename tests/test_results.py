@@ -24,7 +24,15 @@ from typer.testing import Result
 from hvnet import Results, __version__, parse_scenario, simulate
 from hvnet.flows import FlowsResult
 from hvnet.model import Flow
-from hvnet.results import AdapterSeries, ConnectionResult, CoreSeries, NicChoice, TrafficResult
+from hvnet.results import (
+    AdapterSeries,
+    ConnectionResult,
+    CoreSeries,
+    MigrationPass,
+    MigrationResult,
+    NicChoice,
+    TrafficResult,
+)
 
 Invoke = Callable[..., Result]
 CheckGolden = Callable[[str, str], None]
@@ -159,10 +167,21 @@ def documented_fields(heading: str) -> list[str]:
         (TrafficResult, "(`TrafficResult`)"),
         (ConnectionResult, "(`ConnectionResult`)"),
         (NicChoice, "(`NicChoice`)"),
+        (MigrationResult, "(`MigrationResult`)"),
+        (MigrationPass, "(`MigrationPass`)"),
         (CoreSeries, "(`CoreSeries`)"),
         (AdapterSeries, "(`AdapterSeries`)"),
     ],
-    ids=["Results", "TrafficResult", "ConnectionResult", "NicChoice", "CoreSeries", "AdapterSeries"],
+    ids=[
+        "Results",
+        "TrafficResult",
+        "ConnectionResult",
+        "NicChoice",
+        "MigrationResult",
+        "MigrationPass",
+        "CoreSeries",
+        "AdapterSeries",
+    ],
 )
 def test_output_md_documents_every_field(model: type[BaseModel], heading: str) -> None:
     """Each model's table in docs/output.md lists its fields, in order, and no others."""
@@ -176,6 +195,6 @@ def test_output_md_documents_the_flows_document() -> None:
 def test_every_results_field_is_mentioned_in_output_md() -> None:
     """The brief version of the check above, for any field a table might miss."""
     text = OUTPUT_DOC.read_text()
-    for model in (Results, TrafficResult, ConnectionResult, NicChoice, CoreSeries, AdapterSeries):
+    for model in (Results, TrafficResult, ConnectionResult, NicChoice, MigrationResult, MigrationPass, CoreSeries, AdapterSeries):
         for field in model.model_fields:
             assert f"`{field}`" in text, f"docs/output.md does not mention {model.__name__}.{field}"

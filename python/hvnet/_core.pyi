@@ -29,6 +29,9 @@ def run_network(
     lacp_timeout: float,
     rebalance_interval: float | None = None,
     record_step: float | None = None,
+    migrations: list[
+        tuple[int, int, tuple[int, int], list[float], int, float, float, float, int, int]
+    ] = ...,
 ) -> dict[str, Any]: ...
 def toeplitz(data: bytes, key: bytes | None = None) -> int: ...
 def rss_hash(src_ip: str, dst_ip: str, src_port: int | None = None, dst_port: int | None = None) -> int: ...

@@ -31,12 +31,24 @@ from hvnet.endpoints import Endpoints
 from hvnet.fabric import Fabric, Port, build_fabric, ecmp_key
 from hvnet.model import Scenario
 
-__all__ = ["ConnectionOutcome", "ConnectionRequest", "NetworkModel", "NetworkRun", "TeamingParameters"]
+__all__ = [
+    "ConnectionOutcome",
+    "ConnectionRequest",
+    "MigrationOutcome",
+    "MigrationRequest",
+    "NetworkModel",
+    "NetworkRun",
+    "TeamingParameters",
+]
 
 #: Source ports of generated connections start here (Windows' dynamic range).
 EPHEMERAL_PORT = 49152
 #: Destination port of generated connections (ntttcp's default port).
 SERVICE_PORT = 5001
+#: Live migration over TCP/IP listens on port 6600 (BEHAVIOUR.md).
+LIVE_MIGRATION_PORT = 6600
+#: Source ports of migrations' connections start here.
+MIGRATION_SOURCE_PORT = 64000
 
 
 _Mac = tuple[int, int, int, int, int, int]
@@ -80,6 +92,43 @@ class ConnectionOutcome:
     sent_bytes: float
 
 
+@dataclass(frozen=True)
+class MigrationRequest:
+    """A VM's live migration between two hosts (TCP/IP: one connection per step)."""
+
+    vm: str
+    source: str
+    target: str
+    at_s: float
+    assigned_bytes: float
+    populated_bytes: float
+    #: Bytes per second the guest writes.
+    dirty_bytes_per_s: float
+    working_set_bytes: float
+    device_state_bytes: float
+    #: How many migrations its source host runs at once (the rest wait).
+    simultaneous: int
+    max_passes: int
+    stop_bytes: float
+    switchover_s: float
+
+
+@dataclass(frozen=True)
+class MigrationOutcome:
+    """What a migration did: times in seconds, bytes of memory moved."""
+
+    queued_s: float
+    start_s: float | None
+    end_s: float | None
+    #: (bytes, start, end) of each pre-copy pass.
+    passes: list[tuple[float, float, float]]
+    blackout_s: float | None
+    bytes_sent: float
+    peak_bps: float
+    #: Its connections, as indices into `NetworkRun.outcomes`.
+    connections: list[int]
+
+
 @dataclass
 class NetworkRun:
     outcomes: list[ConnectionOutcome]
@@ -89,6 +138,7 @@ class NetworkRun:
     #: Mean use (bytes/s) of each resource per bin, when recorded.
     series: list[list[float]] | None
     fabric: Fabric
+    migrations: list[MigrationOutcome] = field(default_factory=list)
 
 
 @dataclass
@@ -211,6 +261,8 @@ class NetworkModel:
             changes.hold(0.0, "resource", self._frames_dropped, "mtu", down=True)
         for event in sorted(self.scenario.events, key=lambda e: e.at):
             action = str(event.action.value)
+            if action == "migrate":
+                continue
             down = action.endswith(("_down", "_blackhole"))
             cause = _cause(action, event.target, self.fabric)
             for resource in _resources_hit(action, event.target, self.fabric):
@@ -240,8 +292,14 @@ class NetworkModel:
                 found.append((k, f"no cabled path from {self.nic_ports[outs[0]]} to {self.nic_ports[ins[0]]}"))
         return found
 
-    def run(self, requests: Sequence[ConnectionRequest], step_s: float | None = None) -> NetworkRun:
-        """Runs the connections (check `unreachable` first) and records use per `step_s`."""
+    def run(
+        self,
+        requests: Sequence[ConnectionRequest],
+        step_s: float | None = None,
+        migrations: Sequence[MigrationRequest] = (),
+    ) -> NetworkRun:
+        """Runs the connections and migrations (check `unreachable` first) and
+        records use per `step_s`."""
         endpoints: list[_EndpointArgs] = []
         index: dict[str, int] = {}
         vm_names = {vm.name for vm in self.scenario.vms}
@@ -273,6 +331,27 @@ class NetworkModel:
                     request.stop_s,
                 )
             )
+        hosts = {h.name: i for i, h in enumerate(self.scenario.hosts)}
+        migration_args = []
+        for i, m in enumerate(migrations):
+            for a in self._uplink_nics(m.source)[2]:
+                for b in self._uplink_nics(m.target)[2]:
+                    self._reachable(a, b)
+            memory = [m.assigned_bytes, m.populated_bytes, m.dirty_bytes_per_s, m.working_set_bytes, m.device_state_bytes]
+            migration_args.append(
+                (
+                    index[m.source],
+                    index[m.target],
+                    (MIGRATION_SOURCE_PORT + i % 1000, LIVE_MIGRATION_PORT),
+                    memory,
+                    m.max_passes,
+                    m.stop_bytes,
+                    m.switchover_s,
+                    m.at_s,
+                    hosts[m.source],
+                    m.simultaneous,
+                )
+            )
         changes = self.changes()
         dynamic = any(t[3] == "dynamic" for t in self.teams)
         result = _core.run_network(
@@ -287,6 +366,7 @@ class NetworkModel:
             self.parameters.lacp_timeout_s,
             rebalance_interval=self.parameters.rebalance_interval_s if dynamic else None,
             record_step=step_s,
+            migrations=migration_args,
         )
         names = [str(p) for p in self.nic_ports]
         outcomes = [
@@ -301,7 +381,28 @@ class NetworkModel:
                 result["end"], result["members"], result["blackholed"], result["stalled_since"], result["sent"]
             )
         ]
-        return NetworkRun(outcomes, result["end_time"], result["events"], result["wall_s"], result["series"], self.fabric)
+        migration_outcomes = [
+            MigrationOutcome(
+                queued_s=m["queued"],
+                start_s=m["start"],
+                end_s=m["end"],
+                passes=list(m["passes"]),
+                blackout_s=m["blackout"],
+                bytes_sent=m["bytes_sent"],
+                peak_bps=8 * m["peak_rate"],
+                connections=list(m["connections"]),
+            )
+            for m in result["migrations"]
+        ]
+        return NetworkRun(
+            outcomes,
+            result["end_time"],
+            result["events"],
+            result["wall_s"],
+            result["series"],
+            self.fabric,
+            migration_outcomes,
+        )
 
 
 def _cause(action: str, target: str, fabric: Fabric) -> str:

@@ -11,7 +11,16 @@ from pydantic import BaseModel, ConfigDict
 from hvnet._version import __version__
 from hvnet.model import Flow
 
-__all__ = ["AdapterSeries", "ConnectionResult", "CoreSeries", "NicChoice", "Results", "TrafficResult"]
+__all__ = [
+    "AdapterSeries",
+    "ConnectionResult",
+    "CoreSeries",
+    "MigrationPass",
+    "MigrationResult",
+    "NicChoice",
+    "Results",
+    "TrafficResult",
+]
 
 
 class _Frozen(BaseModel):
@@ -87,6 +96,40 @@ class AdapterSeries(_Frozen):
     receive_bps: list[float]
 
 
+class MigrationPass(_Frozen):
+    """One pre-copy pass: memory bytes copied while the VM ran."""
+
+    bytes: int
+    start_s: float
+    end_s: float
+
+
+class MigrationResult(_Frozen):
+    """One VM's live migration (a `migrate` event)."""
+
+    vm: str
+    source: str
+    destination: str
+    #: The performance option it ran with.
+    option: str
+    #: When it was asked for; it starts when its source host has a free slot.
+    queued_s: float
+    #: None when it never started or never ended (a path that stayed down).
+    start_s: float | None
+    end_s: float | None
+    duration_s: float | None
+    #: Memory bytes it moved: all passes and the blackout copy.
+    bytes_sent: int
+    passes: int
+    pass_details: list[MigrationPass]
+    #: From the VM's pause on the source to its resume on the destination.
+    blackout_ms: float | None
+    peak_gbps: float
+    #: Core-seconds of sending on the source and receiving on the destination.
+    cpu_core_s_source: float
+    cpu_core_s_destination: float
+
+
 class CoreSeries(_Frozen):
     """How busy one physical core of a host was over time (its share of the
     cycles its power plan leaves it, 0 to 1)."""
@@ -112,6 +155,8 @@ class Results(_Frozen):
     adapters: list[AdapterSeries]
     #: One per physical core of every host, in scenario order (hosts, then cores).
     cores: list[CoreSeries]
+    #: One per `migrate` event, in time order.
+    migrations: list[MigrationResult]
     #: One line per NIC pair whose full-size frames a switch on its path drops.
     warnings: list[str]
 

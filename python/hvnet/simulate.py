@@ -14,6 +14,7 @@ from hvnet.errors import Problem, ScenarioError
 from hvnet.fabric import Port
 from hvnet.frames import path_warnings
 from hvnet.model import Scenario
+from hvnet.migration import migration_requests, migration_results
 from hvnet.network import ConnectionRequest, NetworkModel, TeamingParameters
 from hvnet.results import AdapterSeries, ConnectionResult, CoreSeries, NicChoice, Results, TrafficResult
 
@@ -35,9 +36,11 @@ def simulate(
             requests.append(ConnectionRequest(traffic.src, traffic.dst, traffic.size / traffic.connections, traffic.start))
             owner.append(index)
     unreachable = {owner[k]: why for k, why in model.unreachable(requests)}
-    if unreachable:
-        raise ScenarioError(Problem(filename, None, f"traffic[{i}]", why) for i, why in sorted(unreachable.items()))
-    run = model.run(requests, step_s)
+    migrations, refused = migration_requests(scenario, filename)
+    problems = [Problem(filename, None, f"traffic[{i}]", why) for i, why in sorted(unreachable.items())] + refused
+    if problems:
+        raise ScenarioError(problems)
+    run = model.run(requests, step_s, migrations)
     per_traffic: list[list[ConnectionResult]] = [[] for _ in scenario.traffic]
     for index, outcome in zip(owner, run.outcomes):
         per_traffic[index].append(
@@ -72,6 +75,7 @@ def simulate(
         traffic=[TrafficResult.of(t, conns) for t, conns in zip(scenario.traffic, per_traffic)],
         adapters=adapters,
         cores=_cores(model, series),
+        migrations=migration_results(scenario, migrations, run),
         warnings=path_warnings(scenario),
     )
 

@@ -69,6 +69,9 @@ def results_tables(results: Results) -> list[Table]:
             _rate(max(a.send_bps, default=0.0)),
             _rate(max(a.receive_bps, default=0.0)),
         )
+    tables = [traffic, adapters]
+    if results.migrations:
+        tables.append(migrations_table(results))
     stalled = len(results.stalled)
     summary = Table.grid(padding=(0, 2))
     summary.add_row(
@@ -77,8 +80,32 @@ def results_tables(results: Results) -> list[Table]:
         f"engine {results.events} events in {results.wall_s * 1000:.1f} ms",
     )
     if not results.warnings:
-        return [traffic, adapters, summary]
+        return [*tables, summary]
     warnings = Table.grid()
     for warning in results.warnings:
         warnings.add_row(f"warning: {warning}", style="yellow")
-    return [traffic, adapters, summary, warnings]
+    return [*tables, summary, warnings]
+
+
+def migrations_table(results: Results) -> Table:
+    """One row per live migration: when, how long, how much, the blackout and the CPU."""
+    table = Table(title="live migrations", title_justify="left")
+    for column in ("VM", "from → to", "option", "queued", "start", "end", "duration", "passes", "moved", "blackout", "peak", "CPU src / dst"):
+        table.add_column(column, justify="left" if column in ("VM", "from → to", "option") else "right")
+    for m in results.migrations:
+        table.add_row(
+            m.vm,
+            f"{m.source} → {m.destination}",
+            m.option,
+            _seconds(m.queued_s),
+            _seconds(m.start_s),
+            _seconds(m.end_s),
+            _seconds(m.duration_s),
+            str(m.passes),
+            format_bytes(int(float(f"{m.bytes_sent:.3g}"))),
+            "-" if m.blackout_ms is None else f"{m.blackout_ms:.0f} ms",
+            _rate(m.peak_gbps * 1e9),
+            f"{m.cpu_core_s_source:.1f} / {m.cpu_core_s_destination:.1f} core·s",
+            style="red" if m.end_s is None else None,
+        )
+    return table

@@ -1,0 +1,102 @@
+"""Live migration over TCP/IP, end to end: passes, queue, blackout, records.
+
+Two hosts back to back, one 10 Gbps NIC each at MTU 1500, cores fast enough
+(6 GHz, high performance) that the link limits: a migration's connection
+moves RATE = 10 Gbps × 1460/1538 of payload (hvnet.frames). Pre-copy stops
+below 64 MiB left or after 5 passes; the switch-over takes 0.1 s.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from hvnet import ScenarioError, parse_scenario, simulate
+from hvnet.results import Results
+
+RATE = 10e9 / 8 * 1460 / 1538
+GiB = 2**30
+MiB = 2**20
+
+HOSTS = """
+name: migration
+hosts:
+  - name: hv1
+    cpu: {ghz: 6}
+    power_plan: high_performance
+    live_migration: {option: %(option)s, simultaneous: %(simultaneous)d}
+    nics: [{name: nic1, speed: 10Gbps}]
+  - name: hv2
+    cpu: {ghz: 6}
+    power_plan: high_performance
+    live_migration: {option: tcp_ip}
+    nics: [{name: nic1, speed: 10Gbps}]
+cables: [{a: hv1/nic1, b: hv2/nic1}]
+"""
+
+
+def run(vms: str, events: str, option: str = "tcp_ip", simultaneous: int = 2) -> Results:
+    text = HOSTS % {"option": option, "simultaneous": simultaneous} + "vms:\n" + vms + "events:\n" + events
+    return simulate(parse_scenario(text))
+
+
+def test_an_idle_vm_moves_in_one_pass_and_its_blackout_copies_its_device_state() -> None:
+    """4 GiB at RATE; nothing dirtied; the blackout copies 32 MiB of device state and switches over."""
+    (m,) = run(
+        "  - {name: vm1, host: hv1, memory: 4GiB}\n", "  - {at: 1s, action: migrate, target: vm1, to: hv2}\n"
+    ).migrations
+    assert (m.vm, m.source, m.destination, m.option, m.passes) == ("vm1", "hv1", "hv2", "tcp_ip", 1)
+    assert m.start_s == 1.0
+    assert m.end_s == pytest.approx(1.0 + (4 * GiB + 32 * MiB) / RATE + 0.1)
+    assert m.blackout_ms == pytest.approx(1000 * (32 * MiB / RATE + 0.1))
+    assert m.bytes_sent == 4 * GiB + 32 * MiB
+    assert m.peak_gbps == pytest.approx(RATE * 8 / 1e9)
+
+
+def test_a_busy_guest_needs_more_passes_and_a_longer_blackout() -> None:
+    """Dirtying 800 Mbps (100 MB/s) into a 1 GiB working set: each pass leaves what the guest wrote
+    meanwhile, until less than 64 MiB is left; pass 2 copies 100 MB/s × pass 1's time."""
+    (m,) = run(
+        "  - {name: vm1, host: hv1, memory: 8GiB, dirty_rate: 800Mbps, working_set: 1GiB}\n",
+        "  - {at: 0s, action: migrate, target: vm1, to: hv2}\n",
+    ).migrations
+    first, second = m.pass_details[0], m.pass_details[1]
+    assert first.bytes == 8 * GiB
+    assert second.bytes == pytest.approx(min(GiB, 1e8 * (first.end_s - first.start_s)), abs=1)
+    assert 2 <= m.passes <= 5
+    assert m.blackout_ms is not None and m.blackout_ms > 100
+
+
+def test_a_host_runs_two_at_once_and_queues_the_rest() -> None:
+    """Three equal VMs asked at once, two at a time: the third starts when the first two end."""
+    vms = "".join(f"  - {{name: vm{i}, host: hv1, memory: 2GiB}}\n" for i in (1, 2, 3))
+    events = "".join(f"  - {{at: 0s, action: migrate, target: vm{i}, to: hv2}}\n" for i in (1, 2, 3))
+    first, second, third = run(vms, events).migrations
+    assert first.start_s == second.start_s == 0.0
+    assert third.queued_s == 0.0
+    assert third.start_s == pytest.approx(min(first.end_s or 0, second.end_s or 0))
+
+
+def test_one_at_a_time_when_the_host_says_so() -> None:
+    vms = "".join(f"  - {{name: vm{i}, host: hv1, memory: 2GiB}}\n" for i in (1, 2))
+    events = "".join(f"  - {{at: 0s, action: migrate, target: vm{i}, to: hv2}}\n" for i in (1, 2))
+    first, second = run(vms, events, simultaneous=1).migrations
+    assert second.start_s == pytest.approx(first.end_s)
+
+
+def test_a_migration_back_starts_from_where_the_vm_is() -> None:
+    """vm1 to hv2 at 0 s, then back to hv1 at 60 s: the second record runs hv2 → hv1."""
+    results = run(
+        "  - {name: vm1, host: hv1, memory: 1GiB}\n",
+        "  - {at: 0s, action: migrate, target: vm1, to: hv2}\n  - {at: 60s, action: migrate, target: vm1, to: hv1}\n",
+    )
+    assert [(m.source, m.destination) for m in results.migrations] == [("hv1", "hv2"), ("hv2", "hv1")]
+
+
+def test_options_not_simulated_yet_are_refused_with_the_reason() -> None:
+    """Compression (Windows' default) is not simulated by this version: refused, not run as TCP/IP."""
+    with pytest.raises(ScenarioError, match="compression option, which this version of hvnet does not simulate"):
+        run(
+            "  - {name: vm1, host: hv1, memory: 1GiB}\n",
+            "  - {at: 0s, action: migrate, target: vm1, to: hv2}\n",
+            option="compression",
+        )
