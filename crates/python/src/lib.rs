@@ -10,8 +10,8 @@ use std::collections::HashMap;
 use hvnet_engine::{ActivitySpec, CapacityChange, Sharing, Transfer, Workload};
 use hvnet_migration::{GuestMemory, PrecopyParameters};
 use hvnet_network::{
-    AddressHash, Change, Connection, Cores, Endpoint, FlowKey, LoadBalancing, Migration, Network,
-    Nic, Path, SwitchHash, Team, TeamingMode, Uplink, MICROSOFT_RSS_KEY,
+    AddressHash, Change, Connection, ConnectionReport, Cores, Endpoint, FlowKey, LoadBalancing,
+    Migration, Network, Nic, Path, SwitchHash, Team, TeamingMode, Uplink, MICROSOFT_RSS_KEY,
 };
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -503,47 +503,27 @@ fn run_network<'py>(
         migration_reports.append(d)?;
     }
     out.set_item("migrations", migration_reports)?;
-    out.set_item(
-        "end",
-        report.connections.iter().map(|c| c.end).collect::<Vec<_>>(),
-    )?;
-    out.set_item(
-        "members",
-        report
-            .connections
-            .iter()
-            .map(|c| c.members.clone())
-            .collect::<Vec<_>>(),
-    )?;
-    out.set_item(
-        "blackholed",
-        report
-            .connections
-            .iter()
-            .map(|c| c.blackholed)
-            .collect::<Vec<_>>(),
-    )?;
-    out.set_item(
-        "sent",
-        report
-            .connections
-            .iter()
-            .map(|c| c.sent)
-            .collect::<Vec<_>>(),
-    )?;
-    out.set_item(
-        "stalled_since",
-        report
-            .connections
-            .iter()
-            .map(|c| c.stalled_since)
-            .collect::<Vec<_>>(),
-    )?;
+    let connections = &report.connections;
+    per_connection(&out, "end", connections, |c| c.end)?;
+    per_connection(&out, "members", connections, |c| c.members.clone())?;
+    per_connection(&out, "blackholed", connections, |c| c.blackholed)?;
+    per_connection(&out, "sent", connections, |c| c.sent)?;
+    per_connection(&out, "stalled_since", connections, |c| c.stalled_since)?;
     out.set_item("end_time", report.end_time)?;
     out.set_item("events", report.events)?;
     out.set_item("wall_s", wall)?;
     out.set_item("series", report.series)?;
     Ok(out)
+}
+
+/// One list per field of the connection reports, in connection order.
+fn per_connection<'py, T: IntoPyObject<'py>>(
+    out: &Bound<'py, PyDict>,
+    key: &str,
+    reports: &[ConnectionReport],
+    field: impl Fn(&ConnectionReport) -> T,
+) -> PyResult<()> {
+    out.set_item(key, reports.iter().map(field).collect::<Vec<_>>())
 }
 
 /// The NICs an uplink may send or receive on.
