@@ -202,20 +202,25 @@ fn a_link_failure_moves_the_connection_to_the_other_member_at_once() {
 
 /// A member whose cable forwards nothing from 4 s while its link stays up.
 fn blackhole(net: &Network, nic: u32) -> Vec<(f64, Change)> {
+    cable(net, nic, 4.0, false).to_vec()
+}
+
+/// Both directions of a NIC's cable going down (`up: false`) or coming back at `at`.
+fn cable(net: &Network, nic: u32, at: f64, up: bool) -> [(f64, Change); 2] {
     let n = net.nics[nic as usize];
-    vec![
+    [
         (
-            4.0,
+            at,
             Change::Resource {
                 resource: n.send,
-                up: false,
+                up,
             },
         ),
         (
-            4.0,
+            at,
             Change::Resource {
                 resource: n.receive,
-                up: false,
+                up,
             },
         ),
     ]
@@ -325,23 +330,9 @@ fn a_team_with_every_member_down_black_holes_until_one_returns() {
     let net = network(TeamingMode::SwitchIndependent, ADDRESS_HASH, None);
     let mut changes = Vec::new();
     for nic in 0..2u32 {
-        let n = net.nics[nic as usize];
         for (at, up) in [(2.0, false), (5.0, true)] {
             changes.push((at, Change::Link { nic, up }));
-            changes.push((
-                at,
-                Change::Resource {
-                    resource: n.send,
-                    up,
-                },
-            ));
-            changes.push((
-                at,
-                Change::Resource {
-                    resource: n.receive,
-                    up,
-                },
-            ));
+            changes.extend(cable(&net, nic, at, up));
         }
     }
     let report = &net
@@ -424,23 +415,9 @@ fn a_repair_resets_lacps_count_of_missed_lacpdus() {
     // 3 s from 6 s, so the connection moves at 9 s (black-holed 1 + 3 s).
     let net = network(TeamingMode::Lacp, ADDRESS_HASH, None);
     let first = first_member(&net);
-    let n = net.nics[first as usize];
     let mut changes = Vec::new();
     for (at, up) in [(4.0, false), (5.0, true), (6.0, false)] {
-        changes.push((
-            at,
-            Change::Resource {
-                resource: n.send,
-                up,
-            },
-        ));
-        changes.push((
-            at,
-            Change::Resource {
-                resource: n.receive,
-                up,
-            },
-        ));
+        changes.extend(cable(&net, first, at, up));
     }
     let report = &net
         .run(&[connection(0, 1, 49152, 1000.0)], &changes, None)
