@@ -100,3 +100,47 @@ def test_options_not_simulated_yet_are_refused_with_the_reason() -> None:
             "  - {at: 0s, action: migrate, target: vm1, to: hv2}\n",
             option="compression",
         )
+
+
+SMB_HOSTS = """
+name: smb
+hosts:
+%(hosts)s
+cables:
+  - {a: hv1/nic1, b: hv2/nic1}
+  - {a: hv1/nic2, b: hv2/nic2}
+vms:
+  - {name: vm1, host: hv1, memory: 8GiB}
+events:
+  - {at: 0s, action: migrate, target: vm1, to: hv2}
+"""
+
+
+def smb(rdma: bool) -> Results:
+    host = (
+        "  - name: %s\n    cpu: {ghz: 6}\n    power_plan: high_performance\n    live_migration: {option: smb}\n"
+        "    nics:\n      - {name: nic1, speed: 10Gbps, rdma: %s}\n      - {name: nic2, speed: 10Gbps, rdma: %s}\n"
+    )
+    hosts = "".join(host % (name, str(rdma).lower(), str(rdma).lower()) for name in ("hv1", "hv2"))
+    return simulate(parse_scenario(SMB_HOSTS % {"hosts": hosts}))
+
+
+def test_smb_multichannel_uses_both_nics_with_four_connections_each() -> None:
+    """Two RSS NICs: 8 connections (4 per NIC), both NICs busy: twice TCP/IP's one-NIC rate,
+    each connection received on a core of its own."""
+    results = smb(rdma=False)
+    (m,) = results.migrations
+    assert m.option == "smb"
+    assert m.peak_gbps == pytest.approx(2 * RATE * 8 / 1e9)
+    assert all(max(a.send_bps) > 9e9 for a in results.adapters if a.host == "hv1")
+    busy = [c for c in results.cores if c.host == "hv2" and max(c.busy, default=0.0) > 0]
+    assert len(busy) == 8
+
+
+def test_smb_direct_when_both_ends_have_rdma_moves_at_line_rate_with_little_cpu() -> None:
+    """RDMA on both hosts: SMB Direct, 2 connections per NIC, at next to no CPU."""
+    (m,) = smb(rdma=True).migrations
+    assert m.option == "smb_direct"
+    assert m.peak_gbps == pytest.approx(2 * RATE * 8 / 1e9)
+    assert m.duration_s is not None
+    assert m.cpu_core_s_destination / m.duration_s < 0.05

@@ -30,7 +30,19 @@ def run_network(
     rebalance_interval: float | None = None,
     record_step: float | None = None,
     migrations: list[
-        tuple[int, int, tuple[int, int], list[float], int, float, float, float, int, int]
+        tuple[
+            int,
+            int,
+            tuple[int, int],
+            list[float],
+            int,
+            float,
+            float,
+            float,
+            int,
+            int,
+            list[tuple[tuple[int, int], tuple[int, int], tuple[float, float] | None]],
+        ]
     ] = ...,
 ) -> dict[str, Any]: ...
 def toeplitz(data: bytes, key: bytes | None = None) -> int: ...

@@ -50,6 +50,8 @@ class CpuParameters:
     receive_cycles_per_packet: float = 3800.0
     send_cycles_per_byte: float = 1.0
     send_cycles_per_segment: float = 3800.0
+    #: RDMA (SMB Direct) moves data with next to no CPU (BEHAVIOUR.md; the figure is unconfirmed).
+    rdma_cycles_per_byte: float = 0.05
     #: Share of a core's clock a power plan leaves for work (C-states, scaling).
     power_plan_factor: dict[str, float] = field(
         default_factory=lambda: {"high_performance": 1.0, "balanced": 0.85, "power_saver": 0.7}
@@ -58,6 +60,10 @@ class CpuParameters:
     def receive_cost(self, mss: int) -> float:
         """Cycles per payload byte on the receiving core."""
         return self.receive_cycles_per_byte + self.receive_cycles_per_packet / mss
+
+    def rdma_cost(self) -> float:
+        """Cycles per payload byte on either end of an RDMA transfer."""
+        return self.rdma_cycles_per_byte
 
     def send_cost(self) -> float:
         """Cycles per payload byte on the sending core."""

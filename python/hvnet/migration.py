@@ -3,12 +3,20 @@ core, and what the core reports as one record per migration.
 
 The pre-copy machine (`crates/migration/src/precopy.rs`) and the way it
 drives connections (`crates/network/src/run/migrate.rs`) do the work; this
-module names the parameters and shapes the results. With the TCP/IP option
-each step of a migration (a pass, then the blackout copy) is one TCP
-connection from the source host to the destination host, on port 6600; the
-team member and the cores follow the rules of any connection. Compression and
-SMB are not simulated by this version: a scenario that asks for them is
-refused, with the reason, rather than simulated as something else.
+module names the parameters, picks SMB's channels and shapes the results.
+
+- **TCP/IP**: each step of a migration (a pass, then the blackout copy) is one
+  TCP connection from the source host to the destination host, on port 6600;
+  the team member and the cores follow the rules of any connection.
+- **SMB** (Multichannel; SMB Direct when both ends have RDMA NICs): each step
+  is spread over SMB's channels (BEHAVIOUR.md): the interfaces of each host
+  that are not team members and are cabled; RDMA NICs first, then RSS NICs
+  (more than one RSS queue), then the rest, and of those only the fastest;
+  the i-th interface of the source paired with the i-th of the destination;
+  2 connections per RDMA interface, 4 per RSS interface, 1 otherwise. SMB
+  Direct moves data with next to no CPU (`CpuParameters.rdma_cycles_per_byte`).
+- **Compression** is not simulated by this version: a scenario that asks for
+  it is refused, with the reason, rather than simulated as something else.
 """
 
 from __future__ import annotations
@@ -18,7 +26,7 @@ from dataclasses import dataclass
 from hvnet import frames
 from hvnet.cpu import CpuParameters
 from hvnet.errors import Problem
-from hvnet.model import Scenario
+from hvnet.model import Nic, Scenario
 from hvnet.network import MigrationOutcome, MigrationRequest, NetworkRun
 from hvnet.results import MigrationPass, MigrationResult
 
@@ -51,15 +59,22 @@ def migration_requests(
         vm = scenario.vm(event.target)
         source = scenario.host(where[vm.name])
         option = str(source.live_migration.option.value)
-        if option != "tcp_ip":
+        channels: tuple[tuple[str, str, bool], ...] = ()
+        if option == "smb":
+            picked = smb_channels(scenario, source.name, event.to)
+            if isinstance(picked, str):
+                problems.append(Problem(filename, None, f"events[{index}]", picked))
+                continue
+            channels = picked
+        elif option != "tcp_ip":
             problems.append(
                 Problem(
                     filename,
                     None,
                     f"events[{index}]",
-                    f"{source.name} migrates with the {option} option, which this version of hvnet does not "
-                    f"simulate yet (only tcp_ip); set hosts[].live_migration.option: tcp_ip on {source.name} "
-                    "to see a TCP/IP migration",
+                        f"{source.name} migrates with the {option} option, which this version of hvnet does not "
+                    f"simulate yet (only tcp_ip and smb); set hosts[].live_migration.option: tcp_ip or smb on "
+                    f"{source.name}",
                 )
             )
             continue
@@ -78,10 +93,40 @@ def migration_requests(
                 max_passes=parameters.max_passes,
                 stop_bytes=parameters.stop_bytes,
                 switchover_s=parameters.switchover_s,
+                channels=channels,
             )
         )
         where[vm.name] = event.to
     return requests, problems
+
+
+def smb_channels(scenario: Scenario, source: str, target: str) -> tuple[tuple[str, str, bool], ...] | str:
+    """SMB Multichannel's connections between two hosts, or why there are none."""
+    cabled = {end for cable in scenario.cables for end in (cable.a, cable.b)}
+
+    def interfaces(name: str) -> list[Nic]:
+        host = scenario.host(name)
+        teamed = {m for team in host.teams for m in team.members}
+        return [n for n in host.nics if n.name not in teamed and f"{name}/{n.name}" in cabled]
+
+    ends = interfaces(source), interfaces(target)
+    if not ends[0] or not ends[1]:
+        return (
+            f"SMB needs cabled NICs outside any team on both {source} and {target}; SMB over a team's "
+            "host vNIC is not simulated yet"
+        )
+    rdma = all(any(n.rdma for n in side) for side in ends)
+
+    def preferred(side: list[Nic]) -> list[Nic]:
+        kind = [n for n in side if n.rdma] if rdma else [n for n in side if n.rss_queues > 1] or side
+        fastest = max(n.speed for n in kind)
+        return [n for n in kind if n.speed == fastest]
+
+    pairs = list(zip(preferred(ends[0]), preferred(ends[1])))
+    per_interface = 2 if rdma else (4 if all(n.rss_queues > 1 for pair in pairs for n in pair) else 1)
+    return tuple(
+        (f"{source}/{a.name}", f"{target}/{b.name}", rdma) for a, b in pairs for _ in range(per_interface)
+    )
 
 
 def _core_seconds(scenario: Scenario, host_name: str, cycles: float, cpu: CpuParameters) -> float:
@@ -99,14 +144,21 @@ def migration_results(
     out = []
     for request, outcome in zip(requests, run.migrations):
         send_cycles = receive_cycles = 0.0
+        rdma = any(channel[2] for channel in request.channels)
         for k in outcome.connections:
             connection = run.outcomes[k]
             out_nic, in_nic = connection.nics[0][1], connection.nics[0][2]
             mss = frames.mss(min(mtu.get(out_nic or "", 1500), mtu.get(in_nic or "", 1500)))
-            send_cycles += connection.sent_bytes * cpu.send_cost()
-            receive_cycles += connection.sent_bytes * cpu.receive_cost(mss)
+            send_cycles += connection.sent_bytes * (cpu.rdma_cost() if rdma else cpu.send_cost())
+            receive_cycles += connection.sent_bytes * (cpu.rdma_cost() if rdma else cpu.receive_cost(mss))
         out.append(_record(scenario, request, outcome, send_cycles, receive_cycles, cpu))
     return out
+
+
+def _option(request: MigrationRequest) -> str:
+    if not request.channels:
+        return "tcp_ip"
+    return "smb_direct" if any(channel[2] for channel in request.channels) else "smb"
 
 
 def _record(
@@ -122,7 +174,7 @@ def _record(
         vm=request.vm,
         source=request.source,
         destination=request.target,
-        option="tcp_ip",
+        option=_option(request),
         queued_s=outcome.queued_s,
         start_s=outcome.start_s,
         end_s=outcome.end_s,

@@ -24,8 +24,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from hvnet import _core
-from hvnet import frames
+from hvnet import _core, frames
+from hvnet.hashing import rss_hash
 from hvnet.cpu import CoreSet, CpuModel, CpuParameters
 from hvnet.endpoints import Endpoints
 from hvnet.fabric import Fabric, Port, build_fabric, ecmp_key
@@ -49,6 +49,9 @@ SERVICE_PORT = 5001
 LIVE_MIGRATION_PORT = 6600
 #: Source ports of migrations' connections start here.
 MIGRATION_SOURCE_PORT = 64000
+#: SMB listens on port 445; its channels' source ports start here.
+SMB_PORT = 445
+SMB_SOURCE_PORT = 63000
 
 
 _Mac = tuple[int, int, int, int, int, int]
@@ -111,6 +114,9 @@ class MigrationRequest:
     max_passes: int
     stop_bytes: float
     switchover_s: float
+    #: SMB channels: (source NIC, destination NIC, RDMA) as `host/nic`, one per
+    #: connection; empty for TCP/IP.
+    channels: tuple[tuple[str, str, bool], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -252,6 +258,25 @@ class NetworkModel:
         mss = frames.mss(min(self._mtu[pair[0]], self._mtu[pair[1]]))
         return links, self.cpu.parameters.send_cost(), self.cpu.parameters.receive_cost(mss)
 
+    def _smb_ports(self, m: MigrationRequest, receive_cores: list[int], first: int) -> list[int]:
+        """Source ports for SMB's connections such that, as far as the receiving
+        host's RSS cores allow, each lands on a core of its own (assumed: SMB
+        spreads its connections over the RSS queues it opens them for). The
+        core follows from the connection's Toeplitz hash through a 128-entry
+        indirection table filled round robin (crates/network/src/cores.rs)."""
+        source, target = self.endpoints[m.source].address, self.endpoints[m.target].address
+        used: set[int] = set()
+        ports, port = [], first
+        for _ in m.channels:
+            for _attempt in range(4096):
+                core = (rss_hash(source, target, port, SMB_PORT) & 127) % max(len(receive_cores), 1)
+                port += 1
+                if core not in used or len(used) >= len(receive_cores):
+                    break
+            used.add(core)
+            ports.append(port - 1)
+        return ports
+
     def changes(self) -> list[tuple[float, str, int, bool]]:
         """The scenario's events as resource and link changes, in time order."""
         changes = _Changes()
@@ -337,6 +362,14 @@ class NetworkModel:
             for a in self._uplink_nics(m.source)[2]:
                 for b in self._uplink_nics(m.target)[2]:
                     self._reachable(a, b)
+            channels = []
+            ports = self._smb_ports(m, endpoints[index[m.target]][6][1], SMB_SOURCE_PORT + 64 * i)
+            for (out_nic, in_nic, rdma), port in zip(m.channels, ports):
+                pair = (self.nic_index[_port(out_nic)], self.nic_index[_port(in_nic)])
+                self._reachable(*pair)
+                rdma_cost = self.cpu.parameters.rdma_cost() if self.cpu is not None else 0.0
+                cycles = (rdma_cost, rdma_cost) if rdma else None
+                channels.append((pair, (port, SMB_PORT), cycles))
             memory = [m.assigned_bytes, m.populated_bytes, m.dirty_bytes_per_s, m.working_set_bytes, m.device_state_bytes]
             migration_args.append(
                 (
@@ -350,6 +383,7 @@ class NetworkModel:
                     m.at_s,
                     hosts[m.source],
                     m.simultaneous,
+                    channels,
                 )
             )
         changes = self.changes()
@@ -403,6 +437,11 @@ class NetworkModel:
             self.fabric,
             migration_outcomes,
         )
+
+
+def _port(name: str) -> Port:
+    node, _, port = name.partition("/")
+    return Port(node, port)
 
 
 def _cause(action: str, target: str, fabric: Fabric) -> str:

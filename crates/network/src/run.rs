@@ -34,7 +34,7 @@ use crate::cores::Cores;
 mod migrate;
 use crate::team::{AddressHash, Flow, LoadBalancing, Team, TeamingMode};
 use migrate::Migrations;
-pub use migrate::{Migration, MigrationReport};
+pub use migrate::{Channel, Migration, MigrationReport};
 
 /// A NIC's cable, as engine resources.
 #[derive(Clone, Copy, Debug)]
@@ -87,6 +87,12 @@ pub struct Connection {
     /// When the sender stops (a test that runs for a set time, like
     /// ntttcp's `-t`); `None` to send until `amount` is done.
     pub stop: Option<Seconds>,
+    /// The NIC pair it is bound to (an SMB channel), instead of the one the
+    /// team rules give; `None`: the rules decide.
+    pub pinned: Option<(u32, u32)>,
+    /// Cycles per byte on its sending and receiving cores, instead of its
+    /// path's (RDMA moves data with next to no CPU); `None`: the path's.
+    pub cycles: Option<(f64, f64)>,
 }
 
 /// Something that goes down or comes back.
@@ -150,6 +156,7 @@ const REBALANCE: u64 = 3 << 60;
 const STOP: u64 = 4 << 60;
 const MIGRATE: u64 = 5 << 60;
 const SWITCHOVER: u64 = 6 << 60;
+const STEP_CHECK: u64 = 7 << 60;
 const KIND: u64 = 7 << 60;
 
 pub(crate) struct Running {
@@ -219,6 +226,9 @@ impl State<'_> {
 
     /// The NICs the rules give a connection now.
     fn members(&self, c: &Connection) -> (Option<u32>, Option<u32>) {
+        if let Some((out_nic, in_nic)) = c.pinned {
+            return (Some(out_nic), Some(in_nic));
+        }
         let flow = self.flow(c);
         let source = &self.network.endpoints[c.source as usize];
         let target = &self.network.endpoints[c.target as usize];
@@ -259,12 +269,15 @@ impl State<'_> {
             &self.network.endpoints[c.source as usize],
             &self.network.endpoints[c.target as usize],
         );
+        let (send, receive) = c
+            .cycles
+            .unwrap_or((path.send_cycles_per_byte, path.receive_cycles_per_byte));
         let mut usage = path.links.clone();
         if let Some(core) = source.send_cores.core(hash) {
-            usage.push((core, path.send_cycles_per_byte));
+            usage.push((core, send));
         }
         if let Some(core) = target.receive_cores.core(hash) {
-            usage.push((core, path.receive_cycles_per_byte));
+            usage.push((core, receive));
         }
         usage
     }
@@ -497,16 +510,17 @@ impl State<'_> {
     fn handle(&mut self, sim: &mut Simulation, event: Event) {
         match event {
             Event::Completed(a) => {
-                let k = self
-                    .of_activity
-                    .remove(&a)
-                    .expect("a connection's activity");
+                // A migration step that ended stops its other connections; one of
+                // them may have completed at the same instant, its event still queued.
+                let Some(k) = self.of_activity.remove(&a) else {
+                    return;
+                };
                 self.update_blackhole(sim.now(), k);
                 self.running.remove(&k);
                 self.reports[k].end = Some(sim.now());
                 self.reports[k].sent = self.connections[k].amount;
                 if let Some(i) = self.migrations.owner.remove(&k) {
-                    self.migration_step_ended(sim, i);
+                    self.migration_connection_completed(sim, i);
                 }
                 self.stop_rebalancing_when_idle(sim);
             }
@@ -525,11 +539,12 @@ impl State<'_> {
                 LACP => self.lacp_timeout(sim, (tag & 0xffff_ffff) as u32),
                 STOP => self.stop(sim, (tag & !KIND) as usize),
                 MIGRATE => self.migration_arrives(sim, (tag & !KIND) as usize),
-                SWITCHOVER => self.migration_step_ended(sim, (tag & !KIND) as usize),
+                SWITCHOVER => self.switchover_ended(sim, (tag & !KIND) as usize),
+                STEP_CHECK => {}
                 _ => self.rebalance(sim),
             },
         }
-        self.migrations.sample_rates(sim, &self.running);
+        self.after_event(sim);
     }
 }
 

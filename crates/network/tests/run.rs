@@ -9,8 +9,8 @@ use std::net::{IpAddr, Ipv4Addr};
 use hvnet_engine::Sharing;
 use hvnet_migration::{GuestMemory, PrecopyParameters};
 use hvnet_network::{
-    AddressHash, Change, Connection, Cores, Endpoint, LoadBalancing, Migration, Network, Nic, Path,
-    SwitchHash, Team, TeamingMode, Uplink,
+    AddressHash, Change, Channel, Connection, Cores, Endpoint, LoadBalancing, Migration, Network,
+    Nic, Path, SwitchHash, Team, TeamingMode, Uplink,
 };
 
 fn close(a: f64, b: f64) -> bool {
@@ -96,6 +96,8 @@ fn connection(source: u32, target: u32, port: u16, amount: f64) -> Connection {
         amount,
         start: 0.0,
         stop: None,
+        pinned: None,
+        cycles: None,
     }
 }
 
@@ -431,6 +433,7 @@ fn migration(at: f64, memory: f64, dirty_rate: f64) -> Migration {
         source: 0,
         target: 1,
         ports: (49500, 6600),
+        channels: vec![],
         memory: GuestMemory {
             assigned: memory,
             populated: memory,
@@ -507,4 +510,30 @@ fn a_host_runs_two_migrations_at_once_and_queues_the_third() {
     let first_free = first.end.unwrap().min(run.migrations[1].end.unwrap());
     assert_eq!(third.start, Some(first_free));
     assert!(third.start.unwrap() > 0.0);
+}
+
+#[test]
+fn smb_spreads_each_step_over_its_channels() {
+    // Two SMB channels, one on each of A's NICs (10/s each): an idle VM of
+    // 200 units moves at 20/s, in 10 s, where TCP/IP rides one member at 10/s.
+    let net = network(TeamingMode::SwitchIndependent, ADDRESS_HASH, None);
+    let tcp = migration(0.0, 200.0, 0.0);
+    let channel = |nic, port| Channel {
+        nics: (nic, 2),
+        ports: (port, 445),
+        cycles: None,
+    };
+    let smb = Migration {
+        channels: vec![channel(0, 50000), channel(1, 50001)],
+        ..migration(0.0, 200.0, 0.0)
+    };
+    let over_tcp = &net.run_with_migrations(&[], &[], &[tcp], None).migrations[0];
+    let over_smb = &net.run_with_migrations(&[], &[], &[smb], None).migrations[0];
+    assert!(close(over_tcp.passes[0].end, 20.0));
+    assert!(close(over_smb.passes[0].end, 10.0));
+    assert!(close(over_smb.peak_rate, 20.0));
+    assert!(
+        close(over_smb.bytes_sent, 201.0),
+        "each byte counted once, not once per channel"
+    );
 }

@@ -10,8 +10,9 @@ use std::collections::HashMap;
 use hvnet_engine::{ActivitySpec, CapacityChange, Sharing, Transfer, Workload};
 use hvnet_migration::{GuestMemory, PrecopyParameters};
 use hvnet_network::{
-    AddressHash, Change, Connection, ConnectionReport, Cores, Endpoint, FlowKey, LoadBalancing,
-    Migration, Network, Nic, Path, SwitchHash, Team, TeamingMode, Uplink, MICROSOFT_RSS_KEY,
+    AddressHash, Change, Channel, Connection, ConnectionReport, Cores, Endpoint, FlowKey,
+    LoadBalancing, Migration, Network, Nic, Path, SwitchHash, Team, TeamingMode, Uplink,
+    MICROSOFT_RSS_KEY,
 };
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -187,8 +188,21 @@ type ConnectionArgs = (u32, u32, Option<(u16, u16)>, f64, f64, Option<f64>);
 type ChangeArgs = (f64, String, usize, bool);
 /// (source endpoint, target endpoint, ports, [assigned, populated, dirty rate, working set,
 /// device state] in bytes and bytes/s, max passes, stop bytes, switch-over s, at s, queue,
-/// simultaneous)
-type MigrationArgs = (u32, u32, (u16, u16), [f64; 5], u32, f64, f64, f64, u32, u32);
+/// simultaneous, SMB channels: [(NIC pair, ports, cycles per byte send/receive or None)])
+type MigrationArgs = (
+    u32,
+    u32,
+    (u16, u16),
+    [f64; 5],
+    u32,
+    f64,
+    f64,
+    f64,
+    u32,
+    u32,
+    Vec<ChannelArgs>,
+);
+type ChannelArgs = ((u32, u32), (u16, u16), Option<(f64, f64)>);
 
 /// Runs connections on NICs and teams, with failures, failover and
 /// rebalancing. Returns a dict with, per connection, `end` (None if it never
@@ -373,6 +387,8 @@ fn run_network<'py>(
             amount,
             start,
             stop,
+            pinned: None,
+            cycles: None,
         });
     }
     let mut changes_out = Vec::with_capacity(changes.len());
@@ -429,6 +445,7 @@ fn run_network<'py>(
             at,
             queue,
             simultaneous,
+            channels,
         ),
     ) in migrations.into_iter().enumerate()
     {
@@ -451,10 +468,32 @@ fn run_network<'py>(
                 "migration {i}: at least one pass and one migration at a time"
             )));
         }
+        let mut channels_out = Vec::with_capacity(channels.len());
+        for (nics, channel_ports, cycles) in channels {
+            nic_index(nics.0)?;
+            nic_index(nics.1)?;
+            if !network.paths.contains_key(&nics) {
+                return Err(bad(format!(
+                    "migration {i}: no path given from NIC {} to NIC {}",
+                    nics.0, nics.1
+                )));
+            }
+            if cycles.is_some_and(|(a, b)| !(valid(a) && valid(b))) {
+                return Err(bad(format!(
+                    "migration {i}: cycles per byte must be finite and >= 0"
+                )));
+            }
+            channels_out.push(Channel {
+                nics,
+                ports: channel_ports,
+                cycles,
+            });
+        }
         migrations_out.push(Migration {
             source,
             target,
             ports,
+            channels: channels_out,
             memory: GuestMemory {
                 assigned,
                 populated,

@@ -1,29 +1,50 @@
 //! Live migrations on the run: the pre-copy machine of each VM
-//! (`hvnet_migration::Precopy`) drives TCP connections between the hosts.
+//! (`hvnet_migration::Precopy`) drives connections between the hosts.
 //!
 //! A migration arrives at its time and waits in its source host's queue
 //! while that host already runs its `simultaneous` migrations (Windows
 //! defaults to 2). Running, each of its steps — a pre-copy pass, then the
-//! blackout copy — is one TCP connection from the source host to the
-//! destination host (TCP/IP: the team member and the receiving core follow
-//! the rules of every connection), carrying that step's memory bytes; the
-//! switch-over is a pause; then the next queued migration of the host starts.
+//! blackout copy — moves that step's memory bytes:
+//!
+//! - **TCP/IP** (no channels): over one TCP connection from the source host to
+//!   the destination host; the team member and the receiving core follow the
+//!   rules of every connection;
+//! - **SMB** (channels): over one connection per SMB channel, each bound to its
+//!   NIC pair. SMB hands out the step's chunks to whichever channel is free,
+//!   so the channels share the step's bytes by their rates: every channel
+//!   may carry the whole step, and the step ends when what they moved
+//!   together reaches its size (checked at each event, and by a timer at the
+//!   time the current rates would reach it).
+//!
+//! The switch-over is a pause; then the next queued migration of the host starts.
 
 use std::collections::{HashMap, VecDeque};
 
-use hvnet_engine::{Seconds, Simulation};
+use hvnet_engine::{Seconds, Simulation, TimerId};
 use hvnet_migration::{GuestMemory, Pass, Precopy, PrecopyParameters, Step};
 
-use super::{Connection, ConnectionReport, Running, State, SWITCHOVER};
+use super::{Connection, ConnectionReport, State, STEP_CHECK, SWITCHOVER};
+
+/// One SMB channel: a connection bound to a NIC pair.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Channel {
+    pub nics: (u32, u32),
+    pub ports: (u16, u16),
+    /// Cycles per byte on the sending and receiving cores instead of the
+    /// path's (SMB Direct: RDMA); `None`: the path's.
+    pub cycles: Option<(f64, f64)>,
+}
 
 /// One VM's live migration.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Migration {
     /// Endpoints of the source and destination hosts.
     pub source: u32,
     pub target: u32,
-    /// TCP ports of its connections (live migration listens on 6600).
+    /// TCP ports of its TCP/IP connections (live migration listens on 6600).
     pub ports: (u16, u16),
+    /// SMB channels; empty for TCP/IP.
+    pub channels: Vec<Channel>,
     pub memory: GuestMemory,
     pub parameters: PrecopyParameters,
     /// When it is asked for.
@@ -44,10 +65,18 @@ pub struct MigrationReport {
     pub blackout: Option<Seconds>,
     /// Memory bytes it moved (passes and blackout copy).
     pub bytes_sent: f64,
-    /// The highest rate of its connections, bytes/s, as seen at events.
+    /// The highest rate of its connections together, bytes/s, as seen at events.
     pub peak_rate: f64,
     /// Its connections, in order (indices into the run's connection reports).
     pub connections: Vec<usize>,
+}
+
+/// The step a migration is on: its connections share `bytes`.
+#[derive(Debug)]
+struct Under {
+    connections: Vec<usize>,
+    bytes: f64,
+    check: Option<TimerId>,
 }
 
 pub(super) struct Migrations {
@@ -56,8 +85,7 @@ pub(super) struct Migrations {
     reports: Vec<MigrationReport>,
     /// The migration each migration connection belongs to.
     pub(super) owner: HashMap<usize, usize>,
-    /// The connection each migration is on now.
-    current: Vec<Option<usize>>,
+    under: Vec<Option<Under>>,
     waiting: HashMap<u32, VecDeque<usize>>,
     active: HashMap<u32, u32>,
 }
@@ -78,7 +106,7 @@ impl Migrations {
                 })
                 .collect(),
             owner: HashMap::new(),
-            current: vec![None; specs.len()],
+            under: specs.iter().map(|_| None).collect(),
             waiting: HashMap::new(),
             active: HashMap::new(),
         }
@@ -87,17 +115,6 @@ impl Migrations {
     /// Whether a migration is under way or waiting.
     pub(super) fn busy(&self) -> bool {
         self.active.values().any(|&n| n > 0) || self.waiting.values().any(|q| !q.is_empty())
-    }
-
-    /// Notes the rate of each migration's connection (for its peak).
-    pub(super) fn sample_rates(&mut self, sim: &mut Simulation, running: &HashMap<usize, Running>) {
-        for (i, current) in self.current.iter().enumerate() {
-            if let Some(r) = current.and_then(|k| running.get(&k)) {
-                let rate = sim.rate(r.activity);
-                let report = &mut self.reports[i];
-                report.peak_rate = report.peak_rate.max(rate);
-            }
-        }
     }
 
     pub(super) fn into_reports(mut self) -> Vec<MigrationReport> {
@@ -141,9 +158,34 @@ impl State<'_> {
         }
     }
 
-    /// The migration's current step ended (a connection completed, or the switch-over).
-    pub(super) fn migration_step_ended(&mut self, sim: &mut Simulation, i: usize) {
-        self.migrations.current[i] = None;
+    /// A connection of migration `i` completed: its step has moved all its bytes.
+    pub(super) fn migration_connection_completed(&mut self, sim: &mut Simulation, i: usize) {
+        self.finish_step(sim, i);
+    }
+
+    /// The switch-over of migration `i` ended.
+    pub(super) fn switchover_ended(&mut self, sim: &mut Simulation, i: usize) {
+        let step = self.migrations.machines[i].step_ended(sim.now());
+        self.migration_step(sim, i, step);
+    }
+
+    /// Ends the current step: stops its other connections and goes on.
+    fn finish_step(&mut self, sim: &mut Simulation, i: usize) {
+        let Some(under) = self.migrations.under[i].take() else {
+            return;
+        };
+        if let Some(timer) = under.check {
+            sim.cancel_timer(timer);
+        }
+        for &k in &under.connections {
+            self.migrations.owner.remove(&k);
+            if let Some(r) = self.running.remove(&k) {
+                self.of_activity.remove(&r.activity);
+                self.reports[k].sent = self.connections[k].amount - sim.remaining(r.activity);
+                self.reports[k].end = Some(sim.now());
+                sim.cancel(r.activity);
+            }
+        }
         let step = self.migrations.machines[i].step_ended(sim.now());
         self.migration_step(sim, i, step);
     }
@@ -151,22 +193,42 @@ impl State<'_> {
     fn migration_step(&mut self, sim: &mut Simulation, i: usize, step: Step) {
         match step {
             Step::Copy { bytes, .. } | Step::Blackout { bytes } => {
-                let spec = self.migrations.specs[i];
-                let k = self.connections.len();
-                self.connections.push(Connection {
-                    source: spec.source,
-                    target: spec.target,
-                    ports: Some(spec.ports),
-                    amount: bytes,
-                    start: sim.now(),
-                    stop: None,
-                });
-                self.reports.push(ConnectionReport::default());
-                self.migrations.owner.insert(k, i);
-                self.migrations.current[i] = Some(k);
+                let spec = self.migrations.specs[i].clone();
+                // TCP/IP is one connection that the rules place; SMB one per channel.
+                let bound: Vec<Option<Channel>> = if spec.channels.is_empty() {
+                    vec![None]
+                } else {
+                    spec.channels.iter().copied().map(Some).collect()
+                };
+                let mut connections = Vec::with_capacity(bound.len());
+                for channel in bound {
+                    let (pinned, ports, cycles) = match channel {
+                        Some(c) => (Some(c.nics), c.ports, c.cycles),
+                        None => (None, spec.ports, None),
+                    };
+                    let k = self.connections.len();
+                    self.connections.push(Connection {
+                        source: spec.source,
+                        target: spec.target,
+                        ports: Some(ports),
+                        amount: bytes,
+                        start: sim.now(),
+                        stop: None,
+                        pinned,
+                        cycles,
+                    });
+                    self.reports.push(ConnectionReport::default());
+                    self.migrations.owner.insert(k, i);
+                    self.migrations.reports[i].connections.push(k);
+                    connections.push(k);
+                    self.start(sim, k);
+                }
                 self.migrations.reports[i].bytes_sent += bytes;
-                self.migrations.reports[i].connections.push(k);
-                self.start(sim, k);
+                self.migrations.under[i] = Some(Under {
+                    connections,
+                    bytes,
+                    check: None,
+                });
                 self.keep_rebalancing(sim);
             }
             Step::Switchover { seconds } => {
@@ -181,6 +243,35 @@ impl State<'_> {
                     .get_mut(&queue)
                     .expect("an active migration") -= 1;
                 self.start_waiting_migrations(sim, queue);
+            }
+        }
+    }
+
+    /// After every event: note each step's rate, end the steps whose channels
+    /// have moved their bytes together, and set a timer for when the others will.
+    pub(super) fn after_event(&mut self, sim: &mut Simulation) {
+        for i in 0..self.migrations.under.len() {
+            let Some(under) = &self.migrations.under[i] else {
+                continue;
+            };
+            let (mut moved, mut rate) = (0.0, 0.0);
+            for &k in &under.connections {
+                if let Some(r) = self.running.get(&k) {
+                    moved += self.connections[k].amount - sim.remaining(r.activity);
+                    rate += sim.rate(r.activity);
+                }
+            }
+            let report = &mut self.migrations.reports[i];
+            report.peak_rate = report.peak_rate.max(rate);
+            let left = under.bytes - moved;
+            if under.connections.len() > 1 && left <= 1e-9 * under.bytes {
+                self.finish_step(sim, i);
+            } else if under.connections.len() > 1 && rate > 0.0 {
+                let under = self.migrations.under[i].as_mut().expect("a step under way");
+                if let Some(timer) = under.check.take() {
+                    sim.cancel_timer(timer);
+                }
+                under.check = Some(sim.schedule(sim.now() + left / rate, STEP_CHECK | i as u64));
             }
         }
     }
