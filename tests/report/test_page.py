@@ -188,3 +188,26 @@ def test_a_cpu_heatmap_per_host_shows_each_core_in_percent(demo_report: str, dem
     assert trace["y"] == [f"core {c.core}" for c in hv1]
     assert trace["z"] == [[100 * b for b in c.busy] for c in hv1]
     assert (trace["zmin"], trace["zmax"]) == (0, 100)
+
+
+def test_a_migration_timeline_shows_queue_passes_and_blackout() -> None:
+    """Three VMs migrated two at a time over TCP/IP: one bar per VM, the third with a queued part,
+    every pass and a blackout drawn, and the table of migrations beside it."""
+    from hvnet import parse_scenario, simulate
+    from hvnet.report import render_report
+
+    hosts = "".join(
+        f"  - {{name: {h}, live_migration: {{option: tcp_ip}}, nics: [{{name: nic1, speed: 10Gbps}}]}}\n"
+        for h in ("hv1", "hv2")
+    )
+    vms = "".join(f"  - {{name: vm{i}, host: hv1, memory: 2GiB}}\n" for i in (1, 2, 3))
+    events = "".join(f"  - {{at: 0s, action: migrate, target: vm{i}, to: hv2}}\n" for i in (1, 2, 3))
+    text = f"name: t\nhosts:\n{hosts}cables: [{{a: hv1/nic1, b: hv2/nic1}}]\nvms:\n{vms}events:\n{events}"
+    scenario = parse_scenario(text)
+    html = render_report(simulate(scenario), scenario)
+    (timeline,) = [chart for chart in charts(html) if chart[0] == "migration-chart-0"]
+    names = [trace["name"] for trace in timeline[1]]
+    assert names.count("blackout") == 3
+    assert names.count("queued") == 1
+    assert names.count("pre-copy pass") == 3
+    assert '<section id="migrations">' in html

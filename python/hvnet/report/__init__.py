@@ -20,6 +20,7 @@ from hvnet.report.sections import (
     NOT_SIMULATED,
     adapters_section,
     cpu_section,
+    migrations_section,
     design_section,
     summary_section,
     traffic_section,
@@ -31,12 +32,13 @@ __all__ = ["render_comparison", "render_report", "write_comparison", "write_repo
 
 def render_report(results: Results, scenario: Scenario) -> str:
     """The report as one HTML document."""
-    cpu = cpu_section(results)
+    optional = [migrations_section(results), cpu_section(results)]
     sections = [
         summary_section(results, scenario),
         design_section(scenario),
+        *[section for section in optional[:1] if section],
         adapters_section(results),
-        *([cpu] if cpu else []),
+        *[section for section in optional[1:] if section],
         traffic_section(results),
     ]
     return page(results.scenario, scenario.description, sections, NOT_SIMULATED)

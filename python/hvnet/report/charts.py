@@ -10,10 +10,10 @@ from __future__ import annotations
 import plotly.graph_objects as go  # type: ignore[import-untyped]
 from plotly.offline import get_plotlyjs  # type: ignore[import-untyped]
 
-from hvnet.results import AdapterSeries, CoreSeries
+from hvnet.results import AdapterSeries, CoreSeries, MigrationResult
 from hvnet.units import format_bitrate
 
-__all__ = ["adapter_chart", "adapter_chart_title", "cpu_heatmap", "plotly_bundle"]
+__all__ = ["adapter_chart", "adapter_chart_title", "cpu_heatmap", "migration_timeline", "plotly_bundle"]
 
 GBPS = 1e9
 SEND, RECEIVE, LINK = "#c05a00", "#2f6fb0", "#7b8794"
@@ -115,4 +115,48 @@ def cpu_heatmap(host: str, cores: list[CoreSeries], step_s: float, div_id: str) 
     )
     figure.update_xaxes(title={"text": "time (s)", "standoff": 4})
     figure.update_yaxes(autorange="reversed")
+    return str(figure.to_html(full_html=False, include_plotlyjs=False, div_id=div_id, config=CONFIG))
+
+
+QUEUED, PASS, BLACKOUT = "#c7ced6", "#2f6fb0", "#c0392b"
+
+
+def migration_timeline(migrations: list[MigrationResult], div_id: str) -> str:
+    """One bar per VM: waiting in the queue (grey), each pre-copy pass (blue,
+    alternating shades) and the blackout (red), in seconds."""
+    figure = go.Figure()
+    shown: set[str] = set()
+
+    def bar(row: str, start: float, end: float, name: str, color: str, text: str) -> None:
+        figure.add_trace(
+            go.Bar(
+                y=[row], x=[end - start], base=[start], orientation="h", name=name, marker={"color": color},
+                showlegend=name not in shown, legendgroup=name, hovertemplate=f"{row}: {text}<extra></extra>",
+            )
+        )
+        shown.add(name)
+
+    rows = []
+    for m in migrations:
+        row = f"{m.vm} ({m.source} → {m.destination}, {m.option})"
+        rows.append(row)
+        if m.start_s is not None and m.start_s > m.queued_s:
+            bar(row, m.queued_s, m.start_s, "queued", QUEUED, f"queued {m.start_s - m.queued_s:.1f} s")
+        for k, p in enumerate(m.pass_details, start=1):
+            shade = PASS if k % 2 else "#6f9fd0"
+            bar(row, p.start_s, p.end_s, "pre-copy pass", shade, f"pass {k}: {p.bytes / 2**30:.2f} GiB in {p.end_s - p.start_s:.1f} s")
+        if m.end_s is not None and m.blackout_ms is not None:
+            start = m.end_s - m.blackout_ms / 1000
+            bar(row, start, m.end_s, "blackout", BLACKOUT, f"blackout {m.blackout_ms:.0f} ms")
+    figure.update_layout(
+        template="none",
+        barmode="overlay",
+        title={"text": "Live migrations", "x": 0.01, "xanchor": "left", "font": {"size": 13}},
+        height=max(200, 110 + 34 * len(migrations)),
+        margin={"l": 260, "r": 14, "t": 64, "b": 40},
+        font={"family": "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif", "size": 11, "color": "#1f2933"},
+        legend={"orientation": "h", "x": 1, "xanchor": "right", "y": 1.02, "yanchor": "bottom"},
+    )
+    figure.update_xaxes(title={"text": "time (s)", "standoff": 4}, rangemode="tozero")
+    figure.update_yaxes(categoryorder="array", categoryarray=list(reversed(rows)))
     return str(figure.to_html(full_html=False, include_plotlyjs=False, div_id=div_id, config=CONFIG))

@@ -14,7 +14,7 @@ from html import escape
 from rich.table import Table
 
 from hvnet.model import Scenario
-from hvnet.report.charts import adapter_chart, cpu_heatmap
+from hvnet.report.charts import adapter_chart, cpu_heatmap, migration_timeline
 from hvnet.report.diagram import design_svg
 from hvnet.results import CoreSeries, Results
 from hvnet.tables import results_tables
@@ -25,6 +25,7 @@ __all__ = [
     "Section",
     "adapters_section",
     "cpu_section",
+    "migrations_section",
     "design_section",
     "summary_section",
     "traffic_section",
@@ -32,7 +33,8 @@ __all__ = [
 
 #: What the report cannot show yet, and why: one line at the top of the report.
 NOT_SIMULATED = (
-    "Not in this report yet: the live-migration timeline (this version of hvnet does not simulate live migration)."
+    "Not in this report yet, because this version does not simulate them: live migration with the "
+    "Compression option, drains and rolling updates."
 )
 
 
@@ -126,6 +128,22 @@ def adapters_section(
     )
     grid = f'<div class="charts" style="--columns: {columns}">{charts}</div>'
     return Section(f"{prefix}network", title, caption + grid)
+
+
+def migrations_section(results: Results) -> Section | None:
+    """The migration timeline and its table; None when the scenario migrates nothing."""
+    if not results.migrations:
+        return None
+    from hvnet.tables import migrations_table
+
+    chart = f'<div class="chart">{migration_timeline(results.migrations, "migration-chart-0")}</div>'
+    table = migrations_table(results)
+    stalled = [m.end_s is None for m in results.migrations]
+    caption = (
+        '<p class="caption">One bar per VM: waiting in its host\'s queue (grey), each pre-copy pass (blue) '
+        "and the blackout (red), in seconds.</p>"
+    )
+    return Section("migrations", "Live migrations", caption + chart + _html_table(table, stalled))
 
 
 def cpu_section(results: Results) -> Section | None:
