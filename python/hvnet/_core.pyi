@@ -21,7 +21,16 @@ def run_network(
     nics: list[tuple[int, int]],
     teams: list[tuple[list[int], int | None, str, str, str]],
     endpoints: list[
-        tuple[str, int, int, str, tuple[int, int, int, int, int, int], tuple[str, list[int]], tuple[str, list[int]]]
+        tuple[
+            str,
+            int,
+            int,
+            str,
+            tuple[int, int, int, int, int, int],
+            tuple[str, list[int]],
+            tuple[str, list[int]],
+            list[int],
+        ]
     ],
     paths: dict[tuple[int, int], tuple[list[tuple[int, float]], float, float]],
     connections: list[tuple[int, int, tuple[int, int] | None, float, float, float | None]],
@@ -42,6 +51,7 @@ def run_network(
             int,
             int,
             list[tuple[tuple[int, int], tuple[int, int], tuple[float, float] | None]],
+            list[float] | None,
         ]
     ] = ...,
 ) -> dict[str, Any]: ...

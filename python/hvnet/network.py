@@ -55,7 +55,7 @@ SMB_SOURCE_PORT = 63000
 
 
 _Mac = tuple[int, int, int, int, int, int]
-_EndpointArgs = tuple[str, int, int, str, _Mac, tuple[str, list[int]], tuple[str, list[int]]]
+_EndpointArgs = tuple[str, int, int, str, _Mac, tuple[str, list[int]], tuple[str, list[int]], list[int]]
 
 
 @dataclass(frozen=True)
@@ -115,8 +115,11 @@ class MigrationRequest:
     stop_bytes: float
     switchover_s: float
     #: SMB channels: (source NIC, destination NIC, RDMA) as `host/nic`, one per
-    #: connection; empty for TCP/IP.
+    #: connection; empty for TCP/IP and Compression.
     channels: tuple[tuple[str, str, bool], ...] = ()
+    #: The Compression option: (ratio, zero-page ratio, compress, decompress and
+    #: zero-page cycles per byte, weight); None otherwise.
+    compression: tuple[float, float, float, float, float, float] | None = None
 
 
 @dataclass(frozen=True)
@@ -339,7 +342,8 @@ class NetworkModel:
             else:
                 cores = self.cpu.host_set(e.host, names)
             index[name] = len(endpoints)
-            endpoints.append((kind, uplink, e.port_index, e.address, e.mac, cores.for_core(), cores.for_core()))
+            host_cores = [] if self.cpu is None else self.cpu.cores[e.host.name]
+            endpoints.append((kind, uplink, e.port_index, e.address, e.mac, cores.for_core(), cores.for_core(), host_cores))
         connections: list[tuple[int, int, tuple[int, int] | None, float, float, float | None]] = []
         for k, request in enumerate(requests):
             for a in self._uplink_nics(request.source)[2]:
@@ -384,6 +388,7 @@ class NetworkModel:
                     hosts[m.source],
                     m.simultaneous,
                     channels,
+                    None if m.compression is None else list(m.compression),
                 )
             )
         changes = self.changes()

@@ -129,7 +129,7 @@ def test_the_summary_and_what_is_not_there_yet(demo_report: str) -> None:
     assert ["simulated time", "32.28 s (time series in steps of 1 s)"] in rows
     assert ["design", "2 hosts, 4 NICs, 1 switch, 4 cables, 7 VMs"] in rows
     assert demo_report.count(NOT_SIMULATED) == 1
-    assert "not simulate" in NOT_SIMULATED and "migration" in NOT_SIMULATED
+    assert "not simulate" in NOT_SIMULATED and "drains" in NOT_SIMULATED
     for section in ("summary", "design", "network", "cpu", "traffic"):
         assert f'<section id="{section}">' in demo_report
 

@@ -24,8 +24,8 @@ pub use rss::{
     rss_hash, FlowKey, IndirectionTable, TableError, MAX_INDIRECTION_TABLE_LEN, RSS_KEY_LEN,
 };
 pub use run::{
-    Change, Channel, Connection, ConnectionReport, Endpoint, Migration, MigrationReport, Network,
-    Nic, Path, RunReport, Uplink,
+    Change, Channel, Compression, Connection, ConnectionReport, Endpoint, Migration,
+    MigrationReport, Network, Nic, Path, RunReport, Uplink,
 };
 pub use team::{AddressHash, Flow, LoadBalancing, SwitchHash, Team, TeamingMode};
 pub use toeplitz::{toeplitz, HashError, MICROSOFT_RSS_KEY};

@@ -34,7 +34,7 @@ use crate::cores::Cores;
 mod migrate;
 use crate::team::{AddressHash, Flow, LoadBalancing, Team, TeamingMode};
 use migrate::Migrations;
-pub use migrate::{Channel, Migration, MigrationReport};
+pub use migrate::{Channel, Compression, Migration, MigrationReport};
 
 /// A NIC's cable, as engine resources.
 #[derive(Clone, Copy, Debug)]
@@ -62,6 +62,8 @@ pub struct Endpoint {
     pub send_cores: Cores,
     /// The cores that receive its connections' data.
     pub receive_cores: Cores,
+    /// All the cores of its host (compression spreads over them).
+    pub host_cores: Vec<ResourceId>,
 }
 
 /// What a connection between two NICs uses per byte of payload.
@@ -93,6 +95,13 @@ pub struct Connection {
     /// Cycles per byte on its sending and receiving cores, instead of its
     /// path's (RDMA moves data with next to no CPU); `None`: the path's.
     pub cycles: Option<(f64, f64)>,
+    /// Compression on the way: `(wire bytes per byte, compress cycles per
+    /// byte, decompress cycles per byte)`; the (de)compression is spread over
+    /// all the sending and receiving host's cores. `None`: no compression.
+    pub compression: Option<(f64, f64, f64)>,
+    /// Its weight in the max-min share (below 1: it yields to the rest, as
+    /// compression uses only otherwise idle CPU).
+    pub weight: f64,
 }
 
 /// Something that goes down or comes back.
@@ -272,12 +281,24 @@ impl State<'_> {
         let (send, receive) = c
             .cycles
             .unwrap_or((path.send_cycles_per_byte, path.receive_cycles_per_byte));
-        let mut usage = path.links.clone();
+        // Compressed, each byte of work puts `wire` bytes on the links and the stack.
+        let wire = c.compression.map_or(1.0, |(wire, _, _)| wire);
+        let mut usage: Vec<(ResourceId, f64)> =
+            path.links.iter().map(|&(r, a)| (r, a * wire)).collect();
         if let Some(core) = source.send_cores.core(hash) {
-            usage.push((core, send));
+            usage.push((core, send * wire));
         }
         if let Some(core) = target.receive_cores.core(hash) {
-            usage.push((core, receive));
+            usage.push((core, receive * wire));
+        }
+        if let Some((_, compress, decompress)) = c.compression {
+            for (cores, cycles) in [
+                (&source.host_cores, compress),
+                (&target.host_cores, decompress),
+            ] {
+                let n = cores.len().max(1) as f64;
+                usage.extend(cores.iter().map(|&core| (core, cycles / n)));
+            }
         }
         usage
     }
@@ -294,7 +315,10 @@ impl State<'_> {
         let c = self.connections[k];
         let (out_nic, in_nic) = self.members(&c);
         let usage = self.usage(k, out_nic, in_nic);
-        let activity = sim.start(&ActivitySpec::new(c.amount, usage));
+        let activity = sim.start(&ActivitySpec {
+            weight: c.weight,
+            ..ActivitySpec::new(c.amount, usage)
+        });
         self.reports[k].members.push((sim.now(), out_nic, in_nic));
         self.of_activity.insert(activity, k);
         self.running.insert(

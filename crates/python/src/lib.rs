@@ -10,8 +10,8 @@ use std::collections::HashMap;
 use hvnet_engine::{ActivitySpec, CapacityChange, Sharing, Transfer, Workload};
 use hvnet_migration::{GuestMemory, PrecopyParameters};
 use hvnet_network::{
-    AddressHash, Change, Channel, Connection, ConnectionReport, Cores, Endpoint, FlowKey,
-    LoadBalancing, Migration, Network, Nic, Path, SwitchHash, Team, TeamingMode, Uplink,
+    AddressHash, Change, Channel, Compression, Connection, ConnectionReport, Cores, Endpoint,
+    FlowKey, LoadBalancing, Migration, Network, Nic, Path, SwitchHash, Team, TeamingMode, Uplink,
     MICROSOFT_RSS_KEY,
 };
 use pyo3::exceptions::PyValueError;
@@ -182,7 +182,16 @@ fn switch_hash(name: &str) -> PyResult<SwitchHash> {
 
 type TeamArgs = (Vec<u32>, Option<u32>, String, String, String);
 type CoresArgs = (String, Vec<usize>);
-type EndpointArgs = (String, u32, u32, String, [u8; 6], CoresArgs, CoresArgs);
+type EndpointArgs = (
+    String,
+    u32,
+    u32,
+    String,
+    [u8; 6],
+    CoresArgs,
+    CoresArgs,
+    Vec<usize>,
+);
 type PathArgs = (Vec<(usize, f64)>, f64, f64);
 type ConnectionArgs = (u32, u32, Option<(u16, u16)>, f64, f64, Option<f64>);
 type ChangeArgs = (f64, String, usize, bool);
@@ -201,8 +210,11 @@ type MigrationArgs = (
     u32,
     u32,
     Vec<ChannelArgs>,
+    Option<CompressionArgs>,
 );
 type ChannelArgs = ((u32, u32), (u16, u16), Option<(f64, f64)>);
+/// Compression: ratio, zero-page ratio, compress, decompress and zero-page cycles per byte, weight.
+type CompressionArgs = [f64; 6];
 
 /// Runs connections on NICs and teams, with failures, failover and
 /// rebalancing. Returns a dict with, per connection, `end` (None if it never
@@ -299,7 +311,7 @@ fn run_network<'py>(
             }
         })
     };
-    for (kind, index, port, address, mac, send, receive) in endpoints {
+    for (kind, index, port, address, mac, send, receive, host_cores) in endpoints {
         let uplink = match kind.as_str() {
             "nic" => Uplink::Nic(nic_index(index)?),
             "team" if (index as usize) < teams_out.len() => Uplink::Team(index),
@@ -319,6 +331,10 @@ fn run_network<'py>(
             mac,
             send_cores: cores(send)?,
             receive_cores: cores(receive)?,
+            host_cores: host_cores
+                .into_iter()
+                .map(resource)
+                .collect::<PyResult<Vec<_>>>()?,
         });
     }
     let mut paths_out = HashMap::with_capacity(paths.len());
@@ -389,6 +405,8 @@ fn run_network<'py>(
             stop,
             pinned: None,
             cycles: None,
+            compression: None,
+            weight: 1.0,
         });
     }
     let mut changes_out = Vec::with_capacity(changes.len());
@@ -446,6 +464,7 @@ fn run_network<'py>(
             queue,
             simultaneous,
             channels,
+            compression,
         ),
     ) in migrations.into_iter().enumerate()
     {
@@ -489,11 +508,38 @@ fn run_network<'py>(
                 cycles,
             });
         }
+        let compression = match compression {
+            Some([ratio, zero_ratio, compress_cycles, decompress_cycles, zero_cycles, weight]) => {
+                let costs = [
+                    ratio,
+                    zero_ratio,
+                    compress_cycles,
+                    decompress_cycles,
+                    zero_cycles,
+                ];
+                let ok = costs.iter().all(|&x| valid(x)) && weight > 0.0 && weight.is_finite();
+                if !ok {
+                    return Err(bad(format!(
+                        "migration {i}: compression parameters must be >= 0 (weight > 0)"
+                    )));
+                }
+                Some(Compression {
+                    ratio,
+                    zero_ratio,
+                    compress_cycles,
+                    decompress_cycles,
+                    zero_cycles,
+                    weight,
+                })
+            }
+            None => None,
+        };
         migrations_out.push(Migration {
             source,
             target,
             ports,
             channels: channels_out,
+            compression,
             memory: GuestMemory {
                 assigned,
                 populated,

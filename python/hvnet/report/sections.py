@@ -33,8 +33,8 @@ __all__ = [
 
 #: What the report cannot show yet, and why: one line at the top of the report.
 NOT_SIMULATED = (
-    "Not in this report yet, because this version does not simulate them: live migration with the "
-    "Compression option, drains and rolling updates."
+    "Not in this report yet, because this version does not simulate them: host drains and rolling "
+    "updates, and the CPU load inside the guests."
 )
 
 

@@ -35,6 +35,41 @@ pub struct Channel {
     pub cycles: Option<(f64, f64)>,
 }
 
+/// The Compression option: memory is compressed on the source, sent over
+/// TCP, and decompressed on the destination, on otherwise idle cores.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Compression {
+    /// Compressed bytes per byte of ordinary memory, and of zero pages.
+    pub ratio: f64,
+    pub zero_ratio: f64,
+    /// Cycles per byte to compress and to decompress ordinary memory, and
+    /// for either on zero pages.
+    pub compress_cycles: f64,
+    pub decompress_cycles: f64,
+    pub zero_cycles: f64,
+    /// Weight of its connections in the max-min share: below 1, they yield
+    /// to everything else on the cores (and links) they share.
+    pub weight: f64,
+}
+
+impl Compression {
+    /// `(wire bytes, compress cycles, decompress cycles)` per byte of a step
+    /// of `bytes` of which `zero_bytes` are zero pages.
+    fn per_byte(&self, bytes: f64, zero_bytes: f64) -> (f64, f64, f64) {
+        let zero = if bytes > 0.0 {
+            (zero_bytes / bytes).clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+        let data = 1.0 - zero;
+        (
+            data * self.ratio + zero * self.zero_ratio,
+            data * self.compress_cycles + zero * self.zero_cycles,
+            data * self.decompress_cycles + zero * self.zero_cycles,
+        )
+    }
+}
+
 /// One VM's live migration.
 #[derive(Clone, Debug)]
 pub struct Migration {
@@ -43,8 +78,10 @@ pub struct Migration {
     pub target: u32,
     /// TCP ports of its TCP/IP connections (live migration listens on 6600).
     pub ports: (u16, u16),
-    /// SMB channels; empty for TCP/IP.
+    /// SMB channels; empty for TCP/IP and Compression.
     pub channels: Vec<Channel>,
+    /// The Compression option (over TCP); `None` otherwise.
+    pub compression: Option<Compression>,
     pub memory: GuestMemory,
     pub parameters: PrecopyParameters,
     /// When it is asked for.
@@ -193,6 +230,10 @@ impl State<'_> {
     fn migration_step(&mut self, sim: &mut Simulation, i: usize, step: Step) {
         match step {
             Step::Copy { bytes, .. } | Step::Blackout { bytes } => {
+                let zero_bytes = match step {
+                    Step::Copy { zero_bytes, .. } => zero_bytes,
+                    _ => 0.0,
+                };
                 let spec = self.migrations.specs[i].clone();
                 // TCP/IP is one connection that the rules place; SMB one per channel.
                 let bound: Vec<Option<Channel>> = if spec.channels.is_empty() {
@@ -216,6 +257,8 @@ impl State<'_> {
                         stop: None,
                         pinned,
                         cycles,
+                        compression: spec.compression.map(|c| c.per_byte(bytes, zero_bytes)),
+                        weight: spec.compression.map_or(1.0, |c| c.weight),
                     });
                     self.reports.push(ConnectionReport::default());
                     self.migrations.owner.insert(k, i);
