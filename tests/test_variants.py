@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
+from importlib import resources
 from pathlib import Path
 
 import pytest
@@ -276,18 +277,32 @@ def test_metrics_of_a_known_design(write: WriteFile) -> None:
     assert fast.cpu_core_s == pytest.approx(results.step_s * sum(sum(core.busy) for core in results.cores))
 
 
-def _metrics(end_s: float | None, peak: float = 10.0, stalled: int = 0, cpu: float = 1.0) -> Metrics:
-    return Metrics(end_s=end_s, peak_gbps=peak, stalled=stalled, blackholed_s=0.0 if end_s else None, cpu_core_s=cpu)
+def _metrics(
+    end_s: float | None, peak: float = 10.0, stalled: int = 0, cpu: float = 1.0, blackout: float | None = 0.0
+) -> Metrics:
+    return Metrics(
+        end_s=end_s,
+        peak_gbps=peak,
+        stalled=stalled,
+        blackholed_s=0.0 if end_s else None,
+        cpu_core_s=cpu,
+        blackout_s=blackout,
+    )
 
 
 def test_best_is_lowest_or_highest_per_metric_ties_share_it_and_agreement_marks_nothing() -> None:
-    runs = [_metrics(20.0, peak=10.0, cpu=2.0), _metrics(10.0, peak=20.0, cpu=2.0), _metrics(10.0 + 1e-12, cpu=3.0)]
+    runs = [
+        _metrics(20.0, peak=10.0, cpu=2.0, blackout=0.1),
+        _metrics(10.0, peak=20.0, cpu=2.0, blackout=0.2),
+        _metrics(10.0 + 1e-12, cpu=3.0, blackout=None),  # a migration that never ended: the worst blackout
+    ]
     assert {m.name: m.better for m in METRICS} == {
         "end_s": "lower",
         "peak_gbps": "higher",
         "stalled": "lower",
         "blackholed_s": "lower",
         "cpu_core_s": "lower",
+        "blackout_s": "lower",
     }
     assert best(runs) == {
         "end_s": {1, 2},  # equal within floating-point noise
@@ -295,6 +310,7 @@ def test_best_is_lowest_or_highest_per_metric_ties_share_it_and_agreement_marks_
         "stalled": set(),  # all agree: nothing to choose
         "blackholed_s": set(),
         "cpu_core_s": {0, 1},
+        "blackout_s": {0},
     }
 
 
@@ -354,7 +370,7 @@ def test_compare_json_and_its_refusal_to_overwrite(cli: Invoke, write: WriteFile
     assert first["variant"] == "speed=1Gbps, repair=hv1/nic1"
     assert first["values"] == {"speed": "1Gbps", "repair": "hv1/nic1"}
     assert first["metrics"]["end_s"] == pytest.approx(100 * FRAME + 3)
-    assert first["best"] == ["stalled", "blackholed_s", "cpu_core_s"]
+    assert first["best"] == ["stalled", "blackholed_s", "cpu_core_s", "blackout_s"]
     assert second["metrics"]["end_s"] is None and second["best"] == []
 
 
@@ -436,3 +452,18 @@ def test_an_axis_that_matches_nothing_after_an_earlier_one_is_reported_by_varian
         "the scenario has no traffic[*]"
     )
     assert variants.scenario(second).traffic[0].connections == 2
+
+
+def test_live_migrations_count_in_the_drain_time_and_rank_by_blackout(write: WriteFile) -> None:
+    """The calibration testbed's 55 GB VM over SMB and over TCP/IP (C1, C4): SMB spreads over both
+    NICs, so it drains sooner; the metrics read the migration's own end and blackout."""
+    base = resources.files("hvnet.examples").joinpath("validation").joinpath("c4-smb.yaml").read_text()
+    axes = '\nvariants:\n  option: {set: "hosts[*].live_migration.option", values: [tcp_ip, smb]}\n'
+    runs = run_comparison([write("lm.yaml", base + axes)])
+    tcp, smb = (run.metrics for run in runs)
+    for run in runs:
+        (migration,) = run.results.migrations
+        assert run.metrics.end_s == pytest.approx(migration.end_s) and run.metrics.stalled == 0
+        assert migration.blackout_ms is not None and run.metrics.blackout_s == pytest.approx(migration.blackout_ms / 1e3)
+    assert smb.end_s is not None and tcp.end_s is not None and smb.end_s < tcp.end_s
+    assert best([tcp, smb])["end_s"] == {1}

@@ -79,9 +79,11 @@ def format_metric(metric: Metric, value: float | None) -> str:
     if metric.name == "peak_gbps":
         return format_bitrate(float(f"{(value or 0.0) * 1e9:.3g}"))
     if value is None:
-        return "never" if metric.name == "end_s" else "forever"
-    if metric.name == "blackholed_s" and value == 0:
+        return "never" if metric.name in ("end_s", "blackout_s") else "forever"
+    if metric.name in ("blackholed_s", "blackout_s") and value == 0:
         return "-"
+    if metric.name == "blackout_s":
+        return f"{value * 1e3:.0f} ms"
     if metric.name == "cpu_core_s":
         return f"{value:.2f} core-s"
     return f"{value:.2f} s"

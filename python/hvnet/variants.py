@@ -389,28 +389,33 @@ def _set(data: dict[str, Any], loc: Loc, value: object) -> None:
 class Metrics:
     """One run summed up in the numbers a comparison ranks (docs/sweeps.md)."""
 
-    #: When the last traffic entry ended (the drain time); None if one never completed.
+    #: When the last traffic entry or live migration ended (the drain time); None if one never completed.
     end_s: float | None
     #: The highest per-step send of any NIC, in Gbps (frame overhead included).
     peak_gbps: float
-    #: Traffic entries that never completed.
+    #: Traffic entries and live migrations that never completed.
     stalled: int
     #: The longest time any traffic entry was black-holed; None (forever) if one never completed.
     blackholed_s: float | None
     #: Core-seconds the hosts' physical cores were busy (the per-core series added up).
     cpu_core_s: float
+    #: The longest blackout of any live migration, in seconds; 0 without migrations, None if one never ended.
+    blackout_s: float | None
+
 
     @classmethod
     def of(cls, results: Results) -> Metrics:
-        ends = [t.end_s for t in results.traffic]
+        ends = [t.end_s for t in results.traffic] + [m.end_s for m in results.migrations]
         sends = [max(a.send_bps, default=0.0) for a in results.adapters]
         stalled = ends.count(None)
+        blackouts = [m.blackout_ms for m in results.migrations]
         return cls(
             end_s=None if stalled else max((e for e in ends if e is not None), default=0.0),
             peak_gbps=max(sends, default=0.0) / 1e9,
             stalled=stalled,
             blackholed_s=None if stalled else max((t.blackholed_s for t in results.traffic), default=0.0),
             cpu_core_s=results.step_s * sum(sum(core.busy) for core in results.cores),
+            blackout_s=None if None in blackouts else max((b / 1e3 for b in blackouts if b is not None), default=0.0),
         )
 
     def as_dict(self) -> dict[str, float | int | None]:
@@ -433,6 +438,7 @@ METRICS = (
     Metric("stalled", "stalled", "lower", "the fewest stalled traffic entries"),
     Metric("blackholed_s", "black-holed", "lower", "the shortest black hole"),
     Metric("cpu_core_s", "CPU", "lower", "the least CPU time"),
+    Metric("blackout_s", "blackout", "lower", "the shortest blackout"),
 )
 
 

@@ -23,7 +23,7 @@ from hvnet.variants import METRICS, best
 __all__ = ["comparison_section", "render_comparison", "write_comparison"]
 
 #: What a comparison cannot rank yet: one line at the top of the page.
-NOT_COMPARED = NOT_SIMULATED + " Nor does the comparison rank migration blackout yet."
+NOT_COMPARED = NOT_SIMULATED
 
 
 def _anchor(index: int) -> str:
