@@ -2,8 +2,9 @@
 
 Exit codes: 0 success, 2 bad input (a scenario or CSV problem, a file that
 would be overwritten, a bad option). Bad input never shows a traceback: each
-problem is one line `file:line: field: message` on stderr. The full demo
-output is pinned by the golden tests (test_tables.py, test_results.py).
+problem is one line `file:line: field: message` on stderr. The demo has its
+own tests (test_demo.py); the golden files pin what users see (test_tables.py,
+test_results.py, test_demo.py).
 """
 
 from __future__ import annotations
@@ -59,12 +60,6 @@ def test_version(cli: Invoke) -> None:
 def test_no_command_prints_help(cli: Invoke) -> None:
     result = cli()
     assert "simulate" in result.output and "topology" in result.output
-
-
-def test_demo_runs(cli: Invoke) -> None:
-    result = cli("demo")
-    assert result.exit_code == 0, result.output
-    assert "3 of 3 traffic entries completed" in result.stdout
 
 
 # simulate

@@ -1,6 +1,6 @@
 """The results document: its fields, their meaning, and its documentation.
 
-tests/golden/demo.json is the JSON of `hvnet simulate demo.yaml --json -`
+tests/golden/failover.json is the JSON of `hvnet simulate failover.yaml --json -`
 with the two fields that vary removed or replaced: `wall_s` (the engine's
 wall-clock time) and `hvnet` (the version, so a release does not rewrite
 the file). Rewrite it with `pytest --update-golden` and read the diff.
@@ -38,29 +38,29 @@ Invoke = Callable[..., Result]
 CheckGolden = Callable[[str, str], None]
 
 ROOT = Path(__file__).resolve().parents[1]
-DEMO = ROOT / "python" / "hvnet" / "examples" / "demo.yaml"
+FAILOVER = ROOT / "python" / "hvnet" / "examples" / "failover.yaml"
 OUTPUT_DOC = ROOT / "docs" / "output.md"
 
 
-def test_demo_json(cli: Invoke, golden: CheckGolden) -> None:
-    result = cli("simulate", DEMO, "--json", "-")
+def test_failover_json(cli: Invoke, golden: CheckGolden) -> None:
+    result = cli("simulate", FAILOVER, "--json", "-")
     assert result.exit_code == 0, result.output
     document = json.loads(result.stdout)
     wall_s = document.pop("wall_s")
     assert isinstance(wall_s, float) and wall_s >= 0.0
     assert document["hvnet"] == __version__
     document["hvnet"] = "<version>"
-    golden("demo.json", json.dumps(document, indent=2) + "\n")
+    golden("failover.json", json.dumps(document, indent=2) + "\n")
 
 
 def test_the_json_reads_back_into_results(cli: Invoke) -> None:
-    document = json.loads(cli("simulate", DEMO, "--json", "-").stdout)
+    document = json.loads(cli("simulate", FAILOVER, "--json", "-").stdout)
     assert Results.model_validate(document).model_dump(mode="json") == document
 
 
 def test_results_refuse_unknown_fields_and_changes() -> None:
     """Results are immutable, and a document with a field they do not know is an error, not ignored."""
-    results = simulate(parse_scenario(DEMO.read_text()))
+    results = simulate(parse_scenario(FAILOVER.read_text()))
     with pytest.raises(pydantic.ValidationError):
         results.end_s = 0.0  # type: ignore[misc]
     with pytest.raises(pydantic.ValidationError):

@@ -1,12 +1,13 @@
-"""The terminal tables, pinned by a golden file of `hvnet demo`.
+"""The terminal tables, pinned by a golden file of the failover example.
 
-tests/golden/demo.txt is what `hvnet demo` prints in a 100-column terminal
+tests/golden/failover.txt is what `hvnet simulate` prints for
+python/hvnet/examples/failover.yaml in a 100-column terminal
 without colour. The engine's wall-clock time varies from run to run and is
 replaced by `<wall>`; trailing spaces (rich pads table titles) are dropped so
 that an editor that trims them does not break the test. Rewrite the file with
 `pytest --update-golden` and read the diff.
 
-What the demo shows, worked out by hand (demo.yaml): the NICs use jumbo
+What the example shows, worked out by hand (failover.yaml): the NICs use jumbo
 frames (MTU 9000), so each byte of payload takes JUMBO = 9038 / 8960 bytes
 of line time (hvnet.frames). copy-1 and copy-2 both arrive on hv2/nic1 (a
 dynamic team receives on the member that hv2's own vSwitch port is
@@ -45,17 +46,18 @@ def normalise(text: str) -> str:
     return "".join(line.rstrip() + "\n" for line in text.splitlines())
 
 
-def test_demo_output(cli: Invoke, golden: CheckGolden) -> None:
-    result = cli("demo")
+def test_failover_output(cli: Invoke, golden: CheckGolden) -> None:
+    with resources.as_file(resources.files("hvnet.examples").joinpath("failover.yaml")) as example:
+        result = cli("simulate", example)
     assert result.exit_code == 0, result.output
     assert "\x1b[" not in result.stdout, "no colour codes when the output is not a terminal"
     assert max(len(line) for line in result.stdout.splitlines()) <= 100
-    golden("demo.txt", normalise(result.stdout))
+    golden("failover.txt", normalise(result.stdout))
 
 
-def test_demo_completion_times() -> None:
+def test_failover_completion_times() -> None:
     """The hand-worked answers of the module docstring, independent of the table layout."""
-    text = resources.files("hvnet.examples").joinpath("demo.yaml").read_text()
+    text = resources.files("hvnet.examples").joinpath("failover.yaml").read_text()
     results = simulate(parse_scenario(text))
     jumbo = 9038 / 8960
     ends = {t.name: t.end_s for t in results.traffic}

@@ -434,6 +434,17 @@ def test_the_documented_variants_load(tmp_path: Path) -> None:
     assert names[0] == "jumbo=1500, algorithm=hyperv_port" and names[-1] == "jumbo=9000, algorithm=dynamic"
 
 
+def test_the_documented_comparison_is_what_compare_prints(cli: Invoke, tmp_path: Path) -> None:
+    """docs/sweeps.md shows `hvnet compare` of its example; the page must not drift from the program."""
+    text = (Path(__file__).parent.parent / "docs" / "sweeps.md").read_text()
+    (sweeps,) = re.findall(r"```yaml variants\n(.*?)```", text, flags=re.DOTALL)
+    (shown,) = re.findall(r"```text compare\n(.*?)```", text, flags=re.DOTALL)
+    (tmp_path / "cluster.yaml").write_text(sweeps)
+    result = cli("compare", tmp_path / "cluster.yaml")
+    assert result.exit_code == 0, result.output
+    assert "".join(line.rstrip() + "\n" for line in result.stdout.splitlines()) == shown
+
+
 def test_an_axis_that_matches_nothing_after_an_earlier_one_is_reported_by_variant(write: WriteFile) -> None:
     """The first axis replaces the traffic list; where it empties it, the second axis finds no entry."""
     path = write(

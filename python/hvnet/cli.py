@@ -17,6 +17,7 @@ from rich.table import Table
 
 from hvnet._version import __version__
 from hvnet.compare import comparison_document, comparison_tables, run_comparison
+from hvnet.demo import LEFT_OUT, REPORT, is_hvnet_page, run_demo
 from hvnet.errors import HvnetError, UnitError
 from hvnet.flows import read_flows, run_flows
 from hvnet.model import load_scenario, parse_scenario, scenario_json_schema
@@ -92,14 +93,22 @@ Force = Annotated[bool, typer.Option("--force", "-f", help="Overwrite an existin
 
 
 @app.command()
-def demo() -> None:
-    """Simulate the built-in two-node cluster and print what happened."""
-    text = resources.files("hvnet.examples").joinpath("demo.yaml").read_text()
+def demo(
+    report: Annotated[Path, typer.Option("--report", help="Where to write the demo's HTML report.")] = REPORT,
+    force: Force = False,
+) -> None:
+    """Drain the built-in two-node cluster over each transport and three team designs; compare, write a report.
+
+    A report hvnet wrote before (a previous demo's) is replaced; any other file is kept unless --force."""
+    if not is_hvnet_page(report):
+        _refuse_to_overwrite(report, force)
     with _user_errors():
-        scenario = parse_scenario(text, "demo.yaml")
-        results = run_simulation(scenario, filename="demo.yaml")
-    for table in results_tables(results):
+        runs = run_demo()
+        write_comparison(runs, report)
+    for table in comparison_tables(runs):
         _out().print(table)
+    _out().print(LEFT_OUT, highlight=False, markup=False)
+    _out().print(f"report written to {report.resolve()}", highlight=False, markup=False)
 
 
 @app.command()

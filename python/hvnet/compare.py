@@ -13,6 +13,7 @@ report (``hvnet.report.render_comparison``) show the same numbers.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -26,7 +27,16 @@ from hvnet.results import Results
 from hvnet.units import format_bitrate
 from hvnet.variants import METRICS, Metric, Metrics, Variant, Variants, best, load_variants, show_axis_value
 
-__all__ = ["BEST_MARK", "Run", "comparison_document", "comparison_tables", "format_metric", "legend", "run_comparison"]
+__all__ = [
+    "BEST_MARK",
+    "Run",
+    "comparison_document",
+    "comparison_tables",
+    "format_metric",
+    "legend",
+    "run_comparison",
+    "shown_metrics",
+]
 
 #: What marks the best value of a metric, in the terminal and in the report.
 BEST_MARK = "★"
@@ -46,13 +56,17 @@ class Run:
     metrics: Metrics
 
 
-def run_comparison(files: Sequence[str | os.PathLike[str]], step_s: float = 1.0) -> list[Run]:
-    """Simulates every variant of every file, in order; ScenarioError lists every problem of all of them."""
+def run_comparison(
+    files: Sequence[str | os.PathLike[str]], step_s: float = 1.0, names: Sequence[str] | None = None
+) -> list[Run]:
+    """Simulates every variant of every file, in order; ScenarioError lists every problem of all of them.
+
+    `names` are how the comparison calls the files (default: their paths as given)."""
     problems: list[Problem] = []
     designs: list[Variants] = []
-    for file in files:
+    for file, name in zip(files, names or [os.fspath(f) for f in files], strict=True):
         try:
-            designs.append(load_variants(file))
+            designs.append(dataclasses.replace(load_variants(file), filename=name))
         except ScenarioError as error:
             problems.extend(error.problems)
     runs: list[Run] = []
@@ -89,9 +103,18 @@ def format_metric(metric: Metric, value: float | None) -> str:
     return f"{value:.2f} s"
 
 
-def legend() -> str:
-    """What the mark means, under the table."""
-    ranked = ", ".join(metric.best for metric in METRICS)
+#: Metrics of mishaps and events a comparison may not have: left out where every variant scores 0.
+_OPTIONAL = ("stalled", "blackholed_s", "blackout_s")
+
+
+def shown_metrics(runs: Sequence[Run]) -> list[Metric]:
+    """The metrics a table shows: all but stalls, black holes and blackouts that no variant had."""
+    return [m for m in METRICS if m.name not in _OPTIONAL or any(getattr(r.metrics, m.name) != 0 for r in runs)]
+
+
+def legend(metrics: Sequence[Metric] = METRICS) -> str:
+    """What the mark means, under a table of these metrics."""
+    ranked = ", ".join(metric.best for metric in metrics)
     return (
         f"{BEST_MARK} marks the best: {ranked}, among the variants whose traffic all completed; "
         "nothing is marked where all variants agree"
@@ -101,23 +124,27 @@ def legend() -> str:
 def comparison_tables(runs: Sequence[Run]) -> list[Table]:
     """One row per run, one column per metric, each metric's best marked; then each run's warnings.
 
-    The variants of one file get a column per axis; of several files, a column of labels."""
+    Variants whose files share their axes get a column per axis (and one of files, if
+    there are several); otherwise a column of labels."""
     marked = best([run.metrics for run in runs])
     table = Table(
         title=f"comparison of {len(runs)} variant{'s' * (len(runs) != 1)}",
         title_justify="left",
-        caption=legend(),
         caption_justify="left",
     )
-    one_file = len({run.file for run in runs}) == 1 and bool(runs) and bool(runs[0].values)
-    axes = list(runs[0].values) if one_file else []
-    for name in axes or ["variant"]:
+    shared = bool(runs) and bool(runs[0].values) and all(list(run.values) == list(runs[0].values) for run in runs)
+    axes = list(runs[0].values) if shared else []
+    several = len({run.file for run in runs}) > 1
+    for name in (["file"] * several + axes) if axes else ["variant"]:
         table.add_column(name)
-    for metric in METRICS:
+    metrics = shown_metrics(runs)
+    table.caption = legend(metrics)
+    for metric in metrics:
         table.add_column(metric.heading, justify="right")
     for i, run in enumerate(runs):
-        cells: list[str | Text] = [show_axis_value(run.values[name]) for name in axes] or [run.label]
-        for metric in METRICS:
+        names = [run.file] * several + [show_axis_value(run.values[name]) for name in axes] if axes else [run.label]
+        cells: list[str | Text] = list(names)
+        for metric in metrics:
             text = format_metric(metric, getattr(run.metrics, metric.name))
             if i in marked[metric.name]:
                 cells.append(Text(f"{text} {BEST_MARK}", style="bold green"))

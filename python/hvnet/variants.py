@@ -435,7 +435,7 @@ class Metric:
 METRICS = (
     Metric("end_s", "drain time", "lower", "the shortest drain time"),
     Metric("peak_gbps", "peak send", "higher", "the highest peak send"),
-    Metric("stalled", "stalled", "lower", "the fewest stalled traffic entries"),
+    Metric("stalled", "stalled", "lower", "the fewest stalled traffic entries and migrations"),
     Metric("blackholed_s", "black-holed", "lower", "the shortest black hole"),
     Metric("cpu_core_s", "CPU", "lower", "the least CPU time"),
     Metric("blackout_s", "blackout", "lower", "the shortest blackout"),

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from hvnet.errors import HvnetError, InputError, Problem, ScenarioError, UnitError
 from hvnet.model import load_scenario, parse_scenario, scenario_from_data
 
-DEMO = Path(__file__).parents[2] / "python" / "hvnet" / "examples" / "demo.yaml"
+FAILOVER = Path(__file__).parents[2] / "python" / "hvnet" / "examples" / "failover.yaml"
 
 
 def problems(text: str) -> list[str]:
@@ -676,9 +676,9 @@ def test_arbitrary_text_gives_problems_not_tracebacks(text: str) -> None:
 
 @settings(max_examples=60, deadline=None, derandomize=True)
 @given(data=st.data())
-def test_a_damaged_demo_gives_problems_not_tracebacks(data: st.DataObject) -> None:
-    """Delete a line of the demo scenario, or change one character, and load it."""
-    lines = DEMO.read_text(encoding="utf-8").splitlines(keepends=True)
+def test_a_damaged_example_gives_problems_not_tracebacks(data: st.DataObject) -> None:
+    """Delete a line of the failover example, or change one character, and load it."""
+    lines = FAILOVER.read_text(encoding="utf-8").splitlines(keepends=True)
     index = data.draw(st.integers(0, len(lines) - 1))
     if data.draw(st.booleans()):
         del lines[index]

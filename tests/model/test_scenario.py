@@ -2,7 +2,7 @@
 
 Errors have their own file (test_errors.py); this one checks what a valid
 scenario becomes, the lookups the simulator uses, the JSON Schema, and that the
-demo and the documented examples stay valid.
+failover example and the documented examples stay valid.
 """
 
 from __future__ import annotations
@@ -36,19 +36,19 @@ from hvnet.model import (
 from hvnet.units import format_bitrate, format_bytes
 
 ROOT = Path(__file__).parents[2]
-DEMO = ROOT / "python" / "hvnet" / "examples" / "demo.yaml"
+FAILOVER = ROOT / "python" / "hvnet" / "examples" / "failover.yaml"
 GiB = 2**30
 
 
 @pytest.fixture(scope="module")
-def demo() -> Scenario:
-    return load_scenario(DEMO)
+def failover() -> Scenario:
+    return load_scenario(FAILOVER)
 
 
-def test_demo_is_the_calibration_testbed(demo: Scenario) -> None:
+def test_the_failover_example_is_the_calibration_testbed(failover: Scenario) -> None:
     """Two R720 hosts, two 10 GbE RDMA NICs with jumbo frames in an LBFO team each, one S4810."""
-    assert [host.name for host in demo.hosts] == ["hv1", "hv2"]
-    for host in demo.hosts:
+    assert [host.name for host in failover.hosts] == ["hv1", "hv2"]
+    for host in failover.hosts:
         assert (host.cpu.sockets, host.cpu.cores_per_socket, host.cpu.smt) == (2, 8, True)
         assert [(nic.speed, nic.mtu, nic.rdma) for nic in host.nics] == [(10e9, 9000, True)] * 2
         (team,) = host.teams
@@ -59,18 +59,18 @@ def test_demo_is_the_calibration_testbed(demo: Scenario) -> None:
         )
         assert team.members == ("nic1", "nic2")
         assert host.vswitches[0].uplink == team.name
-    (switch,) = demo.switches
+    (switch,) = failover.switches
     assert (switch.name, switch.ports, switch.backplane) == ("s4810", 48, None)
-    assert len(demo.cables) == 4
-    assert demo.vm("vm-big").memory == 55 * GiB and demo.vm("vm-big").vcpus == 4
-    small = [vm for vm in demo.vms if vm.name != "vm-big"]
+    assert len(failover.cables) == 4
+    assert failover.vm("vm-big").memory == 55 * GiB and failover.vm("vm-big").vcpus == 4
+    small = [vm for vm in failover.vms if vm.name != "vm-big"]
     assert len(small) == 6 and all(vm.memory == 9 * GiB and vm.host == "hv1" for vm in small)
-    assert [(f.src, f.dst, f.size, f.connections) for f in demo.traffic] == [
+    assert [(f.src, f.dst, f.size, f.connections) for f in failover.traffic] == [
         ("hv1", "hv2", 20 * 10**9, 1),
         ("hv1", "hv2", 20 * 10**9, 1),
         ("hv2", "hv1", 5 * 10**9, 1),
     ]
-    assert [(e.at, e.action, e.target) for e in demo.events] == [
+    assert [(e.at, e.action, e.target) for e in failover.events] == [
         (5.0, EventAction.NIC_DOWN, "hv1/nic2"),
         (12.0, EventAction.NIC_UP, "hv1/nic2"),
     ]
@@ -109,15 +109,15 @@ def test_defaults_fill_what_the_file_leaves_out() -> None:
         assert optional == ()
 
 
-def test_lookups(demo: Scenario) -> None:
+def test_lookups(failover: Scenario) -> None:
     """The simulator finds things by name; a VM's traffic leaves from its host."""
-    assert demo.host("hv2").name == "hv2"
-    assert demo.switch("s4810").port_speed == 10e9
-    assert demo.endpoint_host("vm-3").name == "hv1"
-    assert demo.endpoint_host("hv2").name == "hv2"
-    assert demo.host("hv1").team("team1").members == ("nic1", "nic2")
-    assert demo.host("hv1").vswitch("vSwitch").uplink == "team1"
-    for lookup in (demo.host, demo.vm, demo.switch, demo.endpoint_host, demo.host("hv1").nic, demo.host("hv1").team):
+    assert failover.host("hv2").name == "hv2"
+    assert failover.switch("s4810").port_speed == 10e9
+    assert failover.endpoint_host("vm-3").name == "hv1"
+    assert failover.endpoint_host("hv2").name == "hv2"
+    assert failover.host("hv1").team("team1").members == ("nic1", "nic2")
+    assert failover.host("hv1").vswitch("vSwitch").uplink == "team1"
+    for lookup in (failover.host, failover.vm, failover.switch, failover.endpoint_host, failover.host("hv1").nic, failover.host("hv1").team):
         with pytest.raises(KeyError):
             lookup("nope")
 
@@ -145,20 +145,20 @@ def test_cable_speed_is_the_lowest_given() -> None:
     assert [scenario.cable_speed(cable) for cable in scenario.cables] == [1e9, 10e9, 1e9]
 
 
-def test_models_are_immutable_and_hashable(demo: Scenario) -> None:
+def test_models_are_immutable_and_hashable(failover: Scenario) -> None:
     with pytest.raises(pydantic.ValidationError):
-        demo.host("hv1").nic("nic1").mtu = 1500  # type: ignore[misc]
-    assert hash(demo) == hash(load_scenario(DEMO))
+        failover.host("hv1").nic("nic1").mtu = 1500  # type: ignore[misc]
+    assert hash(failover) == hash(load_scenario(FAILOVER))
 
 
-def test_a_dump_loads_back_unchanged(demo: Scenario) -> None:
+def test_a_dump_loads_back_unchanged(failover: Scenario) -> None:
     """Dumps write quantities with units and use the file's field names (from/to)."""
-    data = demo.model_dump()
+    data = failover.model_dump()
     assert data["traffic"][0]["from"] == "hv1" and data["traffic"][0]["size"] == "20 GB"
     assert data["hosts"][0]["nics"][0]["speed"] == "10 Gbps"
     assert data["vms"][0]["memory"] == "55 GiB"
-    assert scenario_from_data(data) == demo
-    assert scenario_from_data(demo.model_dump(mode="json")) == demo
+    assert scenario_from_data(data) == failover
+    assert scenario_from_data(failover.model_dump(mode="json")) == failover
 
 
 def test_python_code_builds_scenarios_with_unit_strings() -> None:
@@ -185,10 +185,10 @@ def test_json_schema_describes_the_file_format() -> None:
     assert schema["$defs"]["Nic"]["properties"]["speed"]["examples"][0] == "10Gbps"
 
 
-def test_json_schema_accepts_the_demo_and_refuses_an_unknown_field(demo: Scenario) -> None:
+def test_json_schema_accepts_the_example_and_refuses_an_unknown_field(failover: Scenario) -> None:
     jsonschema = pytest.importorskip("jsonschema")
     validator = jsonschema.Draft202012Validator(scenario_json_schema())
-    data = demo.model_dump(mode="json")
+    data = failover.model_dump(mode="json")
     assert list(validator.iter_errors(data)) == []
     data["hosts"][0]["nicss"] = []
     assert list(validator.iter_errors(data)) != []

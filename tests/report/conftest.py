@@ -1,4 +1,4 @@
-"""The demo scenario and its results, shared by the report's tests."""
+"""The failover example (examples/failover.yaml) and its results, shared by the report's tests."""
 
 from __future__ import annotations
 
@@ -11,17 +11,17 @@ from hvnet.report import render_report
 
 
 @pytest.fixture(scope="session")
-def demo_scenario() -> Scenario:
-    text = resources.files("hvnet.examples").joinpath("demo.yaml").read_text()
-    return parse_scenario(text, "demo.yaml")
+def failover_scenario() -> Scenario:
+    text = resources.files("hvnet.examples").joinpath("failover.yaml").read_text()
+    return parse_scenario(text, "failover.yaml")
 
 
 @pytest.fixture(scope="session")
-def demo_results(demo_scenario: Scenario) -> Results:
-    return simulate(demo_scenario, filename="demo.yaml")
+def failover_results(failover_scenario: Scenario) -> Results:
+    return simulate(failover_scenario, filename="failover.yaml")
 
 
 @pytest.fixture(scope="session")
-def demo_report(demo_results: Results, demo_scenario: Scenario) -> str:
-    """The demo's report as HTML (about 5 MB: plotly.js is inside)."""
-    return render_report(demo_results, demo_scenario)
+def failover_report(failover_results: Results, failover_scenario: Scenario) -> str:
+    """The failover example's report as HTML (about 5 MB: plotly.js is inside)."""
+    return render_report(failover_results, failover_scenario)

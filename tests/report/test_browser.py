@@ -1,9 +1,10 @@
-"""The demo report in a real browser: Debian's headless Chromium, driven by selenium.
+"""Reports in a real browser: Debian's headless Chromium, driven by selenium.
 
-Every chart must be drawn (plotly puts an `svg.main-svg` in its div), one per
-NIC, with no error in the browser's console, and with the network cut off
+The failover example's report and the one `hvnet demo` writes. Every chart
+must be drawn (plotly puts an `svg.main-svg` in its div), with no error in the
+browser's console, and with the network cut off
 (`--host-resolver-rules`): the report needs nothing but its own file. The test
-saves a screenshot, report.png, beside the HTML and prints its path.
+saves a screenshot of each page beside its HTML and prints its path.
 
 It needs Chromium and its driver from Debian (no browser download):
 
@@ -16,9 +17,12 @@ report's promise to render is not checked otherwise.
 from __future__ import annotations
 
 import shutil
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from typer.testing import Result
 
 from hvnet import Results, Scenario
 from hvnet.report import write_report
@@ -50,9 +54,19 @@ return Array.from(document.querySelectorAll('.plotly-graph-div'))
 """
 
 
-def test_every_chart_renders_in_chromium_without_console_errors(
-    tmp_path: Path, demo_results: Results, demo_scenario: Scenario
-) -> None:
+@dataclass
+class Rendered:
+    """What Chromium made of a page: its charts, their titles, its console, a screenshot."""
+
+    total: int
+    drawn: int
+    titles: list[str | None]
+    console: list[dict[str, str]]
+    screenshot: Path
+
+
+def render(page: Path, tmp_path: Path) -> Rendered:
+    """Opens `page` offline in headless Chromium, waits for every chart, and takes a full-page screenshot."""
     chromium, driver_path = shutil.which("chromium"), shutil.which("chromedriver")
     if chromium is None or driver_path is None:
         pytest.fail(f"Debian's Chromium and its driver are needed for this test; install them with: {INSTALL}")
@@ -62,8 +76,6 @@ def test_every_chart_renders_in_chromium_without_console_errors(
     except ImportError:
         pytest.fail("selenium is needed for this test; install the test tools with: pip install -e '.[test]'")
 
-    report = tmp_path / "report.html"
-    write_report(demo_results, demo_scenario, report)
     options = webdriver.ChromeOptions()
     options.binary_location = chromium
     for flag in [*FLAGS, f"--user-data-dir={tmp_path / 'chromium-profile'}"]:
@@ -72,23 +84,32 @@ def test_every_chart_renders_in_chromium_without_console_errors(
     # The driver's path is given, so selenium does not look for (or download) one.
     driver = webdriver.Chrome(options=options, service=webdriver.ChromeService(executable_path=driver_path))
     try:
-        driver.get(report.as_uri())
-        WebDriverWait(driver, 60).until(lambda d: (c := d.execute_script(CHARTS))[0] > 0 and c[0] == c[1])
+        driver.get(page.as_uri())
+        WebDriverWait(driver, 120).until(lambda d: (c := d.execute_script(CHARTS))[0] > 0 and c[0] == c[1])
         total, drawn = driver.execute_script(CHARTS)
         titles = driver.execute_script(TITLES)
         console = driver.get_log("browser")
         height = driver.execute_script("return document.documentElement.scrollHeight")
         driver.set_window_size(1320, height + 100)
-        screenshot = tmp_path / "report.png"
+        screenshot = page.with_suffix(".png")
         assert driver.save_screenshot(str(screenshot))
     finally:
         driver.quit()
     print(f"screenshot: {screenshot}")
+    return Rendered(total, drawn, titles, console, screenshot)
 
-    nics = sum(len(host.nics) for host in demo_scenario.hosts)
-    hosts = len(demo_scenario.hosts)
-    assert total == drawn == nics + hosts == 6, "a chart per NIC and a CPU heatmap per host"
-    assert titles == [
+
+def test_every_chart_renders_in_chromium_without_console_errors(
+    tmp_path: Path, failover_results: Results, failover_scenario: Scenario
+) -> None:
+    report = tmp_path / "report.html"
+    write_report(failover_results, failover_scenario, report)
+    page = render(report, tmp_path)
+
+    nics = sum(len(host.nics) for host in failover_scenario.hosts)
+    hosts = len(failover_scenario.hosts)
+    assert page.total == page.drawn == nics + hosts == 6, "a chart per NIC and a CPU heatmap per host"
+    assert page.titles == [
         "hv1 / nic1 (10 Gbps)",
         "hv1 / nic2 (10 Gbps)",
         "hv2 / nic1 (10 Gbps)",
@@ -96,6 +117,19 @@ def test_every_chart_renders_in_chromium_without_console_errors(
         "hv1: CPU per core (% busy)",
         "hv2: CPU per core (% busy)",
     ]
-    severe = [entry for entry in console if entry["level"] == "SEVERE"]
+    severe = [entry for entry in page.console if entry["level"] == "SEVERE"]
     assert severe == [], f"errors in the browser console: {severe}"
-    assert screenshot.stat().st_size > 10_000
+    assert page.screenshot.stat().st_size > 10_000
+
+
+def test_the_demo_report_renders_every_variants_charts(
+    cli: Callable[..., Result], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What the README's first command writes: 8 variants, each with 4 NIC charts and a migration timeline."""
+    monkeypatch.chdir(tmp_path)
+    assert cli("demo").exit_code == 0
+    page = render(tmp_path / "hvnet-demo.html", tmp_path)
+    assert page.total == page.drawn == 8 * (4 + 1)
+    severe = [entry for entry in page.console if entry["level"] == "SEVERE"]
+    assert severe == [], f"errors in the browser console: {severe}"
+    assert page.screenshot.stat().st_size > 10_000

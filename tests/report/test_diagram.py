@@ -2,7 +2,7 @@
 
 The SVG's elements carry the scenario's names (`data-host`, `data-nic`,
 `data-team`, `data-switch`, `data-port`, `data-cable`), which is what these
-tests look for. tests/golden/report/demo-design.svg is the demo's picture, as
+tests look for. tests/golden/report/failover-design.svg is the failover example's picture, as
 a person looked at it in a browser (`pytest --update-golden` rewrites it).
 """
 
@@ -83,14 +83,14 @@ def endpoint(text: str) -> str:
     return f"{device.strip()}/{port.strip()}"
 
 
-def test_every_host_nic_team_switch_and_cable_of_the_demo_is_drawn(demo_scenario: Scenario) -> None:
-    root = parse(design_svg(demo_scenario))
+def test_every_host_nic_team_switch_and_cable_of_the_example_is_drawn(failover_scenario: Scenario) -> None:
+    root = parse(design_svg(failover_scenario))
     hosts = named(root, "data-host")
     assert sorted(hosts) == ["hv1", "hv2"]
-    for host in demo_scenario.hosts:
+    for host in failover_scenario.hosts:
         assert host.name in texts(hosts[host.name])
     nics = named(root, "data-nic")
-    assert sorted(nics) == sorted(f"{h.name}/{n.name}" for h in demo_scenario.hosts for n in h.nics)
+    assert sorted(nics) == sorted(f"{h.name}/{n.name}" for h in failover_scenario.hosts for n in h.nics)
     for name, nic in nics.items():
         assert name.split("/")[1] in texts(nic) and "10 Gbps" in texts(nic)
     teams = named(root, "data-team")
@@ -104,14 +104,14 @@ def test_every_host_nic_team_switch_and_cable_of_the_demo_is_drawn(demo_scenario
     assert sorted(ports) == ["s4810/1", "s4810/2", "s4810/3", "s4810/4"]
     assert [texts(p) for p in ports.values()] == [["1"], ["2"], ["3"], ["4"]]
     cables = named(root, "data-cable")
-    assert sorted(cables) == sorted(f"{endpoint(c.a)} {endpoint(c.b)}" for c in demo_scenario.cables)
+    assert sorted(cables) == sorted(f"{endpoint(c.a)} {endpoint(c.b)}" for c in failover_scenario.cables)
     for cable in cables.values():
         path = cable.find(f"{SVG}path")
         assert path is not None and path.attrib["class"] == "cable"
 
 
-def test_the_demo_picture_is_unchanged(demo_scenario: Scenario, golden: CheckGolden) -> None:
-    golden("report/demo-design.svg", design_svg(demo_scenario) + "\n")
+def test_the_example_picture_is_unchanged(failover_scenario: Scenario, golden: CheckGolden) -> None:
+    golden("report/failover-design.svg", design_svg(failover_scenario) + "\n")
 
 
 def test_back_to_back_cables_are_drawn_as_arcs_below_the_hosts() -> None:

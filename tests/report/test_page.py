@@ -70,21 +70,21 @@ def charts(html: str) -> list[tuple[str, list[dict[str, object]], dict[str, obje
     return found
 
 
-def test_the_page_loads_nothing_from_anywhere(demo_report: str) -> None:
+def test_the_page_loads_nothing_from_anywhere(failover_report: str) -> None:
     """No `src`/`href` reaches the network (or any other file): the report works offline."""
-    links = Page(demo_report).links
+    links = Page(failover_report).links
     assert links, "the page has its navigation links and an icon"
     for tag, attribute, value in links:
         assert value.startswith(("#", "data:")), f"<{tag} {attribute}={value!r}> would load something"
-    assert "<script src" not in demo_report and "<iframe" not in demo_report
+    assert "<script src" not in failover_report and "<iframe" not in failover_report
 
 
-def test_plotly_is_embedded_once(demo_report: str) -> None:
+def test_plotly_is_embedded_once(failover_report: str) -> None:
     bundle = plotly_bundle()
     assert len(bundle) > 1_000_000
-    assert demo_report.count(bundle) == 1
-    assert demo_report.count("plotly.js v") == 1
-    head = demo_report[: demo_report.index("</head>")]
+    assert failover_report.count(bundle) == 1
+    assert failover_report.count("plotly.js v") == 1
+    head = failover_report[: failover_report.index("</head>")]
     assert bundle in head, "plotly.js is loaded before the charts that use it"
 
 
@@ -92,12 +92,12 @@ def nic_charts(html: str) -> list[tuple[str, list[dict[str, object]], dict[str, 
     return [chart for chart in charts(html) if chart[0].startswith("nic-chart-")]
 
 
-def test_one_chart_per_nic_with_title_and_units(demo_report: str, demo_results: Results) -> None:
-    found = nic_charts(demo_report)
+def test_one_chart_per_nic_with_title_and_units(failover_report: str, failover_results: Results) -> None:
+    found = nic_charts(failover_report)
     assert [div_id for div_id, _, _ in found] == [f"nic-chart-{i}" for i in range(4)]
     titles = [layout["title"]["text"] for _, _, layout in found]  # type: ignore[index]
     assert titles == ["hv1 / nic1 (10 Gbps)", "hv1 / nic2 (10 Gbps)", "hv2 / nic1 (10 Gbps)", "hv2 / nic2 (10 Gbps)"]
-    for (_, traces, layout), adapter in zip(found, demo_results.adapters):
+    for (_, traces, layout), adapter in zip(found, failover_results.adapters):
         assert layout["xaxis"]["title"]["text"] == "time (s)"  # type: ignore[index]
         assert layout["yaxis"]["title"]["text"] == "Gbps"  # type: ignore[index]
         receive, send, link = traces
@@ -106,32 +106,32 @@ def test_one_chart_per_nic_with_title_and_units(demo_report: str, demo_results: 
         # Gbps, one point per step and one closing the last step: a step line over the whole run.
         assert send["y"][:-1] == [v / 1e9 for v in adapter.send_bps]  # type: ignore[index]
         assert receive["y"][:-1] == [v / 1e9 for v in adapter.receive_bps]  # type: ignore[index]
-        assert send["x"][-1] == len(adapter.send_bps) * demo_results.step_s  # type: ignore[index]
+        assert send["x"][-1] == len(adapter.send_bps) * failover_results.step_s  # type: ignore[index]
 
 
-def test_the_traffic_table_is_the_terminal_tables(demo_report: str, demo_results: Results) -> None:
+def test_the_traffic_table_is_the_terminal_tables(failover_report: str, failover_results: Results) -> None:
     """Same columns, same cells, row for row."""
-    terminal = results_tables(demo_results)[0]
+    terminal = results_tables(failover_results)[0]
     header = [str(column.header) for column in terminal.columns]
     cells = [[str(cell) for cell in column.cells] for column in terminal.columns]
     expected = [header] + [[column[i] for column in cells] for i in range(terminal.row_count)]
-    rows = Page(demo_report).rows
+    rows = Page(failover_report).rows
     start = rows.index(header)
     assert rows[start : start + len(expected)] == expected
     assert header[:2] == ["traffic", "from → to"] and "mean rate" in header
     assert [row[:2] for row in expected[1:]] == [["copy-1", "hv1 → hv2"], ["copy-2", "hv1 → hv2"], ["copy-back", "hv2 → hv1"]]
 
 
-def test_the_summary_and_what_is_not_there_yet(demo_report: str) -> None:
-    rows = Page(demo_report).rows
+def test_the_summary_and_what_is_not_there_yet(failover_report: str) -> None:
+    rows = Page(failover_report).rows
     assert ["traffic entries completed", "3 of 3"] in rows
-    # The demo's copies end at 32 × 9038 / 8960 = 32.28 s (jumbo frames): the run ends with them.
+    # The example's copies end at 32 × 9038 / 8960 = 32.28 s (jumbo frames): the run ends with them.
     assert ["simulated time", "32.28 s (time series in steps of 1 s)"] in rows
     assert ["design", "2 hosts, 4 NICs, 1 switch, 4 cables, 7 VMs"] in rows
-    assert demo_report.count(NOT_SIMULATED) == 1
+    assert failover_report.count(NOT_SIMULATED) == 1
     assert "not simulate" in NOT_SIMULATED and "drains" in NOT_SIMULATED
     for section in ("summary", "design", "network", "cpu", "traffic"):
-        assert f'<section id="{section}">' in demo_report
+        assert f'<section id="{section}">' in failover_report
 
 
 def test_a_stalled_entry_reads_never_and_a_lone_nic_still_gets_a_chart() -> None:
@@ -159,32 +159,32 @@ events: [{at: 1s, action: nic_down, target: hv2/nic1}]
     assert "no traffic" in json.dumps(layout["annotations"])
 
 
-def test_charts_are_laid_out_two_or_three_per_row(demo_results: Results) -> None:
+def test_charts_are_laid_out_two_or_three_per_row(failover_results: Results) -> None:
     """As many columns as a host has NICs, at least two and at most three."""
-    assert "--columns: 2" in adapters_section(demo_results).body
-    one = demo_results.model_copy(update={"adapters": demo_results.adapters[:1]})
+    assert "--columns: 2" in adapters_section(failover_results).body
+    one = failover_results.model_copy(update={"adapters": failover_results.adapters[:1]})
     assert "--columns: 2" in adapters_section(one).body
-    many = [a.model_copy(update={"nic": f"nic{i}"}) for i, a in enumerate(demo_results.adapters[:1] * 5)]
-    assert "--columns: 3" in adapters_section(demo_results.model_copy(update={"adapters": many})).body
+    many = [a.model_copy(update={"nic": f"nic{i}"}) for i, a in enumerate(failover_results.adapters[:1] * 5)]
+    assert "--columns: 3" in adapters_section(failover_results.model_copy(update={"adapters": many})).body
 
 
-def test_write_report_writes_utf8(tmp_path: Path, demo_results: Results, demo_scenario: Scenario) -> None:
+def test_write_report_writes_utf8(tmp_path: Path, failover_results: Results, failover_scenario: Scenario) -> None:
     path = tmp_path / "report.html"
-    write_report(demo_results, demo_scenario, path)
+    write_report(failover_results, failover_scenario, path)
     html = path.read_bytes().decode("utf-8")
-    assert html == render_report(demo_results, demo_scenario)
+    assert html == render_report(failover_results, failover_scenario)
     assert html.startswith("<!DOCTYPE html>") and '<meta charset="utf-8">' in html
 
 
-def test_a_cpu_heatmap_per_host_shows_each_core_in_percent(demo_report: str, demo_results: Results) -> None:
+def test_a_cpu_heatmap_per_host_shows_each_core_in_percent(failover_report: str, failover_results: Results) -> None:
     """One heatmap per host, a row per physical core, cells the % busy of each step."""
-    heatmaps = [chart for chart in charts(demo_report) if chart[0].startswith("cpu-chart-")]
+    heatmaps = [chart for chart in charts(failover_report) if chart[0].startswith("cpu-chart-")]
     assert [layout["title"]["text"] for _, _, layout in heatmaps] == [  # type: ignore[index]
         "hv1: CPU per core (% busy)",
         "hv2: CPU per core (% busy)",
     ]
     (trace,) = heatmaps[0][1]
-    hv1 = [c for c in demo_results.cores if c.host == "hv1"]
+    hv1 = [c for c in failover_results.cores if c.host == "hv1"]
     assert trace["y"] == [f"core {c.core}" for c in hv1]
     assert trace["z"] == [[100 * b for b in c.busy] for c in hv1]
     assert (trace["zmin"], trace["zmax"]) == (0, 100)

@@ -6,7 +6,8 @@
 One self-contained page, as for one simulation (`page`): the comparison
 table, each metric's best marked as in the terminal, then per variant the
 report's NIC charts (`adapters_section`), all on the same time axis so that
-the variants read side by side.
+the variants read side by side, and its live-migration timeline
+(`migrations_section`) if it migrates.
 """
 
 from __future__ import annotations
@@ -15,10 +16,10 @@ from collections.abc import Sequence
 from html import escape
 from pathlib import Path
 
-from hvnet.compare import BEST_MARK, Run, format_metric, legend
+from hvnet.compare import BEST_MARK, Run, format_metric, legend, shown_metrics
 from hvnet.report.page import page
-from hvnet.report.sections import NOT_SIMULATED, Section, adapters_section
-from hvnet.variants import METRICS, best
+from hvnet.report.sections import NOT_SIMULATED, Section, adapters_section, migrations_section
+from hvnet.variants import best
 
 __all__ = ["comparison_section", "render_comparison", "write_comparison"]
 
@@ -32,12 +33,12 @@ def _anchor(index: int) -> str:
 
 def comparison_section(runs: Sequence[Run]) -> Section:
     """The terminal's comparison table: a variant per row, a metric per column, the best marked."""
-    marked = best([run.metrics for run in runs])
-    head = '<th class="left">variant</th>' + "".join(f'<th class="right">{escape(m.heading)}</th>' for m in METRICS)
+    marked, metrics = best([run.metrics for run in runs]), shown_metrics(runs)
+    head = '<th class="left">variant</th>' + "".join(f'<th class="right">{escape(m.heading)}</th>' for m in metrics)
     rows = []
     for i, run in enumerate(runs):
         cells = [f'<td class="left"><a href="#{_anchor(i)}network">{escape(run.label)}</a></td>']
-        for metric in METRICS:
+        for metric in metrics:
             text = escape(format_metric(metric, getattr(run.metrics, metric.name)))
             if i in marked[metric.name]:
                 cells.append(f'<td class="right best">{text} {BEST_MARK}</td>')
@@ -46,7 +47,7 @@ def comparison_section(runs: Sequence[Run]) -> Section:
         row = "".join(cells)
         rows.append(f'<tr class="stalled">{row}</tr>' if run.metrics.stalled else f"<tr>{row}</tr>")
     caption = (
-        f'<p class="caption">{escape(legend())}. A variant in red has traffic that never completed; '
+        f'<p class="caption">{escape(legend(metrics))}. A variant in red has traffic that never completed; '
         "click a variant for its NICs.</p>"
     )
     table = f'<table class="traffic"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
@@ -59,6 +60,9 @@ def render_comparison(runs: Sequence[Run]) -> str:
     sections = [comparison_section(runs)]
     for i, run in enumerate(runs):
         sections.append(adapters_section(run.results, _anchor(i), run.label, bins))
+        migrations = migrations_section(run.results, _anchor(i), f"{run.label}: live migrations")
+        if migrations is not None:
+            sections.append(migrations)
     scenarios = ", ".join(dict.fromkeys(run.results.scenario for run in runs))
     title = f"Comparison of {len(runs)} variant{'s' * (len(runs) != 1)}"
     return page(title, scenarios, sections, NOT_COMPARED)

@@ -130,20 +130,22 @@ def adapters_section(
     return Section(f"{prefix}network", title, caption + grid)
 
 
-def migrations_section(results: Results) -> Section | None:
-    """The migration timeline and its table; None when the scenario migrates nothing."""
+def migrations_section(results: Results, prefix: str = "", title: str = "Live migrations") -> Section | None:
+    """The migration timeline and its table; None when the scenario migrates nothing.
+
+    `prefix` keeps ids apart when a page has several (a comparison)."""
     if not results.migrations:
         return None
     from hvnet.tables import migrations_table
 
-    chart = f'<div class="chart">{migration_timeline(results.migrations, "migration-chart-0")}</div>'
+    chart = f'<div class="chart">{migration_timeline(results.migrations, f"{prefix}migration-chart-0")}</div>'
     table = migrations_table(results)
     stalled = [m.end_s is None for m in results.migrations]
     caption = (
         '<p class="caption">One bar per VM: waiting in its host\'s queue (grey), each pre-copy pass (blue) '
         "and the blackout (red), in seconds.</p>"
     )
-    return Section("migrations", "Live migrations", caption + chart + _html_table(table, stalled))
+    return Section(f"{prefix}migrations", title, caption + chart + _html_table(table, stalled))
 
 
 def cpu_section(results: Results) -> Section | None:

@@ -1,0 +1,85 @@
+"""`hvnet demo`: the calibration testbed drained over each transport and three team designs.
+
+tests/golden/demo.txt is what the demo prints in a 100-column terminal, with
+the report's folder replaced by `<cwd>`. The report is checked in a browser by
+tests/report/test_browser.py; here, that it is written, where, and that the
+demo never overwrites a file it did not write.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from typer.testing import Result
+
+from hvnet.compare import Run
+from hvnet.demo import DESIGNS, is_hvnet_page, run_demo
+
+Invoke = Callable[..., Result]
+CheckGolden = Callable[[str, str], None]
+
+
+@pytest.fixture(scope="module")
+def runs() -> list[Run]:
+    return run_demo()
+
+
+def test_the_demo_prints_the_comparison_and_writes_its_report(
+    cli: Invoke, golden: CheckGolden, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = cli("demo")
+    assert result.exit_code == 0, result.output
+    report = tmp_path / "hvnet-demo.html"
+    assert is_hvnet_page(report) and "Comparison of 8 variants" in report.read_text()
+    assert f"report written to {report}" in result.stdout, "it says where"
+    text = "".join(line.rstrip() + "\n" for line in result.stdout.replace(str(tmp_path), "<cwd>").splitlines())
+    golden("demo.txt", text)
+
+
+def test_the_demo_replaces_its_own_report_and_keeps_any_other_file(
+    cli: Invoke, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    report = tmp_path / "hvnet-demo.html"
+    report.write_text("<html>my own page</html>")
+    refused = cli("demo")
+    assert refused.exit_code == 2 and "hvnet-demo.html: exists; not overwritten (use --force" in refused.stderr
+    assert report.read_text() == "<html>my own page</html>"
+    assert cli("demo", "--report", "elsewhere.html").exit_code == 0 and is_hvnet_page(tmp_path / "elsewhere.html")
+    assert cli("demo", "--force").exit_code == 0 and is_hvnet_page(report)
+    assert cli("demo").exit_code == 0, "a previous demo's report is the demo's to replace"
+
+
+def test_every_design_drains_and_the_transports_are_those_each_design_supports(runs: list[Run]) -> None:
+    """Four design files: TCP/IP and Compression everywhere, SMB only on unteamed NICs."""
+    options = {file: [run.values["option"] for run in runs if run.file == file] for file in DESIGNS}
+    assert options == {
+        "lbfo.yaml": ["tcp_ip", "compression"],
+        "set.yaml": ["tcp_ip", "compression"],
+        "no-team.yaml": ["tcp_ip", "compression", "smb"],
+        "no-team-rdma.yaml": ["smb"],
+    }
+    for run in runs:
+        assert len(run.results.migrations) == 7 and run.metrics.stalled == 0, run.label
+        assert all(m.end_s is not None and m.blackout_ms for m in run.results.migrations), run.label
+
+
+def _peak_send_gbps(run: Run, host: str) -> dict[str, float]:
+    return {a.nic: max(a.send_bps) / 1e9 for a in run.results.adapters if a.host == host}
+
+
+def test_what_the_published_graphs_show(runs: list[Run]) -> None:
+    """calibration.md's Task Manager graphs: TCP/IP on one member, SMB Multichannel on both NICs."""
+    by_label = {run.label: run for run in runs}
+    tcp = _peak_send_gbps(by_label["set.yaml: option=tcp_ip"], "hv1")
+    assert tcp["nic1"] > 9 and tcp["nic2"] == 0, "the host vNIC's port, and so every TCP/IP stream, on one member"
+    smb = _peak_send_gbps(by_label["no-team.yaml: option=smb"], "hv1")
+    assert smb["nic1"] > 9 and smb["nic2"] > 9, "SMB Multichannel sends on both NICs"
+    # SMB drains sooner than one TCP stream per VM, and SMB Direct spends the least CPU.
+    ends = {run.label: run.metrics.end_s or 0.0 for run in runs}
+    assert ends["no-team.yaml: option=smb"] < 0.6 * ends["no-team.yaml: option=tcp_ip"]
+    cheapest = min(runs, key=lambda run: run.metrics.cpu_core_s)
+    assert cheapest.label == "no-team-rdma.yaml: option=smb"
