@@ -6,7 +6,6 @@ import json
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
