@@ -13,6 +13,12 @@ if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; the
     DEBIAN_FRONTEND=noninteractive sudo_if_needed apt-get install -y -qq chromium chromium-driver >/dev/null
 fi
 
+step "Rust's format and lint tools, if missing"
+if command -v rustup >/dev/null; then
+    rustup component add rustfmt clippy >/dev/null 2>&1 || true
+fi
+cargo fmt --version >/dev/null && cargo clippy --version >/dev/null
+
 step "install hvnet (Rust core built by maturin) and the test tools"
 python3 -m pip install --quiet --disable-pip-version-check -e '.[test]'
 
