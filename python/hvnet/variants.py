@@ -38,7 +38,7 @@ from typing import Any, Literal
 
 from hvnet.errors import Problem, ScenarioError
 from hvnet.model import Scenario, load_yaml, plain_data, scenario_from_data
-from hvnet.model.loader import VARIANTS
+from hvnet.model.loader import VARIANTS, describe_value
 from hvnet.results import Results
 from hvnet.simulate import simulate
 from hvnet.units import show_value
@@ -225,7 +225,8 @@ def _read_axes(tree: Mapping[Any, Any], filename: str) -> tuple[tuple[Axis, ...]
         problems.append(Problem(filename, line, field, message))
 
     if not isinstance(block, Mapping) or not block:
-        got = "nothing" if block is None else "an empty mapping" if isinstance(block, Mapping) else _describe(block)
+        empty = "an empty mapping" if isinstance(block, Mapping) else describe_value(block)
+        got = "nothing" if block is None else empty
         problem(line, VARIANTS, f"expected a mapping of axes, got {got}; {_AXIS_FORM}")
         return (), problems
     axes: list[Axis] = []
@@ -235,7 +236,8 @@ def _read_axes(tree: Mapping[Any, Any], filename: str) -> tuple[tuple[Axis, ...]
             problem(axis_line, field, f"{name!r} is reserved; name the axis otherwise (not {', '.join(_RESERVED)})")
             continue
         if not isinstance(entry, Mapping):
-            problem(_value_line(block, key), field, f"expected {{set: PATH, values: [...]}}, got {_describe(entry)}")
+            got = describe_value(entry)
+            problem(_value_line(block, key), field, f"expected {{set: PATH, values: [...]}}, got {got}")
             continue
         for extra in entry:
             if extra not in ("set", "values"):
@@ -247,13 +249,14 @@ def _read_axes(tree: Mapping[Any, Any], filename: str) -> tuple[tuple[Axis, ...]
         path_line, values_line = _value_line(entry, "set"), _value_line(entry, "values")
         ok = "set" in entry and "values" in entry
         if "set" in entry and not isinstance(path, str):
-            problem(path_line, f"{field}.set", f"expected a path such as hosts[*].nics[*].mtu, got {_describe(path)}")
+            got = describe_value(path)
+            problem(path_line, f"{field}.set", f"expected a path such as hosts[*].nics[*].mtu, got {got}")
             ok = False
         elif isinstance(path, str) and (why := _path_problem(path)) is not None:
             problem(path_line, f"{field}.set", why)
             ok = False
         if "values" in entry and (not isinstance(values, list) or not values):
-            got = "an empty list" if isinstance(values, list) else _describe(values)
+            got = "an empty list" if isinstance(values, list) else describe_value(values)
             problem(values_line, f"{field}.values", f"expected a list of one or more values, got {got}")
             ok = False
         elif isinstance(values, list):
@@ -297,14 +300,6 @@ def _inner(problem: Problem) -> str:
     """A problem of a variant's data, without its file and line (they are the base file's)."""
     inner = Problem("", None, problem.field, problem.message)
     return str(inner).removeprefix(": ")
-
-
-def _describe(value: object) -> str:
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, Mapping):
-        return "a mapping"
-    return show_value(value)
 
 
 # --- paths --------------------------------------------------------------------------------

@@ -9,8 +9,8 @@ use std::net::{IpAddr, Ipv4Addr};
 use hvnet_engine::Sharing;
 use hvnet_migration::{GuestMemory, PrecopyParameters};
 use hvnet_network::{
-    AddressHash, Change, Channel, Compression, Connection, Cores, Endpoint, LoadBalancing,
-    Migration, Network, Nic, Path, SwitchHash, Team, TeamingMode, Uplink,
+    AddressHash, Change, Channel, Compression, Connection, ConnectionReport, Cores, Endpoint,
+    LoadBalancing, Migration, Network, Nic, Path, SwitchHash, Team, TeamingMode, Uplink,
 };
 
 fn close(a: f64, b: f64) -> bool {
@@ -231,19 +231,21 @@ fn cable(net: &Network, nic: u32, at: f64, up: bool) -> [(f64, Change); 2] {
     ]
 }
 
+/// One connection of 100 units over an address-hash team whose first member
+/// black-holes from 4 s (`blackhole`): what became of it.
+fn blackholed_first_member(mode: TeamingMode) -> ConnectionReport {
+    let net = network(mode, ADDRESS_HASH, None);
+    let first = first_member(&net);
+    let changes = blackhole(&net, first);
+    let mut run = net.run(&[connection(0, 1, 49152, 100.0)], &changes, None);
+    run.connections.swap_remove(0)
+}
+
 #[test]
 fn a_switch_independent_team_never_sees_a_port_that_forwards_nothing() {
     // Link up, no traffic: the connection is black-holed from 4 s on and
     // never completes.
-    let net = network(TeamingMode::SwitchIndependent, ADDRESS_HASH, None);
-    let first = first_member(&net);
-    let report = &net
-        .run(
-            &[connection(0, 1, 49152, 100.0)],
-            &blackhole(&net, first),
-            None,
-        )
-        .connections[0];
+    let report = &blackholed_first_member(TeamingMode::SwitchIndependent);
     assert_eq!(report.end, None);
     assert_eq!(report.members.len(), 1);
 }
@@ -252,15 +254,7 @@ fn a_switch_independent_team_never_sees_a_port_that_forwards_nothing() {
 fn lacp_sees_a_port_that_forwards_nothing_after_its_timeout() {
     // LACP: black-holed from 4 s to 7 s (the 3 s LACPDU timeout), then moved:
     // the last 60 units end at 7 + 6 = 13 s.
-    let net = network(TeamingMode::Lacp, ADDRESS_HASH, None);
-    let first = first_member(&net);
-    let report = &net
-        .run(
-            &[connection(0, 1, 49152, 100.0)],
-            &blackhole(&net, first),
-            None,
-        )
-        .connections[0];
+    let report = &blackholed_first_member(TeamingMode::Lacp);
     assert!(close(report.blackholed, 3.0));
     assert!(close(report.end.unwrap(), 13.0));
     assert_eq!(report.members[1].0, 7.0);

@@ -5,7 +5,7 @@
     scenario.host("hv1").nic("nic1").speed       # 10000000000.0 (bits per second)
 """
 
-from hvnet.model.loader import load_scenario, load_yaml, parse_scenario, plain_data, scenario_from_data
+from hvnet.model.loader import describe_value, load_scenario, load_yaml, parse_scenario, plain_data, scenario_from_data
 from hvnet.model.scenario import (
     VM,
     AddressHash,
@@ -52,6 +52,7 @@ __all__ = [
     "TeamingMode",
     "VirtualSwitch",
     "VmTeam",
+    "describe_value",
     "load_scenario",
     "load_yaml",
     "parse_scenario",

@@ -35,7 +35,7 @@ from hvnet.model.checks import Loc, check_references
 from hvnet.model.scenario import Scenario
 from hvnet.units import show_value
 
-__all__ = ["load_scenario", "load_yaml", "parse_scenario", "plain_data", "scenario_from_data"]
+__all__ = ["describe_value", "load_scenario", "load_yaml", "parse_scenario", "plain_data", "scenario_from_data"]
 
 #: A top-level field that is not part of the design: ``hvnet.variants`` reads it (docs/sweeps.md).
 VARIANTS = "variants"
@@ -98,7 +98,7 @@ def _validate(tree: object, filename: str) -> Scenario:
         message = "the file is empty; a scenario needs at least a name and hosts (see docs/scenario.md)"
         raise ScenarioError([Problem(filename, 1, "", message)])
     if not isinstance(tree, Mapping):
-        message = f"expected a mapping of fields ({_allowed(Scenario)}) at the top, got {_describe(tree)}"
+        message = f"expected a mapping of fields ({_allowed(Scenario)}) at the top, got {describe_value(tree)}"
         raise ScenarioError([Problem(filename, _start_line(tree) or 1, "", message)])
     try:
         data = plain_data(tree)
@@ -228,7 +228,8 @@ def _allowed(model: type[BaseModel] | None) -> str:
     return ", ".join(names + [VARIANTS] if model is Scenario else names)
 
 
-def _describe(value: object) -> str:
+def describe_value(value: object) -> str:
+    """A value as an error names what it got: ``a list``, ``a mapping``, ``10Gbps``."""
     if isinstance(value, list):
         return "a list"
     if isinstance(value, Mapping):
@@ -271,9 +272,9 @@ def _message(detail: ErrorDetails, spot: _Spot) -> str:
         choices = re.findall(r"'([^']*)'", str(ctx.get("expected", "")))
         return f"{shown} is not allowed; choose one of {', '.join(choices)}"
     if kind in ("model_type", "model_attributes_type", "dict_type"):
-        return f"expected a mapping of fields ({_allowed(_model_at(loc))}), got {_describe(value)}"
+        return f"expected a mapping of fields ({_allowed(_model_at(loc))}), got {describe_value(value)}"
     if kind in _TYPE_WORDS:
-        message = f"expected {_TYPE_WORDS[kind]}, got {_describe(value)}"
+        message = f"expected {_TYPE_WORDS[kind]}, got {describe_value(value)}"
         if kind == "string_type" and isinstance(value, (int, float)):
             message += f"; write it in quotes: '{value}'"
         elif kind in ("tuple_type", "list_type") and isinstance(value, str):
