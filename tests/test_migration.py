@@ -136,6 +136,8 @@ def test_smb_multichannel_uses_both_nics_with_four_connections_each() -> None:
     (m,) = results.migrations
     assert m.option == "smb"
     assert m.peak_gbps == pytest.approx(2 * RATE * 8 / 1e9)
+    # The blackout copy is spread over all eight connections too, not left to one of them.
+    assert m.blackout_ms == pytest.approx(1000 * (32 * MiB / (2 * RATE) + 0.1))
     assert all(max(a.send_bps) > 9e9 for a in results.adapters if a.host == "hv1")
     busy = [c for c in results.cores if c.host == "hv2" and max(c.busy, default=0.0) > 0]
     assert len(busy) == 8
@@ -148,3 +150,18 @@ def test_smb_direct_when_both_ends_have_rdma_moves_at_line_rate_with_little_cpu(
     assert m.peak_gbps == pytest.approx(2 * RATE * 8 / 1e9)
     assert m.duration_s is not None
     assert m.cpu_core_s_destination / m.duration_s < 0.05
+
+
+def test_an_smb_bandwidth_limit_caps_the_migration_across_both_nics() -> None:
+    """Set-SmbBandwidthLimit -Category LiveMigration 5 Gbps: SMB's eight connections over two
+    10 Gbps NICs move 5 Gbps together, so 8 GiB take 8 × 8 GiB / 5 Gbps (plus device state and
+    switch-over) instead of half that at both NICs' rate."""
+    host = (
+        "  - name: %s\n    cpu: {ghz: 6}\n    power_plan: high_performance\n"
+        "    live_migration: {option: smb, smb_bandwidth_limit: 5Gbps}\n"
+        "    nics:\n      - {name: nic1, speed: 10Gbps}\n      - {name: nic2, speed: 10Gbps}\n"
+    )
+    text = SMB_HOSTS % {"hosts": host % "hv1" + host % "hv2"}
+    (m,) = simulate(parse_scenario(text)).migrations
+    assert m.peak_gbps == pytest.approx(5.0)
+    assert m.duration_s == pytest.approx((8 * GiB + 32 * MiB) * 8 / 5e9 + 0.1)

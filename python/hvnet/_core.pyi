@@ -44,14 +44,14 @@ def run_network(
             int,
             tuple[int, int],
             list[float],
-            int,
-            float,
-            float,
+            tuple[int, float, float],
             float,
             int,
             int,
             list[tuple[tuple[int, int], tuple[int, int], tuple[float, float] | None]],
             list[float] | None,
+            tuple[list[int], float],
+            int | None,
         ]
     ] = ...,
 ) -> dict[str, Any]: ...

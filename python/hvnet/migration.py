@@ -31,6 +31,7 @@ from hvnet.cpu import CpuParameters
 from hvnet.errors import Problem
 from hvnet.model import Nic, Scenario
 from hvnet.network import MigrationOutcome, MigrationRequest, NetworkRun
+from hvnet.operations import Plan, plan_operations
 from hvnet.results import MigrationPass, MigrationResult
 
 __all__ = ["MigrationParameters", "migration_requests", "migration_results"]
@@ -78,44 +79,30 @@ class CompressionParameters:
 
 def migration_requests(
     scenario: Scenario, filename: str, parameters: MigrationParameters | None = None
-) -> tuple[list[MigrationRequest], list[Problem]]:
-    """The scenario's `migrate` events in time order, each from where its VM runs then."""
+) -> tuple[Plan, list[MigrationRequest], list[Problem]]:
+    """The migrations the scenario's operations make (`operations.py`), as
+    requests for the core, each sent with its source host's option."""
     parameters = parameters or MigrationParameters()
-    where = {vm.name: vm.host for vm in scenario.vms}
-    requests, problems = [], []
-    ordered = sorted(enumerate(scenario.events), key=lambda pair: pair[1].at)
-    for index, event in ordered:
-        if str(event.action.value) != "migrate" or event.to is None:
-            continue
-        vm = scenario.vm(event.target)
-        source = scenario.host(where[vm.name])
+    plan, problems = plan_operations(scenario, filename)
+    requests = []
+    for move in plan.moves:
+        vm = scenario.vm(move.vm)
+        source = scenario.host(move.source)
         option = str(source.live_migration.option.value)
         channels: tuple[tuple[str, str, bool], ...] = ()
         compression = CompressionParameters().as_tuple() if option == "compression" else None
         if option == "smb":
-            picked = smb_channels(scenario, source.name, event.to)
+            picked = smb_channels(scenario, source.name, move.target)
             if isinstance(picked, str):
-                problems.append(Problem(filename, None, f"events[{index}]", picked))
+                problems.append(Problem(filename, None, f"events[{move.event}]", picked))
                 continue
             channels = picked
-        elif option not in ("tcp_ip", "compression"):
-            problems.append(
-                Problem(
-                    filename,
-                    None,
-                    f"events[{index}]",
-                        f"{source.name} migrates with the {option} option, which this version of hvnet does not "
-                    f"simulate yet (only tcp_ip and smb); set hosts[].live_migration.option: tcp_ip or smb on "
-                    f"{source.name}",
-                )
-            )
-            continue
         requests.append(
             MigrationRequest(
                 vm=vm.name,
                 source=source.name,
-                target=event.to,
-                at_s=event.at,
+                target=move.target,
+                at_s=move.gate.at_s,
                 assigned_bytes=float(vm.memory),
                 populated_bytes=float(vm.populated),
                 dirty_bytes_per_s=vm.dirty_rate / 8,
@@ -127,10 +114,16 @@ def migration_requests(
                 switchover_s=parameters.switchover_s,
                 channels=channels,
                 compression=compression,
+                after=move.gate.after,
+                delay_s=move.gate.delay_s,
             )
         )
-        where[vm.name] = event.to
-    return requests, problems
+    return plan, requests, _unique(problems)
+
+
+def _unique(problems: list[Problem]) -> list[Problem]:
+    """Each problem once (a drain's VMs may all hit the same one)."""
+    return list(dict.fromkeys(problems))
 
 
 def smb_channels(scenario: Scenario, source: str, target: str) -> tuple[tuple[str, str, bool], ...] | str:
@@ -169,13 +162,17 @@ def _core_seconds(scenario: Scenario, host_name: str, cycles: float, cpu: CpuPar
 
 
 def migration_results(
-    scenario: Scenario, requests: list[MigrationRequest], run: NetworkRun, cpu: CpuParameters | None = None
+    scenario: Scenario,
+    plan: Plan,
+    requests: list[MigrationRequest],
+    run: NetworkRun,
+    cpu: CpuParameters | None = None,
 ) -> list[MigrationResult]:
-    """One record per migration, in time order of the events."""
+    """One record per migration, in the order they were asked for."""
     cpu = cpu or CpuParameters()
     mtu = {f"{h.name}/{n.name}": n.mtu for h in scenario.hosts for n in h.nics}
     out = []
-    for request, outcome in zip(requests, run.migrations):
+    for move, request, outcome in zip(plan.moves, requests, run.migrations):
         send_cycles = receive_cycles = 0.0
         rdma = any(channel[2] for channel in request.channels)
         wire = 1.0
@@ -192,7 +189,7 @@ def migration_results(
             mss = frames.mss(min(mtu.get(out_nic or "", 1500), mtu.get(in_nic or "", 1500)))
             send_cycles += wire * connection.sent_bytes * (cpu.rdma_cost() if rdma else cpu.send_cost())
             receive_cycles += wire * connection.sent_bytes * (cpu.rdma_cost() if rdma else cpu.receive_cost(mss))
-        out.append(_record(scenario, request, outcome, send_cycles, receive_cycles, cpu))
+        out.append(_record(scenario, request, outcome, send_cycles, receive_cycles, cpu, move.operation))
     return out
 
 
@@ -211,6 +208,7 @@ def _record(
     send_cycles: float,
     receive_cycles: float,
     cpu: CpuParameters,
+    operation: int,
 ) -> MigrationResult:
     duration = None if outcome.end_s is None or outcome.start_s is None else outcome.end_s - outcome.start_s
     return MigrationResult(
@@ -229,4 +227,5 @@ def _record(
         peak_gbps=outcome.peak_bps / 1e9,
         cpu_core_s_source=_core_seconds(scenario, request.source, send_cycles, cpu),
         cpu_core_s_destination=_core_seconds(scenario, request.target, receive_cycles, cpu),
+        operation=operation,
     )

@@ -55,6 +55,20 @@ SMB_SOURCE_PORT = 63000
 
 
 _Mac = tuple[int, int, int, int, int, int]
+_MigrationArgs = tuple[
+    int,
+    int,
+    tuple[int, int],
+    list[float],
+    tuple[int, float, float],
+    float,
+    int,
+    int,
+    list[tuple[tuple[int, int], tuple[int, int], tuple[float, float] | None]],
+    list[float] | None,
+    tuple[list[int], float],
+    int | None,
+]
 _EndpointArgs = tuple[str, int, int, str, _Mac, tuple[str, list[int]], tuple[str, list[int]], list[int]]
 
 
@@ -120,6 +134,11 @@ class MigrationRequest:
     #: The Compression option: (ratio, zero-page ratio, compress, decompress and
     #: zero-page cycles per byte, weight); None otherwise.
     compression: tuple[float, float, float, float, float, float] | None = None
+    #: Migrations (indices, earlier ones) that must end before it is asked
+    #: for, and the pause after the last of them: it is asked for then, or at
+    #: `at_s` if later. Empty: at `at_s`.
+    after: tuple[int, ...] = ()
+    delay_s: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -280,6 +299,16 @@ class NetworkModel:
             ports.append(port - 1)
         return ports
 
+    def _smb_limits(self, migrations: Sequence[MigrationRequest]) -> dict[str, int]:
+        """A resource per host that limits its SMB live migrations, all together
+        (`Set-SmbBandwidthLimit -Category LiveMigration`), for the hosts that have one."""
+        limits = {}
+        for m in migrations:
+            limit = self.scenario.host(m.source).live_migration.smb_bandwidth_limit
+            if m.channels and limit is not None and m.source not in limits:
+                limits[m.source] = self.fabric.add(f"SMB bandwidth limit for live migration of {m.source}", limit / 8)
+        return limits
+
     def changes(self) -> list[tuple[float, str, int, bool]]:
         """The scenario's events as resource and link changes, in time order."""
         changes = _Changes()
@@ -289,7 +318,7 @@ class NetworkModel:
             changes.hold(0.0, "resource", self._frames_dropped, "mtu", down=True)
         for event in sorted(self.scenario.events, key=lambda e: e.at):
             action = str(event.action.value)
-            if action == "migrate":
+            if action in ("migrate", "drain", "rolling_update") or event.target is None:
                 continue
             down = action.endswith(("_down", "_blackhole"))
             cause = _cause(action, event.target, self.fabric)
@@ -361,7 +390,8 @@ class NetworkModel:
                 )
             )
         hosts = {h.name: i for i, h in enumerate(self.scenario.hosts)}
-        migration_args = []
+        smb_limits = self._smb_limits(migrations)
+        migration_args: list[_MigrationArgs] = []
         for i, m in enumerate(migrations):
             for a in self._uplink_nics(m.source)[2]:
                 for b in self._uplink_nics(m.target)[2]:
@@ -381,14 +411,14 @@ class NetworkModel:
                     index[m.target],
                     (MIGRATION_SOURCE_PORT + i % 1000, LIVE_MIGRATION_PORT),
                     memory,
-                    m.max_passes,
-                    m.stop_bytes,
-                    m.switchover_s,
+                    (m.max_passes, m.stop_bytes, m.switchover_s),
                     m.at_s,
                     hosts[m.source],
                     m.simultaneous,
                     channels,
                     None if m.compression is None else list(m.compression),
+                    (list(m.after), m.delay_s),
+                    smb_limits.get(m.source) if m.channels else None,
                 )
             )
         changes = self.changes()

@@ -18,6 +18,8 @@ __all__ = [
     "MigrationPass",
     "MigrationResult",
     "NicChoice",
+    "NodeResult",
+    "OperationResult",
     "Results",
     "TrafficResult",
 ]
@@ -105,7 +107,7 @@ class MigrationPass(_Frozen):
 
 
 class MigrationResult(_Frozen):
-    """One VM's live migration (a `migrate` event)."""
+    """One VM's live migration (of a `migrate`, `drain` or `rolling_update` event)."""
 
     vm: str
     source: str
@@ -128,6 +130,46 @@ class MigrationResult(_Frozen):
     #: Core-seconds of sending on the source and receiving on the destination.
     cpu_core_s_source: float
     cpu_core_s_destination: float
+    #: The operation it is part of (an index into `Results.operations`).
+    operation: int
+
+
+class NodeResult(_Frozen):
+    """One node's part of a rolling update; None where it never got there
+    (a migration it waited for never ended)."""
+
+    node: str
+    #: When its drain began (the previous node's part ended).
+    drain_start_s: float | None
+    #: When its last VM had left: it goes down for its patch.
+    down_s: float | None
+    #: When it is back from its patch.
+    back_s: float | None
+    #: When its VMs are back on it (fail-back), or when it was back without fail-back.
+    end_s: float | None
+    #: VMs drained from it.
+    vms: int
+
+
+class OperationResult(_Frozen):
+    """One operation (a `migrate`, `drain` or `rolling_update` event) as a whole."""
+
+    kind: str
+    #: Its index in the scenario's events.
+    event: int
+    #: The drained host, or the migrated VM's source host; None for a rolling update.
+    host: str | None
+    start_s: float
+    #: When its last migration (or a rolling update's last node) was done; None if never.
+    end_s: float | None
+    #: The maintenance window: from start_s to end_s.
+    duration_s: float | None
+    #: Its migrations (indices into `Results.migrations`).
+    migrations: list[int]
+    bytes_sent: int
+    longest_blackout_ms: float | None
+    #: A rolling update's nodes, in the order they were patched.
+    nodes: list[NodeResult]
 
 
 class CoreSeries(_Frozen):
@@ -155,8 +197,10 @@ class Results(_Frozen):
     adapters: list[AdapterSeries]
     #: One per physical core of every host, in scenario order (hosts, then cores).
     cores: list[CoreSeries]
-    #: One per `migrate` event, in time order.
+    #: One per VM migration, in the order they were asked for.
     migrations: list[MigrationResult]
+    #: One per migrate, drain and rolling_update event, in time order.
+    operations: list[OperationResult]
     #: One line per NIC pair whose full-size frames a switch on its path drops.
     warnings: list[str]
 

@@ -16,6 +16,7 @@ from hvnet.frames import path_warnings
 from hvnet.model import Scenario
 from hvnet.migration import migration_requests, migration_results
 from hvnet.network import ConnectionRequest, NetworkModel, TeamingParameters
+from hvnet.operations import operation_results
 from hvnet.results import AdapterSeries, ConnectionResult, CoreSeries, NicChoice, Results, TrafficResult
 
 __all__ = ["simulate"]
@@ -36,7 +37,7 @@ def simulate(
             requests.append(ConnectionRequest(traffic.src, traffic.dst, traffic.size / traffic.connections, traffic.start))
             owner.append(index)
     unreachable = {owner[k]: why for k, why in model.unreachable(requests)}
-    migrations, refused = migration_requests(scenario, filename)
+    plan, migrations, refused = migration_requests(scenario, filename)
     problems = [Problem(filename, None, f"traffic[{i}]", why) for i, why in sorted(unreachable.items())] + refused
     if problems:
         raise ScenarioError(problems)
@@ -66,6 +67,7 @@ def simulate(
                     receive_bps=[8 * x for x in series[receive.resource]] if receive else [],
                 )
             )
+    migrated = migration_results(scenario, plan, migrations, run)
     return Results(
         scenario=scenario.name,
         step_s=step_s,
@@ -75,7 +77,8 @@ def simulate(
         traffic=[TrafficResult.of(t, conns) for t, conns in zip(scenario.traffic, per_traffic)],
         adapters=adapters,
         cores=_cores(model, series),
-        migrations=migration_results(scenario, migrations, run),
+        migrations=migrated,
+        operations=operation_results(plan, migrated),
         warnings=path_warnings(scenario),
     )
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rich.table import Table
 
-from hvnet.results import Results, TrafficResult
+from hvnet.results import OperationResult, Results, TrafficResult
 from hvnet.units import format_bitrate, format_bytes
 
 __all__ = ["results_tables"]
@@ -72,6 +72,8 @@ def results_tables(results: Results) -> list[Table]:
     tables = [traffic, adapters]
     if results.migrations:
         tables.append(migrations_table(results))
+    if any(o.kind != "migrate" for o in results.operations):
+        tables.append(operations_table(results))
     stalled = len(results.stalled)
     summary = Table.grid(padding=(0, 2))
     summary.add_row(
@@ -108,4 +110,54 @@ def migrations_table(results: Results) -> Table:
             f"{m.cpu_core_s_source:.1f} / {m.cpu_core_s_destination:.1f} core·s",
             style="red" if m.end_s is None else None,
         )
+    return table
+
+
+def _span(start: float | None, end: float | None) -> str:
+    return "-" if start is None or end is None else f"{end - start:.2f} s"
+
+
+def _operation_name(o: OperationResult) -> str:
+    if o.kind == "drain":
+        return f"drain {o.host}"
+    if o.kind == "rolling_update":
+        return f"rolling update of {len(o.nodes)} node{'s' * (len(o.nodes) != 1)}"
+    return f"migrate from {o.host}"
+
+
+def operations_table(results: Results) -> Table:
+    """One row per operation (drain, rolling update), and one per node of a
+    rolling update: when it began and ended, its window, what moved, and when
+    each node was down for its patch."""
+    table = Table(title="operations: maintenance windows", title_justify="left")
+    columns = ("operation", "start", "end", "window", "VMs moved", "moved", "longest blackout", "node down → back")
+    for column in columns:
+        table.add_column(column, justify="left" if column == "operation" else "right")
+    for o in results.operations:
+        if o.kind == "migrate":
+            continue
+        table.add_row(
+            _operation_name(o),
+            _seconds(o.start_s),
+            _seconds(o.end_s),
+            _span(o.start_s, o.end_s),
+            str(len(o.migrations)),
+            format_bytes(int(float(f"{o.bytes_sent:.3g}"))),
+            "-" if o.longest_blackout_ms is None else f"{o.longest_blackout_ms:.0f} ms",
+            "",
+            style="red" if o.end_s is None else None,
+        )
+        for node in o.nodes:
+            down = "never" if node.down_s is None else f"{node.down_s:.2f} → {_seconds(node.back_s)}"
+            table.add_row(
+                f"  {node.node}",
+                _seconds(node.drain_start_s),
+                _seconds(node.end_s),
+                _span(node.drain_start_s, node.end_s),
+                str(node.vms),
+                "",
+                "",
+                down,
+                style="red" if node.end_s is None else None,
+            )
     return table

@@ -625,7 +625,7 @@ def test_unknown_event_action_is_reported_once() -> None:
     """A bad action is pydantic's to report; the target is not checked against it."""
     assert problems(TWO_HOSTS + "events:\n  - {at: 1s, action: nic_explode, target: hv1/nic1}\n") == [
         "cluster.yaml:13: events[0].action: 'nic_explode' is not allowed; choose one of nic_down, nic_up, cable_down,"
-        " cable_up, switch_down, switch_up, port_blackhole, port_restore, migrate"
+        " cable_up, switch_down, switch_up, port_blackhole, port_restore, migrate, drain, rolling_update"
     ]
 
 

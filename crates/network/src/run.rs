@@ -102,6 +102,9 @@ pub struct Connection {
     /// Its weight in the max-min share (below 1: it yields to the rest, as
     /// compression uses only otherwise idle CPU).
     pub weight: f64,
+    /// A resource it also passes through, one unit per byte (a host's SMB
+    /// bandwidth limit for live migration); `None`: none.
+    pub through: Option<ResourceId>,
 }
 
 /// Something that goes down or comes back.
@@ -163,7 +166,7 @@ const CHANGE: u64 = 1 << 60;
 const LACP: u64 = 2 << 60;
 const REBALANCE: u64 = 3 << 60;
 const STOP: u64 = 4 << 60;
-const MIGRATE: u64 = 5 << 60;
+pub(crate) const MIGRATE: u64 = 5 << 60;
 const SWITCHOVER: u64 = 6 << 60;
 const STEP_CHECK: u64 = 7 << 60;
 const KIND: u64 = 7 << 60;
@@ -300,6 +303,7 @@ impl State<'_> {
                 usage.extend(cores.iter().map(|&core| (core, cycles / n)));
             }
         }
+        usage.extend(c.through.map(|r| (r, 1.0)));
         usage
     }
 
@@ -620,8 +624,9 @@ impl Network {
                 sim.schedule(stop.max(c.start), STOP | k as u64);
             }
         }
-        for (i, m) in migrations.iter().enumerate() {
-            sim.schedule(m.at, MIGRATE | i as u64);
+        let migrations = Migrations::new(migrations);
+        for (i, at) in migrations.arrivals() {
+            sim.schedule(at, MIGRATE | i as u64);
         }
         let mut state = State {
             network: self,
@@ -637,7 +642,7 @@ impl Network {
             of_activity: HashMap::new(),
             reports: vec![ConnectionReport::default(); connections.len()],
             tick: None,
-            migrations: Migrations::new(migrations),
+            migrations,
         };
         state.update_carriers();
         let mut events = 0u64;

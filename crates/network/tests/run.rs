@@ -101,6 +101,7 @@ fn connection(source: u32, target: u32, port: u16, amount: f64) -> Connection {
         cycles: None,
         compression: None,
         weight: 1.0,
+        through: None,
     }
 }
 
@@ -445,6 +446,9 @@ fn migration(at: f64, memory: f64, dirty_rate: f64) -> Migration {
             switchover: 0.1,
         },
         at,
+        after: vec![],
+        delay: 0.0,
+        through: None,
         queue: 0,
         simultaneous: 2,
     }
@@ -572,4 +576,84 @@ fn compression_puts_fewer_bytes_on_the_wire_at_the_cost_of_cpu() {
         "{:?}",
         m.passes
     );
+}
+
+#[test]
+fn a_migration_that_waits_for_others_is_asked_for_a_delay_after_the_last_ends() {
+    // Two idle VMs of 100 units migrate at once. The third waits for both,
+    // then 30 s (a node's patch time): it is queued when the later of them
+    // ends + 30 s, not at its own time 0, and starts at once.
+    let net = network(TeamingMode::SwitchIndependent, ADDRESS_HASH, None);
+    let mut migrations: Vec<Migration> = (0..2)
+        .map(|i| Migration {
+            ports: (49500 + i as u16, 6600),
+            ..migration(0.0, 100.0, 0.0)
+        })
+        .collect();
+    migrations.push(Migration {
+        after: vec![0, 1],
+        delay: 30.0,
+        ..migration(0.0, 100.0, 0.0)
+    });
+    let run = net.run_with_migrations(&[], &[], &migrations, None);
+    let last_end = run.migrations[0]
+        .end
+        .unwrap()
+        .max(run.migrations[1].end.unwrap());
+    let third = &run.migrations[2];
+    assert!(close(third.queued, last_end + 30.0), "{third:?}");
+    assert_eq!(third.start, Some(third.queued));
+    // Alone on the member, it moves its 100 units at 10/s.
+    assert!(
+        third.passes[0].end - third.passes[0].start < 10.5,
+        "{third:?}"
+    );
+}
+
+#[test]
+fn a_migration_waiting_for_one_that_never_ends_is_never_asked_for() {
+    // Every link goes down for good at 1 s: the first migration stalls, so
+    // the one that waits for it never starts.
+    let net = network(TeamingMode::SwitchIndependent, ADDRESS_HASH, None);
+    let migrations = vec![
+        migration(0.0, 100.0, 0.0),
+        Migration {
+            after: vec![0],
+            ..migration(0.0, 100.0, 0.0)
+        },
+    ];
+    let down: Vec<(f64, Change)> = (0..net.resources.len())
+        .map(|resource| {
+            (
+                1.0,
+                Change::Resource {
+                    resource,
+                    up: false,
+                },
+            )
+        })
+        .collect();
+    let run = net.run_with_migrations(&[], &down, &migrations, None);
+    assert_eq!(run.migrations[0].end, None);
+    assert_eq!(run.migrations[1].start, None);
+}
+
+#[test]
+fn a_shared_limit_caps_the_migrations_through_it_together() {
+    // Two migrations through one resource of 4/s (an SMB bandwidth limit)
+    // move 2/s each although the member could carry 10/s: 100 units take 50 s.
+    let mut net = network(TeamingMode::SwitchIndependent, ADDRESS_HASH, None);
+    let limit = net.resources.len();
+    net.resources.push((4.0, Sharing::Shared));
+    let migrations: Vec<Migration> = (0..2)
+        .map(|i| Migration {
+            ports: (49500 + i as u16, 6600),
+            through: Some(limit),
+            ..migration(0.0, 100.0, 0.0)
+        })
+        .collect();
+    let run = net.run_with_migrations(&[], &[], &migrations, None);
+    for m in &run.migrations {
+        assert!(close(m.passes[0].end, 50.0), "{m:?}");
+    }
 }

@@ -196,21 +196,22 @@ type PathArgs = (Vec<(usize, f64)>, f64, f64);
 type ConnectionArgs = (u32, u32, Option<(u16, u16)>, f64, f64, Option<f64>);
 type ChangeArgs = (f64, String, usize, bool);
 /// (source endpoint, target endpoint, ports, [assigned, populated, dirty rate, working set,
-/// device state] in bytes and bytes/s, max passes, stop bytes, switch-over s, at s, queue,
-/// simultaneous, SMB channels: [(NIC pair, ports, cycles per byte send/receive or None)])
+/// device state] in bytes and bytes/s, (max passes, stop bytes, switch-over s), at s, queue,
+/// simultaneous, SMB channels: [(NIC pair, ports, cycles per byte send/receive or None)],
+/// compression or None, (migrations it waits for, delay s), resource all its bytes pass or None)
 type MigrationArgs = (
     u32,
     u32,
     (u16, u16),
     [f64; 5],
-    u32,
-    f64,
-    f64,
+    (u32, f64, f64),
     f64,
     u32,
     u32,
     Vec<ChannelArgs>,
     Option<CompressionArgs>,
+    (Vec<usize>, f64),
+    Option<usize>,
 );
 type ChannelArgs = ((u32, u32), (u16, u16), Option<(f64, f64)>);
 /// Compression: ratio, zero-page ratio, compress, decompress and zero-page cycles per byte, weight.
@@ -407,6 +408,7 @@ fn run_network<'py>(
             cycles: None,
             compression: None,
             weight: 1.0,
+            through: None,
         });
     }
     let mut changes_out = Vec::with_capacity(changes.len());
@@ -457,14 +459,14 @@ fn run_network<'py>(
             target,
             ports,
             memory,
-            max_passes,
-            stop_bytes,
-            switchover,
+            (max_passes, stop_bytes, switchover),
             at,
             queue,
             simultaneous,
             channels,
             compression,
+            (after, delay),
+            through,
         ),
     ) in migrations.into_iter().enumerate()
     {
@@ -481,6 +483,14 @@ fn run_network<'py>(
             || !valid(at)
         {
             return Err(bad(format!("migration {i}: sizes, rates and times must be finite and >= 0 (populated <= assigned)")));
+        }
+        if after.iter().any(|&j| j >= i) || !valid(delay) {
+            return Err(bad(format!(
+                "migration {i}: it can only wait for earlier migrations, for a delay >= 0"
+            )));
+        }
+        if through.is_some_and(|r| r >= n_res) {
+            return Err(bad(format!("migration {i}: resource does not exist")));
         }
         if max_passes == 0 || simultaneous == 0 {
             return Err(bad(format!(
@@ -553,6 +563,9 @@ fn run_network<'py>(
                 switchover,
             },
             at,
+            after,
+            delay,
+            through,
             queue,
             simultaneous,
         });

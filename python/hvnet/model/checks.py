@@ -518,29 +518,80 @@ class _Checker:
 
     def check_events(self) -> None:
         actions = {action.value for action in EventAction}
+        operations = {EventAction.DRAIN.value, EventAction.ROLLING_UPDATE.value}
         migrations: list[tuple[float, int, str, str]] = []  # (at, index, VM, destination host)
+        first_operation = float("inf")  # time of the first drain or rolling update
         for index, event in _items(self.data, "events"):
             action, target = _text(event, "action"), _text(event, "target")
-            if action in actions and action != EventAction.MIGRATE.value and event.get("to") is not None:
-                self.report(("events", index, "to"), "only migrate takes a destination")
-            if action not in actions or target is None:
-                continue  # pydantic reports a bad action or a missing target
+            if action not in actions:
+                continue  # pydantic reports a bad action
+            self.check_event_fields(index, event, action)
+            if action in operations:
+                when = _time(event)
+                first_operation = min(first_operation, when if when is not None else float("-inf"))
+            if action == EventAction.ROLLING_UPDATE.value:
+                self.check_rolling_update(index, event)
+                continue
+            if target is None:
+                if event.get("target") is None:
+                    self.report(("events", index, "target"), f"{action} needs a target ({_TARGETS[action]})")
+                continue  # pydantic reports a target that is not text
             if action == EventAction.MIGRATE.value:
                 self.check_migrate(index, event, target, migrations)
-                continue
-            message = self.event_target_problem(action, target)
-            if message is not None:
+            elif action == EventAction.DRAIN.value:
+                self.check_drain(index, target)
+            elif (message := self.event_target_problem(action, target)) is not None:
                 self.report(("events", index, "target"), message)
         # Where each VM runs when it is migrated: its host, then each earlier migration's destination.
+        # Drains and rolling updates place VMs by memory; the simulation checks the migrations after them.
         runs_on: dict[str, str] = {}
         for _, vm in _items(self.data, "vms"):
             name, host = _text(vm, "name"), _text(vm, "host")
             if name is not None and host in self.hosts and name not in runs_on:
                 runs_on[name] = host
-        for _, index, vm_name, to in sorted(migrations):
+        for at, index, vm_name, to in sorted(migrations):
+            if at >= first_operation:
+                break
             if runs_on.get(vm_name) == to:
                 self.report(("events", index, "to"), f"{vm_name} already runs on {to}; migrate it to another host")
             runs_on[vm_name] = to
+
+    def check_event_fields(self, index: int, event: Mapping[str, object], action: str) -> None:
+        """Each event field is used by some actions only; a field given to another action is a mistake."""
+        for field, takers in _EVENT_FIELDS.items():
+            if event.get(field) is not None and action not in takers:
+                takes = "takes" if len(takers) == 1 else "take"
+                what = "a destination" if field == "to" else field
+                self.report(("events", index, field), f"only {_and(sorted(takers))} {takes} {what}")
+        if action == EventAction.ROLLING_UPDATE.value and event.get("target") is not None:
+            self.report(("events", index, "target"), "rolling_update takes nodes (the hosts to patch, in order), not target")
+
+    def check_drain(self, index: int, host: str) -> None:
+        """A drain names a host of a cluster that has another host to take its VMs."""
+        if host not in self.hosts:
+            what = "a VM; drain empties a host" if host in self.vms else "not a host of the scenario"
+            self.report(("events", index, "target"), f"{host!r} is {what}; hosts: {_names(self.hosts)}")
+        elif len(self.hosts) < 2:
+            self.report(("events", index, "target"), f"drain needs another host to move {host}'s VMs to")
+
+    def check_rolling_update(self, index: int, event: Mapping[str, object]) -> None:
+        """A rolling update patches existing hosts, each once, for a stated patch time."""
+        if event.get("patch_time") is None:
+            self.report(("events", index, "patch_time"), "rolling_update needs patch_time (how long each node is down), e.g. 15min")
+        if len(self.hosts) < 2:
+            self.report(("events", index, "action"), "a rolling update needs at least two hosts (each node's VMs go to the others)")
+        nodes = event.get("nodes")
+        if not isinstance(nodes, list):
+            return  # absent: every host; pydantic reports a value that is not a list
+        seen: set[str] = set()
+        for k, node in enumerate(nodes):
+            if not isinstance(node, str):
+                continue
+            if node not in self.hosts:
+                self.report(("events", index, "nodes", k), f"{node!r} is not a host of the scenario; hosts: {_names(self.hosts)}")
+            elif node in seen:
+                self.report(("events", index, "nodes", k), f"{node} is listed twice; each node is patched once")
+            seen.add(node)
 
     def check_migrate(
         self, index: int, event: Mapping[str, object], target: str, migrations: list[tuple[float, int, str, str]]
@@ -561,11 +612,7 @@ class _Checker:
         if to not in self.hosts:
             self.report(("events", index, "to"), f"{to} is not a host of the scenario; hosts: {_names(self.hosts)}")
             return
-        at = event.get("at")
-        try:
-            when = parse_duration(at) if isinstance(at, str) else None
-        except UnitError:
-            when = None
+        when = _time(event)
         if when is None:
             return  # pydantic reports a bad time; without one the order of migrations is unknown
         if target in self.vms:
@@ -591,6 +638,39 @@ class _Checker:
             return f"{target!r} is a host NIC; {action} needs switch/port, e.g. tor1/1 (nic_down takes a NIC)"
         if kind == "cable" and (end.device, end.port) not in self.cabled:
             return f"{target!r} is not cabled; {action} needs an end of a cable listed in cables"
+        return None
+
+
+#: The event fields that only some actions take.
+_EVENT_FIELDS = {
+    "to": {EventAction.MIGRATE.value},
+    "placement": {EventAction.DRAIN.value, EventAction.ROLLING_UPDATE.value},
+    "nodes": {EventAction.ROLLING_UPDATE.value},
+    "patch_time": {EventAction.ROLLING_UPDATE.value},
+    "fail_back": {EventAction.ROLLING_UPDATE.value},
+}
+
+#: What each action's target is.
+_TARGETS = {
+    "nic_down": "host/nic",
+    "nic_up": "host/nic",
+    "cable_down": "an end of a cable: host/nic or switch/port",
+    "cable_up": "an end of a cable: host/nic or switch/port",
+    "switch_down": "a switch",
+    "switch_up": "a switch",
+    "port_blackhole": "switch/port",
+    "port_restore": "switch/port",
+    "migrate": "a VM",
+    "drain": "a host",
+}
+
+
+def _time(event: Mapping[str, object]) -> float | None:
+    """An event's time in seconds; None if it is not a valid duration (pydantic reports it)."""
+    at = event.get("at")
+    try:
+        return parse_duration(at) if isinstance(at, str) else None
+    except UnitError:
         return None
 
 

@@ -35,6 +35,7 @@ __all__ = [
     "LoadBalancing",
     "MigrationOption",
     "Nic",
+    "Placement",
     "PowerPlan",
     "Scenario",
     "Switch",
@@ -128,6 +129,17 @@ class EventAction(str, Enum):
     PORT_BLACKHOLE = "port_blackhole"
     PORT_RESTORE = "port_restore"
     MIGRATE = "migrate"
+    DRAIN = "drain"
+    ROLLING_UPDATE = "rolling_update"
+
+
+class Placement(str, Enum):
+    """Where a drain sends each VM of the drained host."""
+
+    BALANCED = "balanced"
+    """The host with the least VM memory assigned at that point (the most free memory, for identical hosts)."""
+    ROUND_ROBIN = "round_robin"
+    """The other hosts in turn, in file order."""
 
 
 class MigrationOption(str, Enum):
@@ -217,6 +229,9 @@ class LiveMigration(_Model):
     """Performance option; compression is the Windows default since 2012 R2."""
     simultaneous: int = Field(default=2, ge=1, le=64)
     """Live migrations at the same time; more wait in a queue."""
+    smb_bandwidth_limit: PositiveBitRate | None = None
+    """The most that this host's SMB live migrations send, all together (Set-SmbBandwidthLimit
+    -Category LiveMigration); null: no limit. Used with the smb option only."""
 
 
 class Host(_Model):
@@ -349,14 +364,24 @@ class Flow(_Model):
 
 
 class Event(_Model):
-    """Something that happens at a given time: a NIC, cable, switch or port fails or recovers, a VM migrates."""
+    """Something that happens at a given time: a NIC, cable, switch or port
+    fails or recovers, a VM migrates, a host is drained, the cluster is patched node by node."""
 
     at: Duration
     action: EventAction
-    target: str
-    """nic_*: host/nic; cable_*: either end of a cable; switch_*: a switch name; port_*: switch/port; migrate: a VM."""
+    target: str | None = None
+    """nic_*: host/nic; cable_*: either end of a cable; switch_*: a switch name; port_*: switch/port;
+    migrate: a VM; drain: a host. Required, except for rolling_update (which takes nodes)."""
     to: Name | None = None
     """migrate only (and required there): the host the VM moves to, not the one it runs on."""
+    placement: Placement | None = None
+    """drain and rolling_update only: where the drained VMs go. Absent: balanced."""
+    nodes: tuple[Name, ...] | None = Field(default=None, min_length=1)
+    """rolling_update only: the hosts to patch, in order. Absent: every host, in file order."""
+    patch_time: Duration | None = None
+    """rolling_update only (and required there): how long a drained node is down for its patch and restart."""
+    fail_back: bool | None = None
+    """rolling_update only: whether a patched node's VMs move back to it before the next node. Absent: true."""
 
 
 class Scenario(_Model):

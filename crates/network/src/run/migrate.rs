@@ -16,14 +16,18 @@
 //!   together reaches its size (checked at each event, and by a timer at the
 //!   time the current rates would reach it).
 //!
-//! The switch-over is a pause; then the next queued migration of the host starts.
+//! The switch-over is a pause; then the next queued migration of the host
+//! starts. A migration may wait for others (`after`): it is asked for
+//! `delay` seconds after the last of them ends (a node drained, patched and
+//! back), or at its own time if that is later; one whose `after` never all
+//! end is never asked for.
 
 use std::collections::{HashMap, VecDeque};
 
-use hvnet_engine::{Seconds, Simulation, TimerId};
+use hvnet_engine::{ResourceId, Seconds, Simulation, TimerId};
 use hvnet_migration::{GuestMemory, Pass, Precopy, PrecopyParameters, Step};
 
-use super::{Connection, ConnectionReport, State, STEP_CHECK, SWITCHOVER};
+use super::{Connection, ConnectionReport, State, MIGRATE, STEP_CHECK, SWITCHOVER};
 
 /// One SMB channel: a connection bound to a NIC pair.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -84,8 +88,16 @@ pub struct Migration {
     pub compression: Option<Compression>,
     pub memory: GuestMemory,
     pub parameters: PrecopyParameters,
-    /// When it is asked for.
+    /// When it is asked for (at the earliest, with `after`).
     pub at: Seconds,
+    /// Migrations (earlier in the list) that must end before it is asked
+    /// for, and the pause after the last of them ends (a patched node's
+    /// downtime); empty: it is asked for at `at`.
+    pub after: Vec<usize>,
+    pub delay: Seconds,
+    /// A resource all its connections also pass through, one unit per byte
+    /// of memory (its source host's SMB bandwidth limit for live migration).
+    pub through: Option<ResourceId>,
     /// Its source host's queue, and how many that host runs at once.
     pub queue: u32,
     pub simultaneous: u32,
@@ -125,6 +137,10 @@ pub(super) struct Migrations {
     under: Vec<Option<Under>>,
     waiting: HashMap<u32, VecDeque<usize>>,
     active: HashMap<u32, u32>,
+    /// How many of its `after` migrations each migration still waits for,
+    /// and the migrations that wait for each one.
+    pending: Vec<usize>,
+    dependents: Vec<Vec<usize>>,
 }
 
 impl Migrations {
@@ -146,7 +162,24 @@ impl Migrations {
             under: specs.iter().map(|_| None).collect(),
             waiting: HashMap::new(),
             active: HashMap::new(),
+            pending: specs.iter().map(|m| m.after.len()).collect(),
+            dependents: (0..specs.len())
+                .map(|j| {
+                    (0..specs.len())
+                        .filter(|&i| specs[i].after.contains(&j))
+                        .collect()
+                })
+                .collect(),
         }
+    }
+
+    /// When each migration that waits for no other is asked for.
+    pub(super) fn arrivals(&self) -> impl Iterator<Item = (usize, Seconds)> + '_ {
+        self.specs
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| m.after.is_empty())
+            .map(|(i, m)| (i, m.at))
     }
 
     /// Whether a migration is under way or waiting.
@@ -165,6 +198,7 @@ impl Migrations {
 
 impl State<'_> {
     pub(super) fn migration_arrives(&mut self, sim: &mut Simulation, i: usize) {
+        self.migrations.reports[i].queued = sim.now();
         let queue = self.migrations.specs[i].queue;
         self.migrations
             .waiting
@@ -259,6 +293,7 @@ impl State<'_> {
                         cycles,
                         compression: spec.compression.map(|c| c.per_byte(bytes, zero_bytes)),
                         weight: spec.compression.map_or(1.0, |c| c.weight),
+                        through: spec.through,
                     });
                     self.reports.push(ConnectionReport::default());
                     self.migrations.owner.insert(k, i);
@@ -279,6 +314,14 @@ impl State<'_> {
             }
             Step::Done => {
                 self.migrations.reports[i].end = Some(sim.now());
+                for j in self.migrations.dependents[i].clone() {
+                    self.migrations.pending[j] -= 1;
+                    if self.migrations.pending[j] == 0 {
+                        let spec = &self.migrations.specs[j];
+                        let at = spec.at.max(sim.now() + spec.delay);
+                        sim.schedule(at, MIGRATE | j as u64);
+                    }
+                }
                 let queue = self.migrations.specs[i].queue;
                 *self
                     .migrations
@@ -293,8 +336,10 @@ impl State<'_> {
     /// After every event: note each step's rate, end the steps whose channels
     /// have moved their bytes together, and set a timer for when the others will.
     pub(super) fn after_event(&mut self, sim: &mut Simulation) {
-        for i in 0..self.migrations.under.len() {
+        let mut i = 0;
+        while i < self.migrations.under.len() {
             let Some(under) = &self.migrations.under[i] else {
+                i += 1;
                 continue;
             };
             let (mut moved, mut rate) = (0.0, 0.0);
@@ -308,7 +353,9 @@ impl State<'_> {
             report.peak_rate = report.peak_rate.max(rate);
             let left = under.bytes - moved;
             if under.connections.len() > 1 && left <= 1e-9 * under.bytes {
+                // The next step (the blackout copy) starts now: look at it again.
                 self.finish_step(sim, i);
+                continue;
             } else if under.connections.len() > 1 && rate > 0.0 {
                 let under = self.migrations.under[i].as_mut().expect("a step under way");
                 if let Some(timer) = under.check.take() {
@@ -316,6 +363,7 @@ impl State<'_> {
                 }
                 under.check = Some(sim.schedule(sim.now() + left / rate, STEP_CHECK | i as u64));
             }
+            i += 1;
         }
     }
 }

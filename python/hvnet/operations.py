@@ -1,0 +1,223 @@
+"""Operations: what the scenario's `migrate`, `drain` and `rolling_update`
+events ask for, as the live migrations that carry them out.
+
+- **migrate** moves one VM to the host it names.
+- **drain** moves every VM of a host to the other hosts, chosen by its
+  placement policy: `balanced` (the host with the least VM memory assigned
+  at that point, first in file order on a tie: the one with the most free
+  memory when the hosts are alike) or `round_robin` (the other hosts in
+  turn, in file order). VMs go in file order; the source host's queue
+  (`simultaneous`) paces them.
+- **rolling_update** patches nodes one after the other, as Cluster-Aware
+  Updating does: drain the node to the others; when its last migration ends,
+  it is down for `patch_time`; it comes back; if `fail_back` (default), the
+  VMs it had move back to it; then the next node.
+
+Placement is decided here, before the run, in time order of the events,
+with each VM where earlier operations left it (assumed: they all complete).
+What waits for what is handed to the core as dependencies: a migration is
+asked for only when the migrations it waits for have ended, plus a delay
+(the patch time); each node's part and the whole window are read back from
+the migrations' end times (`operation_results`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from hvnet.errors import Problem
+from hvnet.model import Event, Scenario
+from hvnet.results import MigrationResult, NodeResult, OperationResult
+
+__all__ = ["Gate", "Move", "Operation", "Plan", "plan_operations", "operation_results"]
+
+
+@dataclass(frozen=True)
+class Gate:
+    """When something may begin: `delay_s` after the last of `after`
+    (migration indices) ends, and not before `at_s`. With no `after`: at `at_s` + `delay_s`."""
+
+    at_s: float
+    after: tuple[int, ...] = ()
+    delay_s: float = 0.0
+
+    def then(self, moves: list[int], delay_s: float = 0.0) -> Gate:
+        """The gate after `moves` end (or after this gate, if there are none), plus `delay_s`."""
+        if moves:
+            return Gate(self.at_s, tuple(moves), delay_s)
+        return Gate(self.at_s, self.after, self.delay_s + delay_s)
+
+    def time(self, ends: list[float | None]) -> float | None:
+        """When it opens, given every migration's end time; None if one it waits for never ended."""
+        waited = [ends[i] for i in self.after]
+        if any(end is None for end in waited):
+            return None
+        last = max((end for end in waited if end is not None), default=self.at_s)
+        return max(self.at_s, last + self.delay_s)
+
+
+@dataclass(frozen=True)
+class Move:
+    """One VM's live migration that an operation asks for."""
+
+    vm: str
+    source: str
+    target: str
+    gate: Gate
+    #: Index of the operation it belongs to, and of its event in the scenario.
+    operation: int
+    event: int
+
+
+@dataclass
+class NodePlan:
+    """One node's part of a rolling update: its drain, its downtime, its fail-back."""
+
+    node: str
+    start: Gate
+    drain: list[int] = field(default_factory=list)
+    fail_back: list[int] = field(default_factory=list)
+
+
+@dataclass
+class Operation:
+    """A migrate, drain or rolling_update event and the migrations it makes."""
+
+    kind: str
+    event: int
+    at_s: float
+    #: The drained host, or the migrated VM's source; None for a rolling update.
+    host: str | None
+    moves: list[int] = field(default_factory=list)
+    nodes: list[NodePlan] = field(default_factory=list)
+    patch_time_s: float = 0.0
+
+
+@dataclass
+class Plan:
+    moves: list[Move] = field(default_factory=list)
+    operations: list[Operation] = field(default_factory=list)
+
+
+class _Planner:
+    def __init__(self, scenario: Scenario, filename: str) -> None:
+        self.scenario = scenario
+        self.filename = filename
+        self.where = {vm.name: vm.host for vm in scenario.vms}
+        self.plan = Plan()
+        self.problems: list[Problem] = []
+
+    def move(self, vm: str, target: str, gate: Gate, operation: int, event: int) -> int:
+        self.plan.moves.append(Move(vm, self.where[vm], target, gate, operation, event))
+        self.where[vm] = target
+        return len(self.plan.moves) - 1
+
+    def drain(self, host: str, others: list[str], placement: str, gate: Gate, operation: int, event: int) -> list[int]:
+        """Moves every VM of `host` to `others` by the placement policy."""
+        memory = {name: 0 for name in others}
+        for vm in self.scenario.vms:
+            if self.where[vm.name] in memory:
+                memory[self.where[vm.name]] += vm.memory
+        moves, turn = [], 0
+        for vm in self.scenario.vms:
+            if self.where[vm.name] != host:
+                continue
+            if placement == "round_robin":
+                target, turn = others[turn % len(others)], turn + 1
+            else:
+                target = min(others, key=lambda name: memory[name])  # min keeps file order on a tie
+            memory[target] += vm.memory
+            moves.append(self.move(vm.name, target, gate, operation, event))
+        return moves
+
+    def add(self, index: int, event: Event) -> None:
+        action = str(event.action.value)
+        operation = len(self.plan.operations)
+        gate = Gate(event.at)
+        placement = "balanced" if event.placement is None else str(event.placement.value)
+        hosts = [h.name for h in self.scenario.hosts]
+        if action == "migrate" and event.target is not None and event.to is not None:
+            source = self.where[event.target]
+            if source == event.to:
+                message = f"{event.target} already runs on {event.to} then (after the operations before it)"
+                self.problems.append(Problem(self.filename, None, f"events[{index}].to", message))
+                return
+            self.plan.operations.append(Operation("migrate", index, event.at, source))
+            self.plan.operations[-1].moves = [self.move(event.target, event.to, gate, operation, index)]
+        elif action == "drain" and event.target is not None:
+            self.plan.operations.append(Operation("drain", index, event.at, event.target))
+            others = [h for h in hosts if h != event.target]
+            self.plan.operations[-1].moves = self.drain(event.target, others, placement, gate, operation, index)
+        elif action == "rolling_update":
+            patch = event.patch_time or 0.0
+            done = Operation("rolling_update", index, event.at, None, patch_time_s=patch)
+            self.plan.operations.append(done)
+            for node in event.nodes or hosts:
+                part = NodePlan(node, gate)
+                had = [vm for vm, host in self.where.items() if host == node]
+                part.drain = self.drain(node, [h for h in hosts if h != node], placement, gate, operation, index)
+                back = gate.then(part.drain, patch)
+                if event.fail_back is not False:
+                    part.fail_back = [self.move(vm, node, back, operation, index) for vm in sorted(had, key=self.order)]
+                gate = back.then(part.fail_back)
+                done.nodes.append(part)
+                done.moves += part.drain + part.fail_back
+
+    def order(self, vm: str) -> int:
+        return [v.name for v in self.scenario.vms].index(vm)
+
+
+def plan_operations(scenario: Scenario, filename: str = "<scenario>") -> tuple[Plan, list[Problem]]:
+    """The migrations the scenario's operations make, in an order where each
+    comes after those it waits for; and the operations that cannot be planned."""
+    planner = _Planner(scenario, filename)
+    for index, event in sorted(enumerate(scenario.events), key=lambda pair: pair[1].at):
+        planner.add(index, event)
+    return planner.plan, planner.problems
+
+
+def operation_results(plan: Plan, migrations: list[MigrationResult]) -> list[OperationResult]:
+    """Each operation's window (and each node's part of a rolling update) from its migrations."""
+    ends = [m.end_s for m in migrations]
+    out = []
+    for operation in plan.operations:
+        nodes = []
+        for part in operation.nodes:
+            drain_start = part.start.time(ends)
+            down = part.start.then(part.drain).time(ends)
+            back = part.start.then(part.drain, operation.patch_time_s).time(ends)
+            end = part.start.then(part.drain, operation.patch_time_s).then(part.fail_back).time(ends)
+            nodes.append(
+                NodeResult(
+                    node=part.node,
+                    drain_start_s=drain_start,
+                    down_s=down,
+                    back_s=back,
+                    end_s=end,
+                    vms=len(part.drain),
+                )
+            )
+        moves = operation.moves
+        waited = [ends[i] for i in moves]
+        if operation.nodes:
+            end_s = nodes[-1].end_s
+        elif any(end is None for end in waited):
+            end_s = None
+        else:
+            end_s = max((end for end in waited if end is not None), default=operation.at_s)
+        blackouts = [b for b in (migrations[i].blackout_ms for i in moves) if b is not None]
+        out.append(
+            OperationResult(
+                kind=operation.kind,
+                event=operation.event,
+                host=operation.host,
+                start_s=operation.at_s,
+                end_s=end_s,
+                duration_s=None if end_s is None else end_s - operation.at_s,
+                migrations=list(moves),
+                bytes_sent=sum(migrations[i].bytes_sent for i in moves),
+                longest_blackout_ms=max(blackouts, default=None),
+                nodes=nodes,
+            )
+        )
+    return out

@@ -1,0 +1,176 @@
+"""Host drains and rolling cluster updates: where the VMs go, what waits for
+what, and each operation's window.
+
+Three hosts, one 10 Gbps NIC each on one switch, cores fast enough that the
+links limit; TCP/IP, two migrations at a time per host. hv1 runs vm1 (8 GiB),
+vm2 and vm3 (4 GiB each); hv2 runs vm4 (4 GiB); hv3 runs nothing.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from hvnet import ScenarioError, parse_scenario, simulate
+from hvnet.results import Results
+
+CLUSTER = """
+name: operations
+hosts:
+%(hosts)s
+switches: [{name: tor1, ports: 8}]
+cables:
+  - {a: hv1/nic1, b: tor1/1}
+  - {a: hv2/nic1, b: tor1/2}
+  - {a: hv3/nic1, b: tor1/3}
+vms:
+  - {name: vm1, host: hv1, memory: 8GiB}
+  - {name: vm2, host: hv1, memory: 4GiB}
+  - {name: vm3, host: hv1, memory: 4GiB}
+  - {name: vm4, host: hv2, memory: 4GiB}
+events:
+%(events)s
+"""
+HOST = (
+    "  - name: %s\n    cpu: {ghz: 6}\n    power_plan: high_performance\n"
+    "    live_migration: {option: tcp_ip%s}\n    nics: [{name: nic1, speed: 10Gbps}]\n"
+)
+
+
+def cluster(events: str, live_migration: str = "") -> str:
+    hosts = "".join(HOST % (name, live_migration) for name in ("hv1", "hv2", "hv3"))
+    return CLUSTER % {"hosts": hosts, "events": events}
+
+
+def run(events: str, live_migration: str = "") -> Results:
+    return simulate(parse_scenario(cluster(events, live_migration)))
+
+
+def test_a_balanced_drain_sends_each_vm_to_the_host_with_the_least_vm_memory() -> None:
+    """vm1 (8 GiB) goes to the empty hv3; then hv2 (4 GiB) has less than hv3 (8 GiB): vm2 goes
+    there; then both have 8 GiB and the tie goes to the first in file order, hv2."""
+    results = run("  - {at: 10s, action: drain, target: hv1}\n")
+    assert [(m.vm, m.source, m.destination) for m in results.migrations] == [
+        ("vm1", "hv1", "hv3"),
+        ("vm2", "hv1", "hv2"),
+        ("vm3", "hv1", "hv2"),
+    ]
+    (drain,) = results.operations
+    assert (drain.kind, drain.host, drain.start_s, drain.migrations) == ("drain", "hv1", 10.0, [0, 1, 2])
+    assert drain.end_s == max(m.end_s or 0 for m in results.migrations)
+    assert drain.duration_s == pytest.approx(drain.end_s - 10.0)
+    assert drain.bytes_sent == sum(m.bytes_sent for m in results.migrations)
+    assert drain.longest_blackout_ms == max(m.blackout_ms or 0 for m in results.migrations)
+    assert all(m.operation == 0 for m in results.migrations)
+
+
+def test_a_drain_goes_two_at_a_time_as_the_host_allows() -> None:
+    """hv1 sends two migrations at once: the third starts when one of the first two ends."""
+    first, second, third = run("  - {at: 0s, action: drain, target: hv1}\n").migrations
+    assert first.start_s == second.start_s == 0.0
+    assert third.start_s == pytest.approx(min(first.end_s or 0, second.end_s or 0))
+
+
+def test_a_round_robin_drain_takes_the_other_hosts_in_turn() -> None:
+    results = run("  - {at: 0s, action: drain, target: hv1, placement: round_robin}\n")
+    assert [m.destination for m in results.migrations] == ["hv2", "hv3", "hv2"]
+
+
+def test_a_drained_host_with_no_vms_is_empty_at_once() -> None:
+    (drain,) = run("  - {at: 5s, action: drain, target: hv3}\n").operations
+    assert (drain.migrations, drain.end_s, drain.duration_s) == ([], 5.0, 0.0)
+
+
+def test_a_rolling_update_patches_node_after_node_and_fails_back() -> None:
+    """Each node: drained, down for 60 s, back, its VMs back on it, then the next node. The
+    parts follow each other without a gap, every VM ends where it began, and the window is
+    the sum of the parts."""
+    results = run("  - {at: 0s, action: rolling_update, nodes: [hv1, hv2, hv3], patch_time: 60s}\n")
+    (update,) = results.operations
+    hv1, hv2, hv3 = update.nodes
+    assert [n.node for n in update.nodes] == ["hv1", "hv2", "hv3"]
+    assert [n.vms for n in update.nodes] == [3, 1, 0]
+    drained = [m for m in results.migrations if m.source == "hv1"]
+    back = [m for m in results.migrations if m.destination == "hv1"]
+    assert hv1.drain_start_s == 0.0
+    assert hv1.down_s == pytest.approx(max(m.end_s or 0 for m in drained))
+    assert hv1.back_s == pytest.approx((hv1.down_s or 0) + 60)
+    assert all(m.queued_s == pytest.approx(hv1.back_s) for m in back)
+    assert sorted(m.vm for m in back) == ["vm1", "vm2", "vm3"]
+    assert hv1.end_s == pytest.approx(max(m.end_s or 0 for m in back))
+    assert hv2.drain_start_s == pytest.approx(hv1.end_s)
+    assert hv3.drain_start_s == pytest.approx(hv2.end_s)
+    # hv3 has no VMs: down at once, back after its patch, and that ends the update.
+    assert hv3.down_s == pytest.approx(hv3.drain_start_s)
+    assert update.end_s == pytest.approx((hv3.drain_start_s or 0) + 60)
+    assert update.duration_s == pytest.approx(update.end_s)
+    where = {"vm1": "hv1", "vm2": "hv1", "vm3": "hv1", "vm4": "hv2"}
+    for m in results.migrations:
+        where[m.vm] = m.destination
+    assert where == {"vm1": "hv1", "vm2": "hv1", "vm3": "hv1", "vm4": "hv2"}
+
+
+def test_without_fail_back_the_next_node_starts_when_the_last_is_back() -> None:
+    """No fail-back: hv1's VMs stay where they went, and hv2's drain starts as soon as hv1 is back;
+    hv2 then also drains the VMs hv1's drain gave it."""
+    results = run("  - {at: 0s, action: rolling_update, nodes: [hv1, hv2], patch_time: 60s, fail_back: false}\n")
+    (update,) = results.operations
+    hv1, hv2 = update.nodes
+    assert hv2.drain_start_s == pytest.approx(hv1.back_s)
+    assert hv1.end_s == pytest.approx(hv1.back_s)
+    # Nothing moves back to hv1 as a fail-back: only hv2's drain sends VMs there, after hv2's drain starts.
+    to_hv1 = [m for m in results.migrations if m.destination == "hv1"]
+    assert to_hv1 and all(m.source == "hv2" and m.queued_s == pytest.approx(hv2.drain_start_s) for m in to_hv1)
+    assert hv2.vms == 3  # vm4, and vm2 and vm3 from hv1
+
+
+def test_every_host_in_file_order_when_nodes_are_not_given() -> None:
+    (update,) = run("  - {at: 0s, action: rolling_update, patch_time: 1min}\n").operations
+    assert [n.node for n in update.nodes] == ["hv1", "hv2", "hv3"]
+
+
+def test_a_migration_after_a_drain_starts_where_the_drain_left_the_vm() -> None:
+    results = run("  - {at: 0s, action: drain, target: hv1}\n  - {at: 100s, action: migrate, target: vm1, to: hv1}\n")
+    assert (results.migrations[-1].source, results.migrations[-1].destination) == ("hv3", "hv1")
+    assert [o.kind for o in results.operations] == ["drain", "migrate"]
+
+
+def test_a_migration_to_where_a_drain_left_the_vm_is_refused() -> None:
+    with pytest.raises(ScenarioError, match=r"events\[1\]\.to: vm1 already runs on hv3 then"):
+        run("  - {at: 0s, action: drain, target: hv1}\n  - {at: 100s, action: migrate, target: vm1, to: hv3}\n")
+
+
+def test_the_terminal_table_shows_the_window_and_each_node() -> None:
+    from rich.console import Console
+
+    from hvnet.tables import results_tables
+
+    results = run("  - {at: 0s, action: rolling_update, nodes: [hv1, hv2], patch_time: 60s}\n")
+    console = Console(width=200, record=True)
+    for table in results_tables(results):
+        console.print(table)
+    text = console.export_text()
+    assert "operations: maintenance windows" in text
+    assert "rolling update of 2 nodes" in text
+    hv1 = results.operations[0].nodes[0]
+    assert f"{hv1.down_s:.2f} → {hv1.back_s:.2f} s" in text
+
+
+@pytest.mark.parametrize(
+    ("event", "expected"),
+    [
+        ("{at: 0s, action: drain, target: hv9}", "events[0].target: 'hv9' is not a host of the scenario; hosts: hv1, hv2, hv3"),
+        ("{at: 0s, action: drain, target: vm1}", "events[0].target: 'vm1' is a VM; drain empties a host"),
+        ("{at: 0s, action: drain}", "events[0].target: drain needs a target (a host)"),
+        ("{at: 0s, action: rolling_update}", "events[0].patch_time: rolling_update needs patch_time"),
+        ("{at: 0s, action: rolling_update, patch_time: 1min, nodes: [hv1, hv7]}", "events[0].nodes[1]: 'hv7' is not a host"),
+        ("{at: 0s, action: rolling_update, patch_time: 1min, nodes: [hv1, hv1]}", "events[0].nodes[1]: hv1 is listed twice"),
+        ("{at: 0s, action: rolling_update, patch_time: 1min, target: hv1}", "events[0].target: rolling_update takes nodes"),
+        ("{at: 0s, action: nic_down, target: hv1/nic1, placement: balanced}", "events[0].placement: only drain and rolling_update take placement"),
+        ("{at: 0s, action: drain, target: hv1, patch_time: 1min}", "events[0].patch_time: only rolling_update takes patch_time"),
+        ("{at: 0s, action: drain, target: hv1, placement: nearest}", "events[0].placement: 'nearest' is not allowed; choose one of balanced, round_robin"),
+    ],
+)
+def test_bad_operations_are_refused_with_the_rule(event: str, expected: str) -> None:
+    with pytest.raises(ScenarioError) as raised:
+        parse_scenario(cluster(f"  - {event}\n"), "cluster.yaml")
+    assert expected in str(raised.value)
