@@ -48,7 +48,7 @@ def run_network(
             float,
             int,
             int,
-            list[tuple[tuple[int, int], tuple[int, int], tuple[float, float] | None]],
+            list[tuple[tuple[int, int] | None, tuple[int, int], tuple[float, float] | None]],
             list[float] | None,
             tuple[list[int], float],
             int | None,

@@ -49,7 +49,7 @@ class Endpoints:
 
     def __init__(self, scenario: Scenario) -> None:
         self._by_name: dict[str, Endpoint] = {}
-        network = ipaddress.IPv4Network("10.0.0.0/8")
+        self._network = network = ipaddress.IPv4Network("10.0.0.0/8")
         names: list[tuple[str, Host, str | None]] = [(h.name, h, None) for h in scenario.hosts]
         names += [(vm.name, scenario.host(vm.host), vm.vswitch) for vm in scenario.vms]
         ports_used: dict[str, int] = {}
@@ -63,6 +63,21 @@ class Endpoints:
 
     def __getitem__(self, name: str) -> Endpoint:
         return self._by_name[name]
+
+    def names(self) -> list[str]:
+        """Every endpoint's name: hosts, VMs, then the interfaces added by `via`."""
+        return list(self._by_name)
+
+    def via(self, host: Host, uplink: str) -> str:
+        """The host's own endpoint on one of its NICs or teams (a live migration
+        network), added with the next address if new; its name, `host/uplink`."""
+        name = f"{host.name}/{uplink}"
+        if name not in self._by_name:
+            index = len(self._by_name) + 1
+            port_index = sum(1 for e in self._by_name.values() if e.host.name == host.name and e.uplink == uplink)
+            mac = (*HYPER_V_OUI, (index >> 16) & 0xFF, (index >> 8) & 0xFF, index & 0xFF)
+            self._by_name[name] = Endpoint(name, host, uplink, port_index, str(self._network[index]), mac)
+        return name
 
 
 def _uplink(host: Host, vswitch: str | None, cabled: set[str]) -> str:

@@ -1,19 +1,17 @@
-"""Live migrations of a scenario: the `migrate` events as requests for the
-core, and what the core reports as one record per migration.
+"""Live migrations of a scenario: the migrations its operations make
+(`operations.py`) as requests for the core, and what the core reports as
+one record per migration.
 
 The pre-copy machine (`crates/migration/src/precopy.rs`) and the way it
 drives connections (`crates/network/src/run/migrate.rs`) do the work; this
-module names the parameters, picks SMB's channels and shapes the results.
+module names the parameters and shapes the results; `interfaces.py` picks
+the network (TCP/IP, Compression) or SMB's channels.
 
 - **TCP/IP**: each step of a migration (a pass, then the blackout copy) is one
   TCP connection from the source host to the destination host, on port 6600;
   the team member and the cores follow the rules of any connection.
-- **SMB** (Multichannel; SMB Direct when both ends have RDMA NICs): each step
-  is spread over SMB's channels (BEHAVIOUR.md): the interfaces of each host
-  that are not team members and are cabled; RDMA NICs first, then RSS NICs
-  (more than one RSS queue), then the rest, and of those only the fastest;
-  the i-th interface of the source paired with the i-th of the destination;
-  2 connections per RDMA interface, 4 per RSS interface, 1 otherwise. SMB
+- **SMB** (Multichannel; SMB Direct when both ends have RDMA interfaces):
+  each step is spread over SMB's channels (`interfaces.smb_channels`). SMB
   Direct moves data with next to no CPU (`CpuParameters.rdma_cycles_per_byte`).
 - **Compression**: each step is one TCP connection that carries the step's
   memory compressed (`CompressionParameters`: ratio by content, zero pages
@@ -29,7 +27,9 @@ from dataclasses import dataclass
 from hvnet import frames
 from hvnet.cpu import CpuParameters
 from hvnet.errors import Problem
-from hvnet.model import Nic, Scenario
+from hvnet.fabric import build_fabric
+from hvnet.interfaces import SmbChannel, migration_network, smb_channels
+from hvnet.model import Scenario
 from hvnet.network import MigrationOutcome, MigrationRequest, NetworkRun
 from hvnet.operations import Plan, plan_operations
 from hvnet.results import MigrationPass, MigrationResult
@@ -84,19 +84,26 @@ def migration_requests(
     requests for the core, each sent with its source host's option."""
     parameters = parameters or MigrationParameters()
     plan, problems = plan_operations(scenario, filename)
+    fabric = build_fabric(scenario)
     requests = []
     for move in plan.moves:
         vm = scenario.vm(move.vm)
         source = scenario.host(move.source)
         option = str(source.live_migration.option.value)
-        channels: tuple[tuple[str, str, bool], ...] = ()
+        channels: tuple[SmbChannel, ...] = ()
         compression = CompressionParameters().as_tuple() if option == "compression" else None
-        if option == "smb":
-            picked = smb_channels(scenario, source.name, move.target)
-            if isinstance(picked, str):
-                problems.append(Problem(filename, None, f"events[{move.event}]", picked))
-                continue
-            channels = picked
+        picked = (
+            smb_channels(scenario, source.name, move.target)
+            if option == "smb"
+            else ((), migration_network(scenario, fabric, source.name, move.target))
+        )
+        if isinstance(picked, str):
+            problems.append(Problem(filename, None, f"events[{move.event}]", picked))
+            continue
+        channels, via = picked
+        if isinstance(via, str):
+            problems.append(Problem(filename, None, f"events[{move.event}]", via))
+            continue
         requests.append(
             MigrationRequest(
                 vm=vm.name,
@@ -116,6 +123,7 @@ def migration_requests(
                 compression=compression,
                 after=move.gate.after,
                 delay_s=move.gate.delay_s,
+                via=via,
             )
         )
     return plan, requests, _unique(problems)
@@ -124,35 +132,6 @@ def migration_requests(
 def _unique(problems: list[Problem]) -> list[Problem]:
     """Each problem once (a drain's VMs may all hit the same one)."""
     return list(dict.fromkeys(problems))
-
-
-def smb_channels(scenario: Scenario, source: str, target: str) -> tuple[tuple[str, str, bool], ...] | str:
-    """SMB Multichannel's connections between two hosts, or why there are none."""
-    cabled = {end for cable in scenario.cables for end in (cable.a, cable.b)}
-
-    def interfaces(name: str) -> list[Nic]:
-        host = scenario.host(name)
-        teamed = {m for team in host.teams for m in team.members}
-        return [n for n in host.nics if n.name not in teamed and f"{name}/{n.name}" in cabled]
-
-    ends = interfaces(source), interfaces(target)
-    if not ends[0] or not ends[1]:
-        return (
-            f"SMB needs cabled NICs outside any team on both {source} and {target}; SMB over a team's "
-            "host vNIC is not simulated yet"
-        )
-    rdma = all(any(n.rdma for n in side) for side in ends)
-
-    def preferred(side: list[Nic]) -> list[Nic]:
-        kind = [n for n in side if n.rdma] if rdma else [n for n in side if n.rss_queues > 1] or side
-        fastest = max(n.speed for n in kind)
-        return [n for n in kind if n.speed == fastest]
-
-    pairs = list(zip(preferred(ends[0]), preferred(ends[1])))
-    per_interface = 2 if rdma else (4 if all(n.rss_queues > 1 for pair in pairs for n in pair) else 1)
-    return tuple(
-        (f"{source}/{a.name}", f"{target}/{b.name}", rdma) for a, b in pairs for _ in range(per_interface)
-    )
 
 
 def _core_seconds(scenario: Scenario, host_name: str, cycles: float, cpu: CpuParameters) -> float:
@@ -174,7 +153,7 @@ def migration_results(
     out = []
     for move, request, outcome in zip(plan.moves, requests, run.migrations):
         send_cycles = receive_cycles = 0.0
-        rdma = any(channel[2] for channel in request.channels)
+        rdma = any(channel.rdma for channel in request.channels)
         wire = 1.0
         if request.compression is not None:
             ratio, zero_ratio, compress, decompress, zero_cycles, _ = request.compression
@@ -198,7 +177,7 @@ def _option(request: MigrationRequest) -> str:
         return "compression"
     if not request.channels:
         return "tcp_ip"
-    return "smb_direct" if any(channel[2] for channel in request.channels) else "smb"
+    return "smb_direct" if any(channel.rdma for channel in request.channels) else "smb"
 
 
 def _record(

@@ -29,6 +29,7 @@ from hvnet.hashing import rss_hash
 from hvnet.cpu import CoreSet, CpuModel, CpuParameters
 from hvnet.endpoints import Endpoints
 from hvnet.fabric import Fabric, Port, build_fabric, ecmp_key
+from hvnet.interfaces import SmbChannel
 from hvnet.model import Scenario
 
 __all__ = [
@@ -64,7 +65,7 @@ _MigrationArgs = tuple[
     float,
     int,
     int,
-    list[tuple[tuple[int, int], tuple[int, int], tuple[float, float] | None]],
+    list[tuple[tuple[int, int] | None, tuple[int, int], tuple[float, float] | None]],
     list[float] | None,
     tuple[list[int], float],
     int | None,
@@ -128,9 +129,8 @@ class MigrationRequest:
     max_passes: int
     stop_bytes: float
     switchover_s: float
-    #: SMB channels: (source NIC, destination NIC, RDMA) as `host/nic`, one per
-    #: connection; empty for TCP/IP and Compression.
-    channels: tuple[tuple[str, str, bool], ...] = ()
+    #: SMB's connections (`interfaces.SmbChannel`); empty for TCP/IP and Compression.
+    channels: tuple[SmbChannel, ...] = ()
     #: The Compression option: (ratio, zero-page ratio, compress, decompress and
     #: zero-page cycles per byte, weight); None otherwise.
     compression: tuple[float, float, float, float, float, float] | None = None
@@ -139,6 +139,8 @@ class MigrationRequest:
     #: `at_s` if later. Empty: at `at_s`.
     after: tuple[int, ...] = ()
     delay_s: float = 0.0
+    #: The NIC or team each host uses for it (a live migration network); None: the host's own.
+    via: tuple[str, str] | None = None
 
 
 @dataclass(frozen=True)
@@ -280,16 +282,23 @@ class NetworkModel:
         mss = frames.mss(min(self._mtu[pair[0]], self._mtu[pair[1]]))
         return links, self.cpu.parameters.send_cost(), self.cpu.parameters.receive_cost(mss)
 
-    def _smb_ports(self, m: MigrationRequest, receive_cores: list[int], first: int) -> list[int]:
+    def _ends(self, m: MigrationRequest) -> tuple[str, str]:
+        """The endpoints a migration's connections leave and arrive by."""
+        if m.via is None:
+            return m.source, m.target
+        source, target = self.scenario.host(m.source), self.scenario.host(m.target)
+        return self.endpoints.via(source, m.via[0]), self.endpoints.via(target, m.via[1])
+
+    def _smb_ports(self, source_end: str, target_end: str, channels: int, receive_cores: list[int], first: int) -> list[int]:
         """Source ports for SMB's connections such that, as far as the receiving
         host's RSS cores allow, each lands on a core of its own (assumed: SMB
         spreads its connections over the RSS queues it opens them for). The
         core follows from the connection's Toeplitz hash through a 128-entry
         indirection table filled round robin (crates/network/src/cores.rs)."""
-        source, target = self.endpoints[m.source].address, self.endpoints[m.target].address
+        source, target = self.endpoints[source_end].address, self.endpoints[target_end].address
         used: set[int] = set()
         ports, port = [], first
-        for _ in m.channels:
+        for _ in range(channels):
             for _attempt in range(4096):
                 core = (rss_hash(source, target, port, SMB_PORT) & 127) % max(len(receive_cores), 1)
                 port += 1
@@ -357,10 +366,11 @@ class NetworkModel:
     ) -> NetworkRun:
         """Runs the connections and migrations (check `unreachable` first) and
         records use per `step_s`."""
+        ends = [self._ends(m) for m in migrations]
         endpoints: list[_EndpointArgs] = []
         index: dict[str, int] = {}
         vm_names = {vm.name for vm in self.scenario.vms}
-        for name in [h.name for h in self.scenario.hosts] + [vm.name for vm in self.scenario.vms]:
+        for name in self.endpoints.names():
             kind, uplink, nics = self._uplink_nics(name)
             e = self.endpoints[name]
             names = [self.nic_ports[n].port for n in nics]
@@ -392,23 +402,25 @@ class NetworkModel:
         hosts = {h.name: i for i, h in enumerate(self.scenario.hosts)}
         smb_limits = self._smb_limits(migrations)
         migration_args: list[_MigrationArgs] = []
-        for i, m in enumerate(migrations):
-            for a in self._uplink_nics(m.source)[2]:
-                for b in self._uplink_nics(m.target)[2]:
+        for i, (m, (source, target)) in enumerate(zip(migrations, ends)):
+            for a in self._uplink_nics(source)[2]:
+                for b in self._uplink_nics(target)[2]:
                     self._reachable(a, b)
-            channels = []
-            ports = self._smb_ports(m, endpoints[index[m.target]][6][1], SMB_SOURCE_PORT + 64 * i)
-            for (out_nic, in_nic, rdma), port in zip(m.channels, ports):
-                pair = (self.nic_index[_port(out_nic)], self.nic_index[_port(in_nic)])
-                self._reachable(*pair)
+            channels: list[tuple[tuple[int, int] | None, tuple[int, int], tuple[float, float] | None]] = []
+            ports = self._smb_ports(source, target, len(m.channels), endpoints[index[target]][6][1], SMB_SOURCE_PORT + 64 * i)
+            for channel, port in zip(m.channels, ports):
+                pair = None
+                if channel.out_nic is not None and channel.in_nic is not None:
+                    pair = (self.nic_index[_port(channel.out_nic)], self.nic_index[_port(channel.in_nic)])
+                    self._reachable(*pair)
                 rdma_cost = self.cpu.parameters.rdma_cost() if self.cpu is not None else 0.0
-                cycles = (rdma_cost, rdma_cost) if rdma else None
+                cycles = (rdma_cost, rdma_cost) if channel.rdma else None
                 channels.append((pair, (port, SMB_PORT), cycles))
             memory = [m.assigned_bytes, m.populated_bytes, m.dirty_bytes_per_s, m.working_set_bytes, m.device_state_bytes]
             migration_args.append(
                 (
-                    index[m.source],
-                    index[m.target],
+                    index[source],
+                    index[target],
                     (MIGRATION_SOURCE_PORT + i % 1000, LIVE_MIGRATION_PORT),
                     memory,
                     (m.max_passes, m.stop_bytes, m.switchover_s),

@@ -348,7 +348,8 @@ impl State<'_> {
             let (out_nic, in_nic) = match self.network.endpoints[c.source as usize].uplink {
                 // Dynamic teams keep the member rebalancing gave, while it carries.
                 Uplink::Team(t)
-                    if self.network.teams[t as usize].balancing == LoadBalancing::Dynamic
+                    if c.pinned.is_none()
+                        && self.network.teams[t as usize].balancing == LoadBalancing::Dynamic
                         && r.out_nic
                             .is_some_and(|n| self.carriers[t as usize].contains(&n)) =>
                 {
@@ -459,7 +460,8 @@ impl State<'_> {
     }
 
     /// Spreads each dynamic team's outbound connections again: largest rate
-    /// first, each onto the carrier with the least outbound rate so far.
+    /// first, each onto the carrier with the least outbound rate so far
+    /// (connections bound to a NIC pair stay where they are).
     fn rebalance(&mut self, sim: &mut Simulation) {
         self.tick = None;
         let net = self.network;
@@ -471,8 +473,10 @@ impl State<'_> {
                 .running
                 .iter()
                 .filter(|(&k, _)| {
-                    self.network.endpoints[self.connections[k].source as usize].uplink
-                        == Uplink::Team(t as u32)
+                    let c = &self.connections[k];
+                    c.pinned.is_none()
+                        && self.network.endpoints[c.source as usize].uplink
+                            == Uplink::Team(t as u32)
                 })
                 .map(|(&k, r)| (sim.rate(r.activity), k))
                 .collect();

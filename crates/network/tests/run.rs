@@ -521,7 +521,7 @@ fn smb_spreads_each_step_over_its_channels() {
     let net = network(TeamingMode::SwitchIndependent, ADDRESS_HASH, None);
     let tcp = migration(0.0, 200.0, 0.0);
     let channel = |nic, port| Channel {
-        nics: (nic, 2),
+        nics: Some((nic, 2)),
         ports: (port, 445),
         cycles: None,
     };

@@ -197,7 +197,7 @@ type ConnectionArgs = (u32, u32, Option<(u16, u16)>, f64, f64, Option<f64>);
 type ChangeArgs = (f64, String, usize, bool);
 /// (source endpoint, target endpoint, ports, [assigned, populated, dirty rate, working set,
 /// device state] in bytes and bytes/s, (max passes, stop bytes, switch-over s), at s, queue,
-/// simultaneous, SMB channels: [(NIC pair, ports, cycles per byte send/receive or None)],
+/// simultaneous, SMB channels: [(NIC pair or None, ports, cycles per byte send/receive or None)],
 /// compression or None, (migrations it waits for, delay s), resource all its bytes pass or None)
 type MigrationArgs = (
     u32,
@@ -213,7 +213,7 @@ type MigrationArgs = (
     (Vec<usize>, f64),
     Option<usize>,
 );
-type ChannelArgs = ((u32, u32), (u16, u16), Option<(f64, f64)>);
+type ChannelArgs = (Option<(u32, u32)>, (u16, u16), Option<(f64, f64)>);
 /// Compression: ratio, zero-page ratio, compress, decompress and zero-page cycles per byte, weight.
 type CompressionArgs = [f64; 6];
 
@@ -499,13 +499,15 @@ fn run_network<'py>(
         }
         let mut channels_out = Vec::with_capacity(channels.len());
         for (nics, channel_ports, cycles) in channels {
-            nic_index(nics.0)?;
-            nic_index(nics.1)?;
-            if !network.paths.contains_key(&nics) {
-                return Err(bad(format!(
-                    "migration {i}: no path given from NIC {} to NIC {}",
-                    nics.0, nics.1
-                )));
+            if let Some(nics) = nics {
+                nic_index(nics.0)?;
+                nic_index(nics.1)?;
+                if !network.paths.contains_key(&nics) {
+                    return Err(bad(format!(
+                        "migration {i}: no path given from NIC {} to NIC {}",
+                        nics.0, nics.1
+                    )));
+                }
             }
             if cycles.is_some_and(|(a, b)| !(valid(a) && valid(b))) {
                 return Err(bad(format!(

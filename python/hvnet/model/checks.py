@@ -267,6 +267,23 @@ class _Checker:
                 self.report((*loc, "uplink"), f"{uplink!r} is already the uplink of a virtual switch {where}")
             else:
                 uplinked[uplink] = (*loc, "uplink")
+        self.check_migration_networks(at, host, host_name, known)
+
+    def check_migration_networks(self, at: Loc, host: Mapping[str, object], host_name: str, known: _Host) -> None:
+        """live_migration.networks names interfaces of the host: NICs outside teams, teams, virtual switches."""
+        settings = host.get("live_migration")
+        networks = settings.get("networks") if isinstance(settings, Mapping) else None
+        if not isinstance(networks, list):
+            return  # absent; pydantic reports a value that is not a list
+        for k, name in enumerate(networks):
+            loc = (*at, "live_migration", "networks", k)
+            if not isinstance(name, str):
+                continue
+            if name in known.team_of:
+                self.report(loc, f"{name!r} is a member of team {known.team_of[name]}; live migration uses the team: list {known.team_of[name]}")
+            elif name not in known.nics and name not in known.teams and name not in known.vswitches:
+                choices = f"NICs: {_names(known.nics)}; teams: {_names(known.teams)}; virtual switches: {_names(known.vswitches)}"
+                self.report(loc, f"unknown interface {name!r}; {host_name} has {choices}")
 
     def check_team(self, at: Loc, team: Mapping[str, object], host_name: str, known: _Host) -> None:
         name = _text(team, "name")

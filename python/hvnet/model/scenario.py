@@ -229,6 +229,10 @@ class LiveMigration(_Model):
     """Performance option; compression is the Windows default since 2012 R2."""
     simultaneous: int = Field(default=2, ge=1, le=64)
     """Live migrations at the same time; more wait in a queue."""
+    networks: tuple[Name, ...] | None = Field(default=None, min_length=1)
+    """The interfaces live migration may use, in order of preference: NIC, team or virtual switch names
+    of this host (a virtual switch means the host vNIC on it). Null: all its cabled NICs outside teams
+    and its teams' interfaces, in file order. A migration uses the first one the destination also allows."""
     smb_bandwidth_limit: PositiveBitRate | None = None
     """The most that this host's SMB live migrations send, all together (Set-SmbBandwidthLimit
     -Category LiveMigration); null: no limit. Used with the smb option only."""

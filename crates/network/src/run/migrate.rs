@@ -10,7 +10,7 @@
 //!   the destination host; the team member and the receiving core follow the
 //!   rules of every connection;
 //! - **SMB** (channels): over one connection per SMB channel, each bound to its
-//!   NIC pair. SMB hands out the step's chunks to whichever channel is free,
+//!   NIC pair (or, over a team's interface, placed by the team's rules). SMB hands out the step's chunks to whichever channel is free,
 //!   so the channels share the step's bytes by their rates: every channel
 //!   may carry the whole step, and the step ends when what they moved
 //!   together reaches its size (checked at each event, and by a timer at the
@@ -29,10 +29,12 @@ use hvnet_migration::{GuestMemory, Pass, Precopy, PrecopyParameters, Step};
 
 use super::{Connection, ConnectionReport, State, MIGRATE, STEP_CHECK, SWITCHOVER};
 
-/// One SMB channel: a connection bound to a NIC pair.
+/// One SMB channel: a connection bound to a NIC pair, or (over a team's
+/// interface) placed on the team's members by the team's rules.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Channel {
-    pub nics: (u32, u32),
+    /// The NIC pair it is bound to; `None`: the team rules decide, by its ports.
+    pub nics: Option<(u32, u32)>,
     pub ports: (u16, u16),
     /// Cycles per byte on the sending and receiving cores instead of the
     /// path's (SMB Direct: RDMA); `None`: the path's.
@@ -278,7 +280,7 @@ impl State<'_> {
                 let mut connections = Vec::with_capacity(bound.len());
                 for channel in bound {
                     let (pinned, ports, cycles) = match channel {
-                        Some(c) => (Some(c.nics), c.ports, c.cycles),
+                        Some(c) => (c.nics, c.ports, c.cycles),
                         None => (None, spec.ports, None),
                     };
                     let k = self.connections.len();

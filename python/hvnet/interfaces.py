@@ -1,0 +1,172 @@
+"""The interfaces a host's live migrations may use, and which of them a
+migration uses.
+
+A host's interfaces are its cabled NICs outside any team, and one per team:
+the host vNIC on the virtual switch over the team (named by the virtual
+switch), or the team interface itself when no virtual switch uses the team.
+`live_migration.networks` limits and orders them (by NIC, team or virtual
+switch name); without it, all of them, in file order.
+
+- **TCP/IP and Compression**: one TCP connection per step, over the first
+  network in the source host's order that the destination also allows
+  (an interface of the same name) and that a cable path joins. Without a
+  `networks` setting on either host: the host's own traffic's interface
+  (`endpoints.py`).
+- **SMB Multichannel** (BEHAVIOUR.md): RDMA interfaces if both hosts have
+  them (SMB Direct), else RSS interfaces, else the rest; of those only the
+  fastest (a team reports the sum of its members' speeds); the i-th of the
+  source paired with the i-th of the destination; 2 connections per RDMA
+  interface, 4 per RSS interface, 1 otherwise. A NIC's connections are bound
+  to it; a team interface's connections are placed on its members by the
+  team's own rules (so Hyper-V port keeps them on one member, address hash
+  and dynamic spread them). An LBFO team gives no RDMA; a SET team whose
+  members have RDMA offers SMB Direct over one RDMA host vNIC per member,
+  each mapped to its member (Set-VMNetworkAdapterTeamMapping: the converged
+  design Microsoft documents; assumed, as hvnet does not model host vNICs
+  one by one).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from hvnet.fabric import Fabric, Port, ecmp_key
+from hvnet.model import Host, Nic, Scenario, Team
+
+__all__ = ["Interface", "SmbChannel", "interfaces", "migration_network", "smb_channels"]
+
+
+@dataclass(frozen=True)
+class Interface:
+    """Something a host has an IP address on: a NIC, or a team's interface."""
+
+    #: The names `live_migration.networks` may give it (NIC; team, virtual switch).
+    names: tuple[str, ...]
+    #: The NIC or team that carries it.
+    uplink: str
+    nics: tuple[Nic, ...]
+    team: Team | None
+
+    @property
+    def name(self) -> str:
+        return self.names[-1]
+
+    @property
+    def speed(self) -> float:
+        """Its reported link speed: a team's is the sum of its members'."""
+        return sum(n.speed for n in self.nics)
+
+    @property
+    def rss(self) -> bool:
+        return all(n.rss_queues > 1 for n in self.nics)
+
+    @property
+    def rdma(self) -> bool:
+        """An LBFO team gives no RDMA (BEHAVIOUR.md); SET passes its members' on."""
+        lbfo = self.team is not None and str(self.team.kind.value) == "lbfo"
+        return not lbfo and all(n.rdma for n in self.nics)
+
+
+@dataclass(frozen=True)
+class SmbChannel:
+    """One SMB connection: bound to a NIC pair (`host/nic`), or with no NICs
+    when it runs over team interfaces, whose rules place it."""
+
+    out_nic: str | None
+    in_nic: str | None
+    rdma: bool
+
+
+def interfaces(scenario: Scenario, host: Host) -> list[Interface]:
+    """The host's cabled NICs outside any team, then its teams' interfaces, in file order."""
+    cabled = {end for cable in scenario.cables for end in (cable.a, cable.b)}
+    teamed = {member for team in host.teams for member in team.members}
+    found = [
+        Interface((nic.name,), nic.name, (nic,), None)
+        for nic in host.nics
+        if nic.name not in teamed and f"{host.name}/{nic.name}" in cabled
+    ]
+    for team in host.teams:
+        members = tuple(host.nic(m) for m in team.members if f"{host.name}/{m}" in cabled)
+        vswitches = tuple(v.name for v in host.vswitches if v.uplink == team.name)
+        if members:
+            found.append(Interface((team.name, *vswitches), team.name, members, team))
+    return found
+
+
+def _allowed(scenario: Scenario, host: Host) -> list[Interface]:
+    """The interfaces its live migrations may use, in the order of its `networks` setting."""
+    mine = interfaces(scenario, host)
+    networks = host.live_migration.networks
+    if networks is None:
+        return mine
+    return [i for name in networks for i in mine if name in i.names]
+
+
+def _joined(fabric: Fabric, a: Interface, b: Interface, source: str, target: str) -> bool:
+    """Whether a cable path joins some NIC of `a` on `source` to some NIC of `b` on `target`."""
+    return any(
+        fabric.path(Port(source, x.name), Port(target, y.name), ecmp_key(0, 0)) is not None
+        for x in a.nics
+        for y in b.nics
+    )
+
+
+def migration_network(scenario: Scenario, fabric: Fabric, source: str, target: str) -> tuple[str, str] | None | str:
+    """The uplinks (NIC or team names) a TCP/IP or Compression migration uses
+    on each host; None: the hosts' own (neither has a `networks` setting);
+    a text: why there is none."""
+    hosts = scenario.host(source), scenario.host(target)
+    if all(h.live_migration.networks is None for h in hosts):
+        return None
+    theirs = _allowed(scenario, hosts[1])
+    for mine in _allowed(scenario, hosts[0]):
+        for other in theirs:
+            if set(mine.names) & set(other.names) and _joined(fabric, mine, other, source, target):
+                return mine.uplink, other.uplink
+    names = [", ".join(i.name for i in _allowed(scenario, host)) or "none" for host in hosts]
+    return (
+        f"no live migration network joins {source} ({names[0]}) and {target} ({names[1]}): "
+        "a network is used when both hosts allow an interface of that name and a cable path joins them"
+    )
+
+
+def smb_channels(scenario: Scenario, source: str, target: str) -> tuple[tuple[SmbChannel, ...], tuple[str, str] | None] | str:
+    """SMB Multichannel's connections between two hosts, and the uplinks its
+    team-interface connections leave and arrive by (None if it has none); or why there are none."""
+    ends = _allowed(scenario, scenario.host(source)), _allowed(scenario, scenario.host(target))
+    if not ends[0] or not ends[1]:
+        empty = source if not ends[0] else target
+        return f"SMB finds no interface for live migration on {empty}: no cabled NIC or team (in its networks setting)"
+    rdma = all(any(i.rdma for i in side) for side in ends)
+    if not rdma:
+        for host, side in zip((source, target), ends):
+            lbfo = [i.name for i in side if i.team is not None and i.team.kind.value == "lbfo" and all(n.rdma for n in i.nics)]
+            if lbfo and not any(i.rdma for i in side):
+                return (
+                    f"SMB Direct is refused on an LBFO team ({host}'s {lbfo[0]}): an LBFO team gives no RDMA; "
+                    "use a SET team or NICs outside any team for RDMA, or set rdma: false on its members"
+                )
+
+    def preferred(side: list[Interface]) -> list[Interface]:
+        kind = [i for i in side if i.rdma] if rdma else [i for i in side if i.rss] or side
+        fastest = max(i.speed for i in kind)
+        return [i for i in kind if i.speed == fastest]
+
+    pairs = list(zip(preferred(ends[0]), preferred(ends[1])))
+    unbound = {(a.uplink, b.uplink) for a, b in pairs if (a.team is not None or b.team is not None) and not rdma}
+    if len(unbound) > 1:
+        return "SMB over two team interfaces at once is not simulated yet"
+    per_interface = 2 if rdma else (4 if all(i.rss for pair in pairs for i in pair) else 1)
+    channels: list[SmbChannel] = []
+    bound: list[tuple[str | None, str | None]]
+    for a, b in pairs:
+        if a.team is None and b.team is None:
+            bound = [(f"{source}/{a.nics[0].name}", f"{target}/{b.nics[0].name}")]
+        elif rdma:  # one RDMA host vNIC per SET member, mapped to it
+            bound = [(f"{source}/{x.name}", f"{target}/{y.name}") for x, y in zip(a.nics, b.nics)]
+        else:
+            bound = [(None, None)]  # the teams' rules place each connection
+        for _ in range(per_interface):
+            channels += [SmbChannel(out_nic, in_nic, rdma) for out_nic, in_nic in bound]
+    return tuple(channels), next(iter(unbound), None)

@@ -1,0 +1,159 @@
+"""Which interfaces live migration uses: the `networks` setting, and SMB over
+a team's interface.
+
+Two hosts on one switch, each with two 10 Gbps NICs (nic1, nic2; teamed as
+team1 unless a test says otherwise) and a 1 Gbps NIC outside the team
+(nic3); cores fast enough that the links limit. An idle 4 GiB VM moves from
+hv1 to hv2.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from hvnet import ScenarioError, parse_scenario, simulate
+from hvnet.results import Results
+
+CLUSTER = """
+name: networks
+hosts:
+%(hosts)s
+switches: [{name: tor1, ports: 8}]
+cables:
+  - {a: hv1/nic1, b: tor1/1}
+  - {a: hv1/nic2, b: tor1/2}
+  - {a: hv1/nic3, b: tor1/3}
+  - {a: hv2/nic1, b: tor1/4}
+  - {a: hv2/nic2, b: tor1/5}
+  - {a: hv2/nic3, b: tor1/6}
+vms:
+  - {name: vm1, host: hv1, memory: 4GiB}
+events:
+  - {at: 0s, action: migrate, target: vm1, to: hv2}
+"""
+HOST = """  - name: %(name)s
+    cpu: {ghz: 6}
+    power_plan: high_performance
+    live_migration: {option: %(option)s%(extra)s}
+    nics:
+      - {name: nic1, speed: 10Gbps, rdma: %(rdma)s}
+      - {name: nic2, speed: 10Gbps, rdma: %(rdma)s}
+      - {name: nic3, speed: 1Gbps, rss_queues: 1}
+    teams: [%(team)s]
+"""
+LBFO = "{name: team1, members: [nic1, nic2], mode: %s, load_balancing: %s}"
+SET = "{name: team1, kind: set, members: [nic1, nic2], load_balancing: hyperv_port}"
+
+
+def cluster(
+    option: str = "tcp_ip",
+    team: str = LBFO % ("switch_independent", "dynamic"),
+    extra: tuple[str, str] = ("", ""),
+    rdma: bool = False,
+) -> str:
+    hosts = "".join(
+        HOST % {"name": name, "option": option, "extra": more, "rdma": str(rdma).lower(), "team": team}
+        for name, more in zip(("hv1", "hv2"), extra)
+    )
+    return CLUSTER % {"hosts": hosts}
+
+
+def run(**kwargs: object) -> Results:
+    return simulate(parse_scenario(cluster(**kwargs)))  # type: ignore[arg-type]
+
+
+def nics_used(results: Results, host: str = "hv1") -> set[str]:
+    """The NICs of `host` that sent something (hv1) or received something (hv2)."""
+    series = (lambda a: a.send_bps) if host == "hv1" else (lambda a: a.receive_bps)
+    return {a.nic for a in results.adapters if a.host == host and max(series(a), default=0) > 0}
+
+
+def test_without_a_networks_setting_tcp_ip_rides_one_member_of_the_hosts_own_team() -> None:
+    """Address hash: the migration's connections keep their ports, so one member carries them all."""
+    results = run(team=LBFO % ("switch_independent", "address_hash"))
+    assert nics_used(results) <= {"nic1", "nic2"} and len(nics_used(results)) == 1
+
+
+def test_the_first_network_in_the_order_is_used() -> None:
+    """networks: [nic3, team1] on both: the migration goes over the 1 Gbps nic3 although the team is faster."""
+    results = run(extra=(", networks: [nic3, team1]", ", networks: [nic3, team1]"))
+    assert nics_used(results) == {"nic3"}
+    (m,) = results.migrations
+    assert m.peak_gbps < 1.0
+
+
+def test_a_network_the_destination_does_not_allow_is_skipped() -> None:
+    """hv1 prefers nic3, but hv2 accepts live migrations on team1 only: team1 it is."""
+    results = run(extra=(", networks: [nic3, team1]", ", networks: [team1]"))
+    assert nics_used(results) <= {"nic1", "nic2"}
+    (m,) = results.migrations
+    assert m.peak_gbps > 5
+
+
+def test_no_common_network_is_refused_with_both_lists() -> None:
+    with pytest.raises(ScenarioError, match=r"no live migration network joins hv1 \(nic3\) and hv2 \(team1\)"):
+        run(extra=(", networks: [nic3]", ", networks: [team1]"))
+
+
+@pytest.mark.parametrize(
+    ("networks", "expected"),
+    [
+        ("[nic9]", "hosts[0].live_migration.networks[0]: unknown interface 'nic9'; hv1 has NICs: nic1, nic2, nic3; teams: team1"),
+        ("[nic1]", "hosts[0].live_migration.networks[0]: 'nic1' is a member of team team1; live migration uses the team: list team1"),
+    ],
+)
+def test_a_network_that_is_not_an_interface_of_the_host_is_refused(networks: str, expected: str) -> None:
+    with pytest.raises(ScenarioError) as raised:
+        parse_scenario(cluster(extra=(f", networks: {networks}", "")), "cluster.yaml")
+    assert expected in str(raised.value)
+
+
+def test_smb_over_a_lacp_team_spreads_its_four_connections_over_both_members() -> None:
+    """The team interface is one RSS interface (20 Gbps, faster than nic3): 4 SMB connections,
+    which the LACP team's address hash and the switch's hash spread over both members both ways,
+    so the migration goes faster than one 10 Gbps NIC could carry."""
+    results = run(option="smb", team=LBFO % ("lacp", "address_hash"))
+    (m,) = results.migrations
+    assert m.option == "smb"
+    assert nics_used(results) == {"nic1", "nic2"}
+    assert nics_used(results, "hv2") == {"nic1", "nic2"}
+    assert m.peak_gbps > 10
+
+
+def test_smb_over_a_switch_independent_team_arrives_on_one_member() -> None:
+    """Switch independent, address hash: hv1 sends on both members, but everything for hv2's
+    team interface arrives on its primary member, so one 10 Gbps NIC is the limit."""
+    results = run(option="smb", team=LBFO % ("switch_independent", "address_hash"))
+    (m,) = results.migrations
+    assert nics_used(results) == {"nic1", "nic2"}
+    assert len(nics_used(results, "hv2")) == 1
+    assert m.peak_gbps < 10
+
+
+def test_smb_over_a_set_team_with_hyperv_port_stays_on_one_member() -> None:
+    """One host vNIC on a SET team with Hyper-V port: the vNIC is affinitized to one member, so
+    all four connections ride it."""
+    results = run(option="smb", team=SET)
+    assert len(nics_used(results)) == 1
+
+
+def test_smb_direct_over_a_set_team_uses_every_member_at_line_rate() -> None:
+    """RDMA members in a SET team: SMB Direct over one RDMA host vNIC per member: both members,
+    at next to no CPU."""
+    results = run(option="smb", team=SET, rdma=True)
+    (m,) = results.migrations
+    assert m.option == "smb_direct"
+    assert nics_used(results) == {"nic1", "nic2"}
+    assert m.peak_gbps > 18
+    assert m.duration_s is not None and m.cpu_core_s_destination / m.duration_s < 0.05
+
+
+def test_smb_direct_is_refused_on_an_lbfo_team() -> None:
+    with pytest.raises(ScenarioError, match="SMB Direct is refused on an LBFO team .hv1's team1.: an LBFO team gives no RDMA"):
+        run(option="smb", rdma=True)
+
+
+def test_smb_keeps_to_the_networks_setting() -> None:
+    """networks: [nic3] on both: SMB uses the 1 Gbps nic3 only (one connection: it is not RSS)."""
+    results = run(option="smb", extra=(", networks: [nic3]", ", networks: [nic3]"))
+    assert nics_used(results) == {"nic3"}
