@@ -16,7 +16,9 @@
 //!   together reaches its size (checked at each event, and by a timer at the
 //!   time the current rates would reach it).
 //!
-//! The switch-over is a pause; then the next queued migration of the host starts.
+//! The switch-over is a pause; then the VM runs on the destination (its own
+//! CPU load with it, see [`super::guests`]) and the next queued migration of
+//! the host starts.
 
 use std::collections::{HashMap, VecDeque};
 
@@ -89,6 +91,9 @@ pub struct Migration {
     /// Its source host's queue, and how many that host runs at once.
     pub queue: u32,
     pub simultaneous: u32,
+    /// The VM's own CPU load (an index into the run's guests), which runs on
+    /// the destination once the migration ends; `None` for an idle VM.
+    pub guest: Option<usize>,
 }
 
 /// What one migration did.
@@ -279,6 +284,10 @@ impl State<'_> {
             }
             Step::Done => {
                 self.migrations.reports[i].end = Some(sim.now());
+                if let Some(g) = self.migrations.specs[i].guest {
+                    self.guests.moved(g, self.migrations.specs[i].target);
+                    self.guests.place(sim, self.network);
+                }
                 let queue = self.migrations.specs[i].queue;
                 *self
                     .migrations
