@@ -67,6 +67,22 @@ def test_cpu_percent_and_cycles_per_byte_follow_the_receive_cost() -> None:
     assert run.avg_frame_bytes == 1460
 
 
+def test_busy_guests_slow_one_stream_but_their_work_is_not_its_cpu() -> None:
+    """A VM keeping all 8 of hv2's cores busy (cpu_load 1.0): the receiving core
+    is shared at equal rates, the guests' cycles/s and the stream's bytes/s, so
+    the stream gets 3e9 / (1 + 4.15) bytes/s instead of 3e9 / 4.15. The CPU %
+    and cycles per byte count only the stream's receive work: cycles per byte
+    stays the receive cost, and CPU % falls with the rate (4.15/5.15 of a core)."""
+    busy = parse_scenario(
+        BACK_TO_BACK % {"mtu": 1500} + "vms: [{name: app, host: hv2, vcpus: 8, memory: 8GiB, cpu_load: 1.0}]\n"
+    )
+    run = run_ntttcp(busy, "hv1", "hv2", threads=1, seconds=10.0)
+    cost = CpuParameters().receive_cost(frames.mss(1500))
+    assert run.thread_bytes[0] / 10.0 == pytest.approx(3e9 / (1 + cost), rel=1e-9)
+    assert run.cycles_per_byte == pytest.approx(cost, rel=1e-6)
+    assert run.cpu_percent == pytest.approx(100 / 16 * cost / (1 + cost), rel=1e-6)
+
+
 def test_the_report_reads_like_ntttcp() -> None:
     run = run_ntttcp(scenario(), "hv1", "hv2", threads=2, seconds=10.0)
     text = format_ntttcp(run)

@@ -17,7 +17,9 @@ the network (TCP/IP, Compression) or SMB's channels.
   memory compressed (`CompressionParameters`: ratio by content, zero pages
   nearly free) and costs compression cycles spread over all the source host's
   cores and decompression cycles over the destination's; its weight is low,
-  so it uses only CPU (and bandwidth) that nothing else wants.
+  so it uses only CPU (and bandwidth) that nothing else wants — the guests'
+  own work included (a VM's `cpu_load`, which stays on the source host until
+  its migration ends: crates/network/src/run/guests.rs).
 """
 
 from __future__ import annotations

@@ -318,6 +318,26 @@ class NetworkModel:
                 limits[m.source] = self.fabric.add(f"SMB bandwidth limit for live migration of {m.source}", limit / 8)
         return limits
 
+    def _guests(
+        self, index: dict[str, int], migrations: Sequence[MigrationRequest]
+    ) -> list[tuple[int, float, list[int]]]:
+        """The busy VMs' own CPU load for the core: (the endpoint of the host it
+        starts on, cores' worth of work = vCPUs × cpu_load, the migrations that
+        move it). The core spreads it evenly over its host's cores and moves
+        it to the destination when a migration ends (crates/network/src/run/guests.rs).
+        Without a CPU model there are no cores to load."""
+        if self.cpu is None:
+            return []
+        return [
+            (
+                index[vm.host],
+                vm.vcpus * vm.cpu_load,
+                [i for i, m in enumerate(migrations) if m.vm == vm.name],
+            )
+            for vm in self.scenario.vms
+            if vm.cpu_load > 0
+        ]
+
     def changes(self) -> list[tuple[float, str, int, bool]]:
         """The scenario's events as resource and link changes, in time order."""
         changes = _Changes()
@@ -435,6 +455,7 @@ class NetworkModel:
             )
         changes = self.changes()
         dynamic = any(t[3] == "dynamic" for t in self.teams)
+        guests = self._guests(index, migrations)
         result = _core.run_network(
             self.fabric.capacities,
             self.fabric.fatpipe,
@@ -448,6 +469,7 @@ class NetworkModel:
             rebalance_interval=self.parameters.rebalance_interval_s if dynamic else None,
             record_step=step_s,
             migrations=migration_args,
+            guests=guests,
         )
         names = [str(p) for p in self.nic_ports]
         outcomes = [

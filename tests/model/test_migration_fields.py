@@ -174,3 +174,29 @@ def test_a_scenario_with_two_migrations_loads() -> None:
         (10.0, EventAction.MIGRATE, "vm2", "hv1"),
         (300.0, EventAction.MIGRATE, "vm1", "hv1"),
     ]
+
+
+# --- the guest's CPU load -----------------------------------------------------------------
+
+
+def test_cpu_load_defaults_to_idle_and_is_a_share_of_the_vcpus() -> None:
+    assert valid(with_vms([VM1])).vm("vm1").cpu_load == 0.0
+    assert valid(with_vms(["{name: vm1, host: hv1, vcpus: 4, memory: 8GiB, cpu_load: 0.5}"])).vm("vm1").cpu_load == 0.5
+    schema = scenario_json_schema()["$defs"]["VM"]["properties"]["cpu_load"]
+    assert (schema["minimum"], schema["maximum"], schema["default"]) == (0, 1, 0.0)
+    assert "vCPUs" in schema["description"]
+
+
+def test_cpu_load_is_between_0_and_1() -> None:
+    """A percentage written as 50, a negative load and a word are refused, each on its line, saying what is allowed."""
+    entries = [
+        "{name: vm1, host: hv1, memory: 8GiB, cpu_load: 50}",
+        "{name: vm2, host: hv2, memory: 4GiB, cpu_load: -0.1}",
+        "{name: vm3, host: hv2, memory: 4GiB, cpu_load: busy}",
+    ]
+    share = "is not a share from 0 to 1; it is the share of the VM's vCPUs the guest keeps busy (0.5: half of them, not 50)"
+    assert problems(with_vms(entries)) == [
+        f"cluster.yaml:8: vms[0].cpu_load: 50 {share}",
+        f"cluster.yaml:9: vms[1].cpu_load: -0.1 {share}",
+        "cluster.yaml:10: vms[2].cpu_load: expected a number, got 'busy'",
+    ]

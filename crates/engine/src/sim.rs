@@ -14,6 +14,12 @@
 //! *target*. Members of a class therefore finish in target order, and the
 //! loop only looks at the smallest target of each class. This is exact, and
 //! makes the solver's size the number of distinct routes, not of flows.
+//!
+//! An activity may have infinite work (*background* work, such as the
+//! guests' own CPU load): it takes its max-min share for as long as it runs,
+//! never completes, and never keeps the loop going — the loop ends when no
+//! timer is left and no activity with finite work has a rate, whatever
+//! background work still runs.
 
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap, VecDeque};
@@ -45,6 +51,7 @@ pub enum Event {
 /// What an activity does: `amount` of work on `usage` resources.
 #[derive(Clone, Debug)]
 pub struct ActivitySpec {
+    /// Work to do; `f64::INFINITY` for background work that never completes.
     pub amount: Amount,
     pub weight: f64,
     /// Upper bound of the rate (e.g. a TCP window limit); `None` for none.
@@ -219,6 +226,11 @@ impl Simulation {
         self.lmm.add_constraint(capacity, sharing)
     }
 
+    /// Number of resources added so far (their ids are `0..count`).
+    pub fn resource_count(&self) -> usize {
+        self.lmm.constraint_count()
+    }
+
     /// Changes a resource's capacity from now on (0 models a dead link).
     pub fn set_capacity(&mut self, resource: ResourceId, capacity: Rate) {
         self.rates_stale = true;
@@ -241,8 +253,8 @@ impl Simulation {
     /// Starts an activity now.
     pub fn start(&mut self, spec: &ActivitySpec) -> ActivityId {
         assert!(
-            spec.amount >= 0.0 && spec.amount.is_finite(),
-            "amount must be finite and >= 0, got {}",
+            spec.amount >= 0.0,
+            "amount must be >= 0 (infinite for background work), got {}",
             spec.amount
         );
         let id = ActivityId(self.activities.len() as u32);
@@ -356,7 +368,8 @@ impl Simulation {
     }
 
     /// Advances to the next event and returns it, or `None` when nothing can
-    /// happen any more (no timer left, and no running activity has a rate).
+    /// happen any more (no timer left, and no running activity with finite
+    /// work has a rate: background work does not keep the loop going).
     pub fn next_event(&mut self) -> Option<Event> {
         if let Some(e) = self.pending.pop_front() {
             return Some(e);
@@ -610,7 +623,10 @@ impl Simulation {
             clock.settle(now);
             let left = target - clock.progress;
             let amount = self.activities[a as usize].amount;
-            if left > WORK_EPSILON * amount && left > clock.rate * TIME_EPSILON {
+            // Background work (an infinite target) is never done.
+            if target.is_infinite()
+                || (left > WORK_EPSILON * amount && left > clock.rate * TIME_EPSILON)
+            {
                 self.done_at[c as usize] = clock.done_at();
                 return;
             }

@@ -209,3 +209,48 @@ fn run_until_stops_at_the_given_time() {
     assert!(close(sim.now(), 3.0));
     assert!(close(sim.remaining(flow), 70.0));
 }
+
+#[test]
+fn background_work_takes_its_share_but_does_not_keep_the_run_going() {
+    // A core of 10; background work (infinite, bounded to 4) and a flow of 12.
+    // Max-min: the background gets its bound 4, the flow the other 6, so the
+    // flow ends at t=2. The background never completes, and the loop ends
+    // there (nothing else can happen). A second background activity, bounded
+    // to 2 at t=1 (by a timer), takes 2 more from then on: still the run ends
+    // with the flow, whose remaining 6 at 4/s take 1.5 s (t=2.5).
+    let mut sim = Simulation::new();
+    let core = link(&mut sim, 10.0);
+    sim.record(1.0);
+    let background = |bound| ActivitySpec {
+        bound: Some(bound),
+        ..ActivitySpec::new(f64::INFINITY, vec![(core, 1.0)])
+    };
+    let guest = sim.start(&background(4.0));
+    let flow = sim.start(&ActivitySpec::new(12.0, vec![(core, 1.0)]));
+    sim.schedule(1.0, 0);
+    let mut events = vec![];
+    sim.run(|sim, e| {
+        events.push(e);
+        if let Event::Timer(..) = e {
+            sim.start(&background(2.0));
+        }
+    });
+    assert_eq!(
+        events.len(),
+        2,
+        "the timer and the flow's completion: {events:?}"
+    );
+    assert_eq!(events[1], Event::Completed(flow));
+    assert!(close(sim.now(), 2.5));
+    assert_eq!(sim.state(guest), ActivityState::Running);
+    assert_eq!(sim.remaining(guest), f64::INFINITY);
+    assert!(close(sim.rate(guest), 4.0));
+    // It may be re-bounded and cancelled like any other activity.
+    sim.set_bound(guest, Some(1.0));
+    assert!(close(sim.rate(guest), 1.0));
+    sim.cancel(guest);
+    assert_eq!(sim.state(guest), ActivityState::Cancelled);
+    // The core was fully used while the flow ran: 10 in bin 0 and bin 1, and 10 for half of bin 2.
+    let series = sim.recorder().unwrap().series(core);
+    assert!(close(series[0], 10.0) && close(series[1], 10.0) && close(series[2], 5.0));
+}

@@ -24,7 +24,7 @@ pub use rss::{
     rss_hash, FlowKey, IndirectionTable, TableError, MAX_INDIRECTION_TABLE_LEN, RSS_KEY_LEN,
 };
 pub use run::{
-    Change, Channel, Compression, Connection, ConnectionReport, Endpoint, Migration,
+    Change, Channel, Compression, Connection, ConnectionReport, Endpoint, Guest, Migration,
     MigrationReport, Network, Nic, Path, RunReport, Uplink,
 };
 pub use team::{AddressHash, Flow, LoadBalancing, SwitchHash, Team, TeamingMode};

@@ -21,6 +21,10 @@
 //! down: it moves no data until failover or repair. The run reports, per
 //! connection, when it ended, every member it used, and how long it was
 //! black-holed.
+//!
+//! The guests' own CPU load runs on the hosts' cores beside the connections
+//! (see [`guests`]): it follows the VMs' migrations, takes its share of the
+//! cores, never keeps the run going, and is left out of the recorded series.
 
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -31,8 +35,11 @@ use hvnet_engine::{
 
 use crate::cores::Cores;
 
+mod guests;
 mod migrate;
 use crate::team::{AddressHash, Flow, LoadBalancing, Team, TeamingMode};
+pub use guests::Guest;
+use guests::Guests;
 use migrate::Migrations;
 pub use migrate::{Channel, Compression, Migration, MigrationReport};
 
@@ -157,7 +164,8 @@ pub struct RunReport {
     pub migrations: Vec<MigrationReport>,
     pub end_time: Seconds,
     pub events: u64,
-    /// `series[r][k]`: mean use of resource `r` in bin `k`, when recorded.
+    /// `series[r][k]`: mean use of resource `r` in bin `k`, when recorded;
+    /// the guests' own work is not in it (only the connections').
     pub series: Option<Vec<Vec<f64>>>,
 }
 
@@ -197,6 +205,7 @@ pub(crate) struct State<'a> {
     /// The next rebalancing tick, when one is scheduled.
     tick: Option<TimerId>,
     migrations: Migrations,
+    guests: Guests,
 }
 
 impl Network {
@@ -589,22 +598,32 @@ impl Network {
         changes: &[(Seconds, Change)],
         record_step: Option<Seconds>,
     ) -> RunReport {
-        self.run_with_migrations(connections, changes, &[], record_step)
+        self.run_with_migrations(connections, changes, &[], &[], record_step)
     }
 
     /// Like [`Network::run`], with live migrations: each arrives at its time,
-    /// waits in its source host's queue, and moves its memory pass by pass.
+    /// waits in its source host's queue, and moves its memory pass by pass;
+    /// and with the guests' own CPU load on their hosts' cores, which moves
+    /// with a VM's migration when it ends ([`Migration::guest`]).
     pub fn run_with_migrations(
         &self,
         connections: &[Connection],
         changes: &[(Seconds, Change)],
         migrations: &[Migration],
+        guests: &[Guest],
         record_step: Option<Seconds>,
     ) -> RunReport {
         let mut sim = Simulation::new();
         for &(capacity, sharing) in &self.resources {
             sim.add_resource(capacity, sharing);
         }
+        let guest_hosts = guests.iter().map(|g| g.host).chain(
+            migrations
+                .iter()
+                .filter(|m| m.guest.is_some())
+                .map(|m| m.target),
+        );
+        let guests = Guests::new(guests, guest_hosts, self, &mut sim);
         if let Some(step) = record_step {
             sim.record(step);
         }
@@ -647,8 +666,10 @@ impl Network {
             reports: vec![ConnectionReport::default(); connections.len()],
             tick: None,
             migrations,
+            guests,
         };
         state.update_carriers();
+        state.guests.place(&mut sim, self);
         let mut events = 0u64;
         sim.run(|sim, event| {
             events += 1;
@@ -666,9 +687,10 @@ impl Network {
             }
         }
         let series = sim.recorder().map(|rec| {
-            (0..self.resources.len())
+            let all = (0..sim.resource_count())
                 .map(|r| rec.series(r).to_vec())
-                .collect()
+                .collect();
+            state.guests.network_work(all, self.resources.len())
         });
         RunReport {
             connections: state.reports,

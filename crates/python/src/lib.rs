@@ -11,8 +11,8 @@ use hvnet_engine::{ActivitySpec, CapacityChange, Sharing, Transfer, Workload};
 use hvnet_migration::{GuestMemory, PrecopyParameters};
 use hvnet_network::{
     AddressHash, Change, Channel, Compression, Connection, ConnectionReport, Cores, Endpoint,
-    FlowKey, LoadBalancing, Migration, Network, Nic, Path, SwitchHash, Team, TeamingMode, Uplink,
-    MICROSOFT_RSS_KEY,
+    FlowKey, Guest, LoadBalancing, Migration, Network, Nic, Path, SwitchHash, Team, TeamingMode,
+    Uplink, MICROSOFT_RSS_KEY,
 };
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -216,14 +216,19 @@ type MigrationArgs = (
 type ChannelArgs = (Option<(u32, u32)>, (u16, u16), Option<(f64, f64)>);
 /// Compression: ratio, zero-page ratio, compress, decompress and zero-page cycles per byte, weight.
 type CompressionArgs = [f64; 6];
+/// A VM's own CPU load: the endpoint of the host it starts on, the cores'
+/// worth of work it keeps busy (vCPUs × load), and the migrations (indices)
+/// that move it.
+type GuestArgs = (u32, f64, Vec<usize>);
 
 /// Runs connections on NICs and teams, with failures, failover and
 /// rebalancing. Returns a dict with, per connection, `end` (None if it never
 /// completed), `members` ([(time, out NIC, in NIC)]), `blackholed`
 /// (seconds) and `stalled_since` (when its path went down for good, or
-/// None), and `end_time`, `events`, `wall_s`, `series`.
+/// None), and `end_time`, `events`, `wall_s`, `series` (the connections'
+/// use of each resource: the guests' own CPU load is not in it).
 #[pyfunction]
-#[pyo3(signature = (capacities, fatpipe, nics, teams, endpoints, paths, connections, changes, lacp_timeout, rebalance_interval=None, record_step=None, migrations=Vec::new()))]
+#[pyo3(signature = (capacities, fatpipe, nics, teams, endpoints, paths, connections, changes, lacp_timeout, rebalance_interval=None, record_step=None, migrations=Vec::new(), guests=Vec::new()))]
 #[allow(clippy::too_many_arguments)]
 fn run_network<'py>(
     py: Python<'py>,
@@ -239,6 +244,7 @@ fn run_network<'py>(
     rebalance_interval: Option<f64>,
     record_step: Option<f64>,
     migrations: Vec<MigrationArgs>,
+    guests: Vec<GuestArgs>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let n_res = capacities.len();
     if fatpipe.len() != n_res {
@@ -570,7 +576,27 @@ fn run_network<'py>(
             through,
             queue,
             simultaneous,
+            guest: None,
         });
+    }
+    let mut guests_out = Vec::with_capacity(guests.len());
+    for (g, (host, cores, moves)) in guests.into_iter().enumerate() {
+        if host as usize >= network.endpoints.len() {
+            return Err(bad(format!("guest {g}: endpoint does not exist")));
+        }
+        if !(cores.is_finite() && cores >= 0.0) {
+            return Err(bad(format!(
+                "guest {g}: cores {cores} is not a finite number >= 0"
+            )));
+        }
+        for i in moves {
+            match migrations_out.get_mut(i) {
+                Some(m) if m.guest.is_none() => m.guest = Some(g),
+                Some(_) => return Err(bad(format!("migration {i} moves two guests"))),
+                None => return Err(bad(format!("guest {g}: migration {i} does not exist"))),
+            }
+        }
+        guests_out.push(Guest { host, cores });
     }
     let (report, wall) = py.detach(|| {
         let clock = Instant::now();
@@ -578,6 +604,7 @@ fn run_network<'py>(
             &connections_out,
             &changes_out,
             &migrations_out,
+            &guests_out,
             record_step,
         );
         (report, clock.elapsed().as_secs_f64())

@@ -61,6 +61,19 @@ def _check_name(name: str) -> str:
 Name = Annotated[str, AfterValidator(_check_name), WithJsonSchema({"type": "string", "pattern": "^[^/]*\\S[^/]*$"})]
 """The name of a host, NIC, team, switch, VM...: not empty, no '/'."""
 
+
+
+def _check_share(value: float) -> float:
+    if not 0 <= value <= 1:  # NaN too
+        raise ValueError(
+            f"{value:g} is not a share from 0 to 1; it is the share of the VM's vCPUs the guest keeps busy "
+            "(0.5: half of them, not 50)"
+        )
+    return value
+
+
+#: A fraction from 0 to 1, such as a VM's CPU load.
+Share = Annotated[float, AfterValidator(_check_share), Field(json_schema_extra={"minimum": 0, "maximum": 1})]
 PositiveBitRate = Annotated[BitRate, Field(gt=0)]
 PositiveBytes = Annotated[Bytes, Field(gt=0)]
 
@@ -332,6 +345,8 @@ class VM(_Model):
     """The memory the guest writes to (dirtying saturates at it); at most memory. Absent: all of memory."""
     device_state: Bytes = 32 * 2**20
     """Device state copied during the blackout."""
+    cpu_load: Share = 0.0
+    """The share of its vCPUs the guest keeps busy, 0 (idle) to 1 (all busy): 0.5 on 4 vCPUs is 2 cores' worth of work."""
     vswitch: Name | None = None
     """A virtual switch of its host."""
     team: VmTeam | None = None

@@ -16,11 +16,12 @@
 //!   together reaches its size (checked at each event, and by a timer at the
 //!   time the current rates would reach it).
 //!
-//! The switch-over is a pause; then the next queued migration of the host
-//! starts. A migration may wait for others (`after`): it is asked for
-//! `delay` seconds after the last of them ends (a node drained, patched and
-//! back), or at its own time if that is later; one whose `after` never all
-//! end is never asked for.
+//! The switch-over is a pause; then the VM runs on the destination (its own
+//! CPU load with it, see [`super::guests`]) and the next queued migration of
+//! the host starts. A migration may wait for others (`after`): it is asked
+//! for `delay` seconds after the last of them ends (a node drained, patched
+//! and back), or at its own time if that is later; one whose `after` never
+//! all end is never asked for.
 
 use std::collections::{HashMap, VecDeque};
 
@@ -103,6 +104,9 @@ pub struct Migration {
     /// Its source host's queue, and how many that host runs at once.
     pub queue: u32,
     pub simultaneous: u32,
+    /// The VM's own CPU load (an index into the run's guests), which runs on
+    /// the destination once the migration ends; `None` for an idle VM.
+    pub guest: Option<usize>,
 }
 
 /// What one migration did.
@@ -323,6 +327,10 @@ impl State<'_> {
                         let at = spec.at.max(sim.now() + spec.delay);
                         sim.schedule(at, MIGRATE | j as u64);
                     }
+                }
+                if let Some(g) = self.migrations.specs[i].guest {
+                    self.guests.moved(g, self.migrations.specs[i].target);
+                    self.guests.place(sim, self.network);
                 }
                 let queue = self.migrations.specs[i].queue;
                 *self

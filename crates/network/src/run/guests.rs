@@ -1,0 +1,166 @@
+//! The guests' own CPU load on the run: what the VMs' work leaves of their
+//! host's cores for network processing and for live-migration compression.
+//!
+//! A guest keeps `cores` cores' worth of work busy (vCPUs × its load). The
+//! hypervisor is assumed to spread a VM's virtual processors evenly over all
+//! its host's physical cores, so a host of `n` cores whose guests ask
+//! `G = Σ cores_g` puts on each core `c` (of `C_c` cycles/s) a demand of
+//!
+//! ```text
+//!   D_c = G / n · C_c   cycles/s
+//! ```
+//!
+//! Each busy core carries one *background* activity of the engine: infinite
+//! work (it never completes, and never keeps the run going), weight 1, rate
+//! bound `D_c`, using the core with coefficient 1 (its rate is in cycles/s).
+//! The engine's weighted max-min then shares each core:
+//!
+//! - while the guests and the network work together fit in the core, each
+//!   gets what it asks: the guests `D_c`, the connections what their links
+//!   and other cores allow;
+//! - when they do not (the core is oversubscribed), rates are equalised:
+//!   the guests' cycles/s and a weight-1 connection's bytes/s on the core.
+//!   A connection using `k` cycles per byte there gets `C_c / (1 + k)`
+//!   bytes/s (`k/(1+k)` of the core) rather than `C_c / k` alone: it slows,
+//!   but never stalls;
+//! - a compression connection has weight `w` (0.1): on a core full of guest
+//!   work it gets `w` bytes/s per cycle/s the guests get, so it keeps only a
+//!   small share — it uses the CPU that is otherwise idle, and little more.
+//!
+//! A VM's load is on its source host until its migration ends, then on its
+//! destination: [`Guests::moved`] at a migration's end, then
+//! [`Guests::place`] re-bounds the cores' activities.
+//!
+//! The guests' work is not network work: each busy core has a *meter*, a
+//! resource of its own (a fatpipe that never limits) that only the core's
+//! background activity uses. The recorded use of a core minus that of its
+//! meter is the network and migration work alone, which is what the run
+//! reports.
+
+use std::collections::BTreeMap;
+
+use hvnet_engine::{ActivityId, ActivitySpec, ResourceId, Sharing, Simulation};
+
+use super::Network;
+
+/// One VM's own CPU load.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Guest {
+    /// The endpoint of the host it runs on at the start.
+    pub host: u32,
+    /// Cores' worth of work it keeps busy: its vCPUs × its load (0..1).
+    pub cores: f64,
+}
+
+/// A core that guests may use: its meter, and its background activity with
+/// that activity's bound (cycles/s) while guests ask for the core.
+#[derive(Debug)]
+struct Core {
+    meter: ResourceId,
+    busy: Option<(ActivityId, f64)>,
+}
+
+pub(super) struct Guests {
+    specs: Vec<Guest>,
+    /// The endpoint of the host each guest runs on now.
+    host_of: Vec<u32>,
+    /// Every core of every host a guest may run on, by resource id.
+    cores: BTreeMap<ResourceId, Core>,
+}
+
+impl Guests {
+    /// Adds a meter for every core of every host in `hosts` (where the guests
+    /// run at the start, and where migrations move them): call before the
+    /// simulation starts recording.
+    pub(super) fn new(
+        specs: &[Guest],
+        hosts: impl IntoIterator<Item = u32>,
+        network: &Network,
+        sim: &mut Simulation,
+    ) -> Self {
+        let mut cores = BTreeMap::new();
+        let mut hosts: Vec<u32> = hosts.into_iter().collect();
+        hosts.sort_unstable();
+        hosts.dedup();
+        for host in hosts {
+            for &core in &network.endpoints[host as usize].host_cores {
+                cores.entry(core).or_insert_with(|| Core {
+                    meter: sim.add_resource(f64::MAX, Sharing::Fatpipe),
+                    busy: None,
+                });
+            }
+        }
+        Self {
+            specs: specs.to_vec(),
+            host_of: specs.iter().map(|g| g.host).collect(),
+            cores,
+        }
+    }
+
+    /// Guest `g` runs on the host of endpoint `host` from now on.
+    pub(super) fn moved(&mut self, g: usize, host: u32) {
+        self.host_of[g] = host;
+    }
+
+    /// Each core's demand `D_c = G / n · C_c`, from where the guests run now.
+    fn demand(&self, network: &Network) -> BTreeMap<ResourceId, f64> {
+        let mut demand = BTreeMap::new();
+        for (guest, &host) in self.specs.iter().zip(&self.host_of) {
+            let cores = &network.endpoints[host as usize].host_cores;
+            let n = cores.len() as f64;
+            for &core in cores {
+                let cycles = guest.cores / n * network.resources[core].0;
+                *demand.entry(core).or_insert(0.0) += cycles;
+            }
+        }
+        demand
+    }
+
+    /// Starts, re-bounds or ends each core's background activity to match
+    /// where the guests run now.
+    pub(super) fn place(&mut self, sim: &mut Simulation, network: &Network) {
+        let demand = self.demand(network);
+        for (&core, state) in &mut self.cores {
+            let wanted = demand.get(&core).copied().unwrap_or(0.0);
+            match state.busy {
+                Some((_, bound)) if bound == wanted => {}
+                Some((activity, _)) if wanted > 0.0 => {
+                    sim.set_bound(activity, Some(wanted));
+                    state.busy = Some((activity, wanted));
+                }
+                Some((activity, _)) => {
+                    sim.cancel(activity);
+                    state.busy = None;
+                }
+                None if wanted > 0.0 => {
+                    let activity = sim.start(&ActivitySpec {
+                        bound: Some(wanted),
+                        ..ActivitySpec::new(f64::INFINITY, vec![(core, 1.0), (state.meter, 1.0)])
+                    });
+                    state.busy = Some((activity, wanted));
+                }
+                None => {}
+            }
+        }
+    }
+
+    /// The recorded use of each core less its guests' (`series[r][k]`, one
+    /// row per resource of the network, then the meters): the network's
+    /// resources only, with the guests' work taken off their cores.
+    pub(super) fn network_work(
+        &self,
+        mut series: Vec<Vec<f64>>,
+        resources: usize,
+    ) -> Vec<Vec<f64>> {
+        for (&core, state) in &self.cores {
+            let meter = std::mem::take(&mut series[state.meter]);
+            for (used, guests) in series[core].iter_mut().zip(meter) {
+                // What is left is the network's; below rounding, it is none.
+                let left = *used - guests;
+                *used = if left > 1e-9 * guests { left } else { 0.0 };
+            }
+        }
+        series.truncate(resources);
+        series
+    }
+}
