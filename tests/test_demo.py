@@ -33,7 +33,7 @@ def test_the_demo_prints_the_comparison_and_writes_its_report(
     result = cli("demo")
     assert result.exit_code == 0, result.output
     report = tmp_path / "hvnet-demo.html"
-    assert is_hvnet_page(report) and "Comparison of 8 variants" in report.read_text()
+    assert is_hvnet_page(report) and "Comparison of 11 variants" in report.read_text()
     assert f"report written to {report}" in result.stdout, "it says where"
     text = "".join(line.rstrip() + "\n" for line in result.stdout.replace(str(tmp_path), "<cwd>").splitlines())
     golden("demo.txt", text)
@@ -54,14 +54,18 @@ def test_the_demo_replaces_its_own_report_and_keeps_any_other_file(
 
 
 def test_every_design_drains_and_the_transports_are_those_each_design_supports(runs: list[Run]) -> None:
-    """Four design files: TCP/IP and Compression everywhere, SMB only on unteamed NICs."""
+    """Five design files: TCP/IP, Compression and SMB on each design with RDMA off, SMB Direct with RDMA on."""
     options = {file: [run.values["option"] for run in runs if run.file == file] for file in DESIGNS}
     assert options == {
-        "lbfo.yaml": ["tcp_ip", "compression"],
-        "set.yaml": ["tcp_ip", "compression"],
+        "lbfo.yaml": ["tcp_ip", "compression", "smb"],
+        "set.yaml": ["tcp_ip", "compression", "smb"],
+        "set-rdma.yaml": ["smb"],
         "no-team.yaml": ["tcp_ip", "compression", "smb"],
         "no-team-rdma.yaml": ["smb"],
     }
+    transports = {run.label: {m.option for m in run.results.migrations} for run in runs}
+    assert transports["set-rdma.yaml: option=smb"] == transports["no-team-rdma.yaml: option=smb"] == {"smb_direct"}
+    assert transports["lbfo.yaml: option=smb"] == {"smb"}
     for run in runs:
         assert len(run.results.migrations) == 7 and run.metrics.stalled == 0, run.label
         assert all(m.end_s is not None and m.blackout_ms for m in run.results.migrations), run.label
@@ -81,5 +85,18 @@ def test_what_the_published_graphs_show(runs: list[Run]) -> None:
     # SMB drains sooner than one TCP stream per VM, and SMB Direct spends the least CPU.
     ends = {run.label: run.metrics.end_s or 0.0 for run in runs}
     assert ends["no-team.yaml: option=smb"] < 0.6 * ends["no-team.yaml: option=tcp_ip"]
-    cheapest = min(runs, key=lambda run: run.metrics.cpu_core_s)
-    assert cheapest.label == "no-team-rdma.yaml: option=smb"
+    cheapest = min(run.metrics.cpu_core_s for run in runs)
+    rdma = {run.label for run in runs if run.metrics.cpu_core_s == cheapest}
+    assert rdma == {"set-rdma.yaml: option=smb", "no-team-rdma.yaml: option=smb"}
+
+
+def test_smb_over_a_team_is_only_as_fast_as_the_member_it_arrives_on(runs: list[Run]) -> None:
+    """One host vNIC: SET with Hyper-V port keeps SMB's four connections on its one member, and the
+    switch-independent LBFO team receives everything on one member, so SMB drains no faster than
+    TCP/IP there; SMB Direct over SET (one RDMA vNIC per member) uses both members like unteamed NICs."""
+    ends = {run.label: run.metrics.end_s or 0.0 for run in runs}
+    for design in ("set.yaml", "lbfo.yaml"):
+        assert ends[f"{design}: option=smb"] == pytest.approx(ends[f"{design}: option=tcp_ip"], rel=0.02)
+    assert ends["set-rdma.yaml: option=smb"] == pytest.approx(ends["no-team-rdma.yaml: option=smb"], rel=1e-6)
+    lbfo = _peak_send_gbps(next(run for run in runs if run.label == "lbfo.yaml: option=smb"), "hv1")
+    assert lbfo["nic1"] > 1 and lbfo["nic2"] > 1, "the dynamic team sends on both members"

@@ -125,11 +125,11 @@ def test_every_chart_renders_in_chromium_without_console_errors(
 def test_the_demo_report_renders_every_variants_charts(
     cli: Callable[..., Result], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """What the README's first command writes: 8 variants, each with 4 NIC charts and a migration timeline."""
+    """What the README's first command writes: 11 variants, each with 4 NIC charts and a migration timeline."""
     monkeypatch.chdir(tmp_path)
     assert cli("demo").exit_code == 0
     page = render(tmp_path / "hvnet-demo.html", tmp_path)
-    assert page.total == page.drawn == 8 * (4 + 1)
+    assert page.total == page.drawn == 11 * (4 + 1)
     severe = [entry for entry in page.console if entry["level"] == "SEVERE"]
     assert severe == [], f"errors in the browser console: {severe}"
     assert page.screenshot.stat().st_size > 10_000
