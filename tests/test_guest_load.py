@@ -8,7 +8,10 @@ dirtied) migrates hv1 → hv2 at 0 s; `busy` (8 vCPUs) runs on hv1 and `other`
 spread evenly over its host's cores: 8 vCPUs × load over 8 cores asks
 `load × C` of each core, and shares the core with the network at equal
 rates (its cycles/s, a weight-1 connection's bytes/s); compression's
-connection has weight 0.1.
+connection has weight 0.1. The NICs have RSC off (as under a virtual
+switch) so that a received byte costs `receive_cost(mss)`, and every
+migration also takes PREPARE_S, the source's preparation of its memory
+(in series with the transfer, `MigrationParameters.prepare_bytes_per_s`).
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ import pytest
 
 from hvnet import frames, parse_scenario, simulate
 from hvnet.cpu import CpuParameters
-from hvnet.migration import CompressionParameters
+from hvnet.migration import CompressionParameters, MigrationParameters
 from hvnet.results import Results
 
 GiB = 2**30
@@ -27,6 +30,7 @@ CORES = 8
 #: What a migration moves: pass 1 (all of memory) and the blackout copy (the device state).
 MOVED = 8 * GiB + 32 * MiB
 SWITCHOVER_S = 0.1
+PREPARE_S = MOVED / (MigrationParameters().prepare_bytes_per_s or float("inf"))
 CPU = CpuParameters()
 SQUEEZE = CompressionParameters()
 
@@ -37,12 +41,12 @@ hosts:
     cpu: {ghz: 3, cores_per_socket: 8}
     power_plan: high_performance
     live_migration: {option: %(option)s}
-    nics: [{name: nic1, speed: 10Gbps, mtu: %(mtu)d}]
+    nics: [{name: nic1, speed: 10Gbps, mtu: %(mtu)d, rsc: false}]
   - name: hv2
     cpu: {ghz: 3, cores_per_socket: 8}
     power_plan: high_performance
     live_migration: {option: %(option)s}
-    nics: [{name: nic1, speed: 10Gbps, mtu: %(mtu)d}]
+    nics: [{name: nic1, speed: 10Gbps, mtu: %(mtu)d, rsc: false}]
 cables: [{a: hv1/nic1, b: hv2/nic1}]
 vms:
   - {name: vm1, host: hv1, memory: 8GiB}
@@ -77,21 +81,21 @@ def test_compression_slows_when_the_source_hosts_vms_are_busy() -> None:
     """Idle hosts: the destination's receiving core limits compression. Each
     byte of memory puts 0.5 bytes on the wire; the receiving core spends 0.5 ×
     receive cost on them and 2/8 cycles decompressing (spread over 8 cores):
-    C / (0.5 × 4.15 + 0.25) = 1.29 GB/s, 6.8 s.
+    C / (0.5 × 4.15 + 0.25) = 1.29 GB/s, 6.8 s (7.7 s with the preparation).
 
     hv1's VMs keep all 8 cores busy (cpu_load 1.0): on the sending core the
     guests run at λ cycles/s and compression (weight 0.1) at 0.1·λ bytes/s,
     which costs 6/8 cycles compressing and 0.5 × send cost sending per byte;
     the core is full when λ · (1 + 0.1 × (0.75 + 0.53)) = C, so compression
-    moves 0.1 × C / 1.128 = 0.27 GB/s: 32.5 s, about 4.8 times as long."""
+    moves 0.1 × C / 1.128 = 0.27 GB/s: 32.5 s (33.4 s), about 4.3 times as long."""
     idle, busy = run("compression"), run("compression", source_load=1.0)
     receive = 0.5 * CPU.receive_cost(frames.mss(1500)) + SQUEEZE.decompress_cycles_per_byte / CORES
-    assert duration(idle) == pytest.approx(MOVED / (C / receive) + SWITCHOVER_S, rel=1e-6)
+    assert duration(idle) == pytest.approx(MOVED / (C / receive) + SWITCHOVER_S + PREPARE_S, rel=1e-6)
     send = SQUEEZE.compress_cycles_per_byte / CORES + 0.5 * CPU.send_cost()
     rate = SQUEEZE.weight * C / (1 + SQUEEZE.weight * send)
-    assert duration(busy) == pytest.approx(MOVED / rate + SWITCHOVER_S, rel=1e-6)
-    assert duration(busy) == pytest.approx(32.5, abs=0.1)
-    assert 4.5 < duration(busy) / duration(idle) < 5
+    assert duration(busy) == pytest.approx(MOVED / rate + SWITCHOVER_S + PREPARE_S, rel=1e-6)
+    assert duration(busy) == pytest.approx(33.4, abs=0.1)
+    assert 4.1 < duration(busy) / duration(idle) < 4.5
 
 
 def test_compression_uses_the_idle_half_of_the_cores() -> None:
@@ -126,7 +130,7 @@ def test_tcp_ip_slows_but_never_stalls_when_the_guests_want_every_cycle() -> Non
     idle = run("tcp_ip", mtu=9014)
     busy = run("tcp_ip", source_load=1.0, destination_load=1.0, mtu=9014)
     rate = C / (1 + CPU.receive_cost(frames.mss(9014)))
-    assert duration(busy) == pytest.approx(MOVED / rate + SWITCHOVER_S, rel=1e-6)
+    assert duration(busy) == pytest.approx(MOVED / rate + SWITCHOVER_S + PREPARE_S, rel=1e-6)
     assert 1.15 < duration(busy) / duration(idle) < 1.3
     assert core_seconds(busy) == pytest.approx(core_seconds(idle), rel=1e-6)
 
@@ -137,7 +141,8 @@ def test_a_vms_load_moves_to_the_destination_when_its_migration_ends() -> None:
     and at 120 s comes back hv2 → hv1, both by Compression. `busy` now runs on
     hv2: the first trip takes as long as one onto a busy destination (35.5 s:
     hv2's receiving core, full of guest work, decompresses and receives), the
-    trip back as long as one from a busy source (32.5 s). Had `busy` stayed on
+    trip back as long as one from a busy source (32.5 s; each 0.9 s more with
+    the source's preparation). Had `busy` stayed on
     hv1, it would be the other way round."""
     events = (
         "  - {at: 0s, action: migrate, target: busy, to: hv2}\n"
@@ -151,6 +156,6 @@ def test_a_vms_load_moves_to_the_destination_when_its_migration_ends() -> None:
     assert load.end_s is not None and 10 < load.end_s < 60
     onto_busy = duration(run("compression", destination_load=1.0))
     from_busy = duration(run("compression", source_load=1.0))
-    assert onto_busy == pytest.approx(35.5, abs=0.1) and from_busy == pytest.approx(32.5, abs=0.1)
+    assert onto_busy == pytest.approx(36.4, abs=0.1) and from_busy == pytest.approx(33.4, abs=0.1)
     assert there.duration_s == pytest.approx(onto_busy, rel=1e-6)
     assert back.duration_s == pytest.approx(from_busy, rel=1e-6)

@@ -3,7 +3,10 @@
 Two hosts back to back, one 10 Gbps NIC each at MTU 1500, cores fast enough
 (6 GHz, high performance) that the link limits: a migration's connection
 moves RATE = 10 Gbps × 1460/1538 of payload (hvnet.frames). Pre-copy stops
-below 64 MiB left or after 5 passes; the switch-over takes 0.1 s.
+below 64 MiB left or after 5 passes; the switch-over takes 0.1 s. The source
+prepares each step's memory at PREPARE bytes/s in series with its transfer
+(`MigrationParameters.prepare_bytes_per_s`), so a step of b bytes takes
+b / RATE + b / PREPARE.
 """
 
 from __future__ import annotations
@@ -11,9 +14,11 @@ from __future__ import annotations
 import pytest
 
 from hvnet import ScenarioError, parse_scenario, simulate
+from hvnet.migration import MigrationParameters
 from hvnet.results import Results
 
 RATE = 10e9 / 8 * 1460 / 1538
+PREPARE = MigrationParameters().prepare_bytes_per_s or float("inf")
 GiB = 2**30
 MiB = 2**20
 
@@ -46,8 +51,8 @@ def test_an_idle_vm_moves_in_one_pass_and_its_blackout_copies_its_device_state()
     ).migrations
     assert (m.vm, m.source, m.destination, m.option, m.passes) == ("vm1", "hv1", "hv2", "tcp_ip", 1)
     assert m.start_s == 1.0
-    assert m.end_s == pytest.approx(1.0 + (4 * GiB + 32 * MiB) / RATE + 0.1)
-    assert m.blackout_ms == pytest.approx(1000 * (32 * MiB / RATE + 0.1))
+    assert m.end_s == pytest.approx(1.0 + (4 * GiB + 32 * MiB) * (1 / RATE + 1 / PREPARE) + 0.1)
+    assert m.blackout_ms == pytest.approx(1000 * (32 * MiB * (1 / RATE + 1 / PREPARE) + 0.1))
     assert m.bytes_sent == 4 * GiB + 32 * MiB
     assert m.peak_gbps == pytest.approx(RATE * 8 / 1e9)
 
@@ -137,7 +142,7 @@ def test_smb_multichannel_uses_both_nics_with_four_connections_each() -> None:
     assert m.option == "smb"
     assert m.peak_gbps == pytest.approx(2 * RATE * 8 / 1e9)
     # The blackout copy is spread over all eight connections too, not left to one of them.
-    assert m.blackout_ms == pytest.approx(1000 * (32 * MiB / (2 * RATE) + 0.1))
+    assert m.blackout_ms == pytest.approx(1000 * (32 * MiB * (1 / (2 * RATE) + 1 / PREPARE) + 0.1))
     assert all(max(a.send_bps) > 9e9 for a in results.adapters if a.host == "hv1")
     busy = [c for c in results.cores if c.host == "hv2" and max(c.busy, default=0.0) > 0]
     assert len(busy) == 8
@@ -155,7 +160,7 @@ def test_smb_direct_when_both_ends_have_rdma_moves_at_line_rate_with_little_cpu(
 def test_an_smb_bandwidth_limit_caps_the_migration_across_both_nics() -> None:
     """Set-SmbBandwidthLimit -Category LiveMigration 5 Gbps: SMB's eight connections over two
     10 Gbps NICs move 5 Gbps together, so 8 GiB take 8 × 8 GiB / 5 Gbps (plus device state and
-    switch-over) instead of half that at both NICs' rate."""
+    switch-over, and the source's preparation) instead of half that at both NICs' rate."""
     host = (
         "  - name: %s\n    cpu: {ghz: 6}\n    power_plan: high_performance\n"
         "    live_migration: {option: smb, smb_bandwidth_limit: 5Gbps}\n"
@@ -164,4 +169,4 @@ def test_an_smb_bandwidth_limit_caps_the_migration_across_both_nics() -> None:
     text = SMB_HOSTS % {"hosts": host % "hv1" + host % "hv2"}
     (m,) = simulate(parse_scenario(text)).migrations
     assert m.peak_gbps == pytest.approx(5.0)
-    assert m.duration_s == pytest.approx((8 * GiB + 32 * MiB) * 8 / 5e9 + 0.1)
+    assert m.duration_s == pytest.approx((8 * GiB + 32 * MiB) * (8 / 5e9 + 1 / PREPARE) + 0.1)

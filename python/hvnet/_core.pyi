@@ -44,7 +44,7 @@ def run_network(
             int,
             tuple[int, int],
             list[float],
-            tuple[int, float, float],
+            tuple[int, float, float, float | None],
             float,
             int,
             int,

@@ -4,15 +4,20 @@ A core is a resource of `clock × power-plan factor` cycles per second (the
 factor stands for the frequency scaling and C-state exits a power plan
 allows; high performance is 1). Moving data costs the core that receives it
 
-    cycles per payload byte = receive_per_byte + receive_per_packet / MSS
+    cycles per payload byte = receive_per_byte + receive_per_packet / (MSS × coalesced)
 
 and the core that sends it `send_per_byte + send_per_segment / LSO segment`
 (large send offload hands the NIC 64 KiB at a time). Larger frames mean
-fewer packets, so jumbo frames cost fewer cycles per byte. One TCP
+fewer packets, so jumbo frames cost fewer cycles per byte. `coalesced` is
+1, or with receive segment coalescing (RSC) the packets the NIC merges into
+one before the stack sees them: RSC works for traffic that does not cross a
+Hyper-V virtual switch (the vSwitch has RSC only from Windows Server 2019),
+so on a NIC, or an LBFO team, that is not a virtual switch's uplink. One TCP
 connection is received on one core, so the core, not the link, caps a
-single stream: that is why one stream tops out near 4.5–5 Gbps at MTU 1500
-(BEHAVIOUR.md, calibration.md C6) and why more connections, on more cores,
-go faster.
+single stream: that is why one stream of VM traffic tops out near 4.5–5
+Gbps at MTU 1500 (BEHAVIOUR.md: 3–5 Gbps per core of VM traffic) while a
+host's own stream on a NIC with RSC goes near 7 Gbps (calibration.md C1),
+and why more connections, on more cores, go faster.
 
 Which cores (the Rust core picks among them by hash; see
 `crates/network/src/cores.rs`), all assumptions stated in docs/model.md:
@@ -33,9 +38,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from hvnet.model import Host, Scenario
+from hvnet.model import Host, Nic, Scenario
 
-__all__ = ["CoreSet", "CpuModel", "CpuParameters"]
+__all__ = ["CoreSet", "CpuModel", "CpuParameters", "coalesces"]
 
 #: What the NIC receives from the stack per large send (LSO), in bytes.
 LSO_SEGMENT_BYTES = 65536
@@ -50,6 +55,9 @@ class CpuParameters:
     receive_cycles_per_packet: float = 3800.0
     send_cycles_per_byte: float = 1.0
     send_cycles_per_segment: float = 3800.0
+    #: Packets RSC merges into one, on average, where it works (calibrated on
+    #: calibration.md C1 and C8: one live migration at MTU 1500).
+    rsc_packets: float = 2.35
     #: RDMA (SMB Direct) moves data with next to no CPU (BEHAVIOUR.md; the figure is unconfirmed).
     rdma_cycles_per_byte: float = 0.05
     #: Share of a core's clock a power plan leaves for work (C-states, scaling).
@@ -57,9 +65,10 @@ class CpuParameters:
         default_factory=lambda: {"high_performance": 1.0, "balanced": 0.85, "power_saver": 0.7}
     )
 
-    def receive_cost(self, mss: int) -> float:
-        """Cycles per payload byte on the receiving core."""
-        return self.receive_cycles_per_byte + self.receive_cycles_per_packet / mss
+    def receive_cost(self, mss: int, rsc: bool = False) -> float:
+        """Cycles per payload byte on the receiving core; `rsc`: the NIC coalesces what it receives."""
+        coalesced = self.rsc_packets if rsc else 1.0
+        return self.receive_cycles_per_byte + self.receive_cycles_per_packet / (mss * coalesced)
 
     def rdma_cost(self) -> float:
         """Cycles per payload byte on either end of an RDMA transfer."""
@@ -133,3 +142,11 @@ class CpuModel:
             width = min(vm.vcpus, len(cores))
             return CoreSet("spread", tuple(cores[(first + i) % len(cores)] for i in range(width)))
         return CoreSet("queue", (cores[first],))
+
+
+def coalesces(host: Host, nic: Nic) -> bool:
+    """Whether RSC merges what `nic` receives: it is on, and neither the NIC
+    nor its team is a virtual switch's uplink (Windows Server 2012 R2's vSwitch has no RSC)."""
+    uplinks = {v.uplink for v in host.vswitches}
+    team = next((t.name for t in host.teams if nic.name in t.members), None)
+    return nic.rsc and nic.name not in uplinks and team not in uplinks

@@ -27,7 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from hvnet import frames
-from hvnet.cpu import CpuParameters
+from hvnet.cpu import CpuParameters, coalesces
 from hvnet.errors import Problem
 from hvnet.fabric import build_fabric
 from hvnet.interfaces import SmbChannel, migration_network, smb_channels
@@ -49,6 +49,12 @@ class MigrationParameters:
     stop_bytes: float = 64 * 2**20
     #: From the last byte to the VM running on the destination.
     switchover_s: float = 0.1
+    #: Bytes of guest memory per second the source prepares for sending
+    #: (reads, maps and hands over pages), in series with the transfer: each
+    #: step takes bytes / this longer than its transfer, with the network idle
+    #: meanwhile. Calibrated on calibration.md C3 (one stream at line rate
+    #: averages 54 s for 55 GB); None: no such time.
+    prepare_bytes_per_s: float | None = 9.5e9
 
 
 @dataclass(frozen=True)
@@ -121,6 +127,7 @@ def migration_requests(
                 max_passes=parameters.max_passes,
                 stop_bytes=parameters.stop_bytes,
                 switchover_s=parameters.switchover_s,
+                prepare_bytes_per_s=parameters.prepare_bytes_per_s,
                 channels=channels,
                 compression=compression,
                 after=move.gate.after,
@@ -152,6 +159,7 @@ def migration_results(
     """One record per migration, in the order they were asked for."""
     cpu = cpu or CpuParameters()
     mtu = {f"{h.name}/{n.name}": n.mtu for h in scenario.hosts for n in h.nics}
+    rsc = {f"{h.name}/{n.name}": coalesces(h, n) for h in scenario.hosts for n in h.nics}
     out = []
     for move, request, outcome in zip(plan.moves, requests, run.migrations):
         send_cycles = receive_cycles = 0.0
@@ -169,7 +177,7 @@ def migration_results(
             out_nic, in_nic = connection.nics[0][1], connection.nics[0][2]
             mss = frames.mss(min(mtu.get(out_nic or "", 1500), mtu.get(in_nic or "", 1500)))
             send_cycles += wire * connection.sent_bytes * (cpu.rdma_cost() if rdma else cpu.send_cost())
-            receive_cycles += wire * connection.sent_bytes * (cpu.rdma_cost() if rdma else cpu.receive_cost(mss))
+            receive_cycles += wire * connection.sent_bytes * (cpu.rdma_cost() if rdma else cpu.receive_cost(mss, rsc.get(in_nic or "", False)))
         out.append(_record(scenario, request, outcome, send_cycles, receive_cycles, cpu, move.operation))
     return out
 

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 from hvnet import _core, frames
 from hvnet.hashing import rss_hash
-from hvnet.cpu import CoreSet, CpuModel, CpuParameters
+from hvnet.cpu import CoreSet, CpuModel, CpuParameters, coalesces
 from hvnet.endpoints import Endpoints
 from hvnet.fabric import Fabric, Port, build_fabric, ecmp_key
 from hvnet.interfaces import SmbChannel
@@ -61,7 +61,7 @@ _MigrationArgs = tuple[
     int,
     tuple[int, int],
     list[float],
-    tuple[int, float, float],
+    tuple[int, float, float, float | None],
     float,
     int,
     int,
@@ -129,6 +129,8 @@ class MigrationRequest:
     max_passes: int
     stop_bytes: float
     switchover_s: float
+    #: Bytes of memory per second the source prepares, in series with the transfer; None: no such time.
+    prepare_bytes_per_s: float | None = None
     #: SMB's connections (`interfaces.SmbChannel`); empty for TCP/IP and Compression.
     channels: tuple[SmbChannel, ...] = ()
     #: The Compression option: (ratio, zero-page ratio, compress, decompress and
@@ -210,6 +212,8 @@ class NetworkModel:
         self.nic_ports: list[Port] = [Port(h.name, n.name) for h in scenario.hosts for n in h.nics]
         self.nic_index = {port: i for i, port in enumerate(self.nic_ports)}
         self._mtu = [n.mtu for h in scenario.hosts for n in h.nics]
+        #: Whether each NIC coalesces what it receives (RSC on, and not under a virtual switch).
+        self.coalesces = [coalesces(h, n) for h in scenario.hosts for n in h.nics]
         self._unreachable = self.fabric.add("no cabled path", 0.0)
         #: The path of NIC pairs whose full-size frames a switch drops (frames.py).
         self._frames_dropped = self.fabric.add("frames larger than a switch's MTU", 0.0)
@@ -280,7 +284,7 @@ class NetworkModel:
         if self.cpu is None:
             return links, 0.0, 0.0
         mss = frames.mss(min(self._mtu[pair[0]], self._mtu[pair[1]]))
-        return links, self.cpu.parameters.send_cost(), self.cpu.parameters.receive_cost(mss)
+        return links, self.cpu.parameters.send_cost(), self.cpu.parameters.receive_cost(mss, self.coalesces[pair[1]])
 
     def _ends(self, m: MigrationRequest) -> tuple[str, str]:
         """The endpoints a migration's connections leave and arrive by."""
@@ -443,7 +447,7 @@ class NetworkModel:
                     index[target],
                     (MIGRATION_SOURCE_PORT + i % 1000, LIVE_MIGRATION_PORT),
                     memory,
-                    (m.max_passes, m.stop_bytes, m.switchover_s),
+                    (m.max_passes, m.stop_bytes, m.switchover_s, m.prepare_bytes_per_s),
                     m.at_s,
                     hosts[m.source],
                     m.simultaneous,

@@ -175,7 +175,7 @@ const LACP: u64 = 2 << 60;
 const REBALANCE: u64 = 3 << 60;
 const STOP: u64 = 4 << 60;
 pub(crate) const MIGRATE: u64 = 5 << 60;
-const SWITCHOVER: u64 = 6 << 60;
+const WAIT: u64 = 6 << 60;
 const STEP_CHECK: u64 = 7 << 60;
 const KIND: u64 = 7 << 60;
 
@@ -580,7 +580,7 @@ impl State<'_> {
                 LACP => self.lacp_timeout(sim, (tag & 0xffff_ffff) as u32),
                 STOP => self.stop(sim, (tag & !KIND) as usize),
                 MIGRATE => self.migration_arrives(sim, (tag & !KIND) as usize),
-                SWITCHOVER => self.switchover_ended(sim, (tag & !KIND) as usize),
+                WAIT => self.wait_ended(sim, (tag & !KIND) as usize),
                 STEP_CHECK => {}
                 _ => self.rebalance(sim),
             },

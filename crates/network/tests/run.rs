@@ -445,6 +445,7 @@ fn migration(at: f64, memory: f64, dirty_rate: f64) -> Migration {
             stop_bytes: 2.0,
             switchover: 0.1,
         },
+        prepare_rate: None,
         at,
         after: vec![],
         delay: 0.0,
@@ -843,4 +844,21 @@ fn guests_alone_end_the_run_at_once() {
     let run = net.run_with_migrations(&[], &[], &[], &[guest], Some(1.0));
     assert_eq!(run.end_time, 0.0);
     assert_eq!(run.events, 0);
+}
+
+#[test]
+fn the_sources_preparation_adds_its_time_to_each_step_with_the_network_idle() {
+    // 100 units at 10/s take 10 s on the wire; the source prepares 50 units/s
+    // in series: pass 1 ends at 10 + 2 = 12 s. The blackout copy (1 unit of
+    // device state) takes 0.1 + 0.02 s, then the 0.1 s switch-over.
+    let net = network(TeamingMode::SwitchIndependent, ADDRESS_HASH, None);
+    let vm = Migration {
+        prepare_rate: Some(50.0),
+        ..migration(0.0, 100.0, 0.0)
+    };
+    let m = &net
+        .run_with_migrations(&[], &[], &[vm], &[], None)
+        .migrations[0];
+    assert!(close(m.passes[0].end, 12.0), "{:?}", m.passes);
+    assert!(close(m.end.unwrap(), 12.0 + 0.12 + 0.1), "{m:?}");
 }

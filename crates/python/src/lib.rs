@@ -196,7 +196,7 @@ type PathArgs = (Vec<(usize, f64)>, f64, f64);
 type ConnectionArgs = (u32, u32, Option<(u16, u16)>, f64, f64, Option<f64>);
 type ChangeArgs = (f64, String, usize, bool);
 /// (source endpoint, target endpoint, ports, [assigned, populated, dirty rate, working set,
-/// device state] in bytes and bytes/s, (max passes, stop bytes, switch-over s), at s, queue,
+/// device state] in bytes and bytes/s, (max passes, stop bytes, switch-over s, prepare bytes/s or None), at s, queue,
 /// simultaneous, SMB channels: [(NIC pair or None, ports, cycles per byte send/receive or None)],
 /// compression or None, (migrations it waits for, delay s), resource all its bytes pass or None)
 type MigrationArgs = (
@@ -204,7 +204,7 @@ type MigrationArgs = (
     u32,
     (u16, u16),
     [f64; 5],
-    (u32, f64, f64),
+    (u32, f64, f64, Option<f64>),
     f64,
     u32,
     u32,
@@ -465,7 +465,7 @@ fn run_network<'py>(
             target,
             ports,
             memory,
-            (max_passes, stop_bytes, switchover),
+            (max_passes, stop_bytes, switchover, prepare_rate),
             at,
             queue,
             simultaneous,
@@ -497,6 +497,11 @@ fn run_network<'py>(
         }
         if through.is_some_and(|r| r >= n_res) {
             return Err(bad(format!("migration {i}: resource does not exist")));
+        }
+        if prepare_rate.is_some_and(|r| !(r.is_finite() && r > 0.0)) {
+            return Err(bad(format!(
+                "migration {i}: the source's prepare rate must be finite and > 0"
+            )));
         }
         if max_passes == 0 || simultaneous == 0 {
             return Err(bad(format!(
@@ -570,6 +575,7 @@ fn run_network<'py>(
                 stop_bytes,
                 switchover,
             },
+            prepare_rate,
             at,
             after,
             delay,

@@ -209,6 +209,9 @@ class Nic(_Model):
     """RDMA (RoCE/iWARP) enabled, as SMB Direct needs."""
     vmq: bool = True
     """Virtual machine queues enabled."""
+    rsc: bool = True
+    """Receive segment coalescing enabled (Windows' default); it works only while the NIC, or its
+    LBFO team, is not a virtual switch's uplink (RSC in the vSwitch came with Windows Server 2019)."""
 
 
 class Team(_Model):

@@ -16,7 +16,10 @@
 //!   together reaches its size (checked at each event, and by a timer at the
 //!   time the current rates would reach it).
 //!
-//! The switch-over is a pause; then the VM runs on the destination (its own
+//! A step ends when its bytes have moved and the source has prepared them
+//! (`prepare_rate`: in series with the transfer, the network idle
+//! meanwhile; published graphs show it as a jig-saw below line rate). The
+//! switch-over is a pause; then the VM runs on the destination (its own
 //! CPU load with it, see [`super::guests`]) and the next queued migration of
 //! the host starts. A migration may wait for others (`after`): it is asked
 //! for `delay` seconds after the last of them ends (a node drained, patched
@@ -28,7 +31,7 @@ use std::collections::{HashMap, VecDeque};
 use hvnet_engine::{ResourceId, Seconds, Simulation, TimerId};
 use hvnet_migration::{GuestMemory, Pass, Precopy, PrecopyParameters, Step};
 
-use super::{Connection, ConnectionReport, State, MIGRATE, STEP_CHECK, SWITCHOVER};
+use super::{Connection, ConnectionReport, State, MIGRATE, STEP_CHECK, WAIT};
 
 /// One SMB channel: a connection bound to a NIC pair, or (over a team's
 /// interface) placed on the team's members by the team's rules.
@@ -91,6 +94,11 @@ pub struct Migration {
     pub compression: Option<Compression>,
     pub memory: GuestMemory,
     pub parameters: PrecopyParameters,
+    /// Bytes of memory per second the source prepares for sending (reads,
+    /// maps and hands over guest pages) in series with the transfer, not
+    /// overlapped with it: each step of `b` bytes takes `b / rate` longer
+    /// than its transfer. `None`: no such time.
+    pub prepare_rate: Option<f64>,
     /// When it is asked for (at the earliest, with `after`).
     pub at: Seconds,
     /// Migrations (earlier in the list) that must end before it is asked
@@ -240,8 +248,9 @@ impl State<'_> {
         self.finish_step(sim, i);
     }
 
-    /// The switch-over of migration `i` ended.
-    pub(super) fn switchover_ended(&mut self, sim: &mut Simulation, i: usize) {
+    /// A wait of migration `i` ended: the source's preparation of a step's
+    /// memory, or the switch-over.
+    pub(super) fn wait_ended(&mut self, sim: &mut Simulation, i: usize) {
         let step = self.migrations.machines[i].step_ended(sim.now());
         self.migration_step(sim, i, step);
     }
@@ -263,8 +272,17 @@ impl State<'_> {
                 sim.cancel(r.activity);
             }
         }
-        let step = self.migrations.machines[i].step_ended(sim.now());
-        self.migration_step(sim, i, step);
+        // The source prepares each byte of memory outside the transfer: the
+        // step ends when that is done too.
+        match self.migrations.specs[i].prepare_rate {
+            Some(rate) if under.bytes > 0.0 => {
+                sim.schedule(sim.now() + under.bytes / rate, WAIT | i as u64);
+            }
+            _ => {
+                let step = self.migrations.machines[i].step_ended(sim.now());
+                self.migration_step(sim, i, step);
+            }
+        }
     }
 
     fn migration_step(&mut self, sim: &mut Simulation, i: usize, step: Step) {
@@ -316,7 +334,7 @@ impl State<'_> {
                 self.keep_rebalancing(sim);
             }
             Step::Switchover { seconds } => {
-                sim.schedule(sim.now() + seconds, SWITCHOVER | i as u64);
+                sim.schedule(sim.now() + seconds, WAIT | i as u64);
             }
             Step::Done => {
                 self.migrations.reports[i].end = Some(sim.now());
