@@ -211,3 +211,28 @@ def test_a_migration_timeline_shows_queue_passes_and_blackout() -> None:
     assert names.count("queued") == 1
     assert names.count("pre-copy pass") == 3
     assert '<section id="migrations">' in html
+    assert "Maintenance windows" not in html, "migrate events alone have no maintenance window"
+
+
+def test_a_rolling_update_shows_its_window_and_each_node() -> None:
+    """A rolling update of two hosts: under the timeline, the maintenance-window table has the
+    update's row and one row per node with when it was down and back."""
+    from hvnet import parse_scenario, simulate
+    from hvnet.report import render_report
+
+    hosts = "".join(
+        f"  - {{name: {h}, live_migration: {{option: tcp_ip}}, nics: [{{name: nic1, speed: 10Gbps}}]}}\n"
+        for h in ("hv1", "hv2")
+    )
+    text = (
+        f"name: t\nhosts:\n{hosts}cables: [{{a: hv1/nic1, b: hv2/nic1}}]\n"
+        "vms: [{name: vm1, host: hv1, memory: 2GiB}]\n"
+        "events: [{at: 0s, action: rolling_update, patch_time: 10min}]\n"
+    )
+    scenario = parse_scenario(text)
+    results = simulate(scenario)
+    html = render_report(results, scenario)
+    assert "Maintenance windows" in html
+    assert "rolling update of 2 nodes" in html
+    hv1 = results.operations[0].nodes[0]
+    assert f"{hv1.down_s:.2f} → {hv1.back_s:.2f} s" in html

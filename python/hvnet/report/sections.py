@@ -136,7 +136,7 @@ def migrations_section(results: Results, prefix: str = "", title: str = "Live mi
     `prefix` keeps ids apart when a page has several (a comparison)."""
     if not results.migrations:
         return None
-    from hvnet.tables import migrations_table
+    from hvnet.tables import migrations_table, operations_table
 
     chart = f'<div class="chart">{migration_timeline(results.migrations, f"{prefix}migration-chart-0")}</div>'
     table = migrations_table(results)
@@ -145,7 +145,16 @@ def migrations_section(results: Results, prefix: str = "", title: str = "Live mi
         '<p class="caption">One bar per VM: waiting in its host\'s queue (grey), each pre-copy pass (blue) '
         "and the blackout (red), in seconds.</p>"
     )
-    return Section(f"{prefix}migrations", title, caption + chart + _html_table(table, stalled))
+    body = caption + chart + _html_table(table, stalled)
+    operations = [o for o in results.operations if o.kind != "migrate"]
+    if operations:
+        never = [flag for o in operations for flag in [o.end_s is None] + [n.end_s is None for n in o.nodes]]
+        body += (
+            '<p class="caption">Maintenance windows: each drain and rolling update as a whole, and each '
+            "node's part of a rolling update (drained, down for its patch, back, its VMs failed back).</p>"
+            + _html_table(operations_table(results), never)
+        )
+    return Section(f"{prefix}migrations", title, body)
 
 
 def cpu_section(results: Results) -> Section | None:
