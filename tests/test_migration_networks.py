@@ -157,3 +157,50 @@ def test_smb_keeps_to_the_networks_setting() -> None:
     """networks: [nic3] on both: SMB uses the 1 Gbps nic3 only (one connection: it is not RSS)."""
     results = run(option="smb", extra=(", networks: [nic3]", ", networks: [nic3]"))
     assert nics_used(results) == {"nic3"}
+
+
+@pytest.mark.parametrize(
+    "team",
+    [
+        LBFO % (mode, balancing)
+        for mode in ("switch_independent", "static", "lacp")
+        for balancing in ("address_hash", "hyperv_port", "dynamic")
+    ]
+    + [SET, SET.replace("hyperv_port", "dynamic")],
+)
+def test_a_single_tcp_ip_migration_never_uses_two_members_at_once(team: str) -> None:
+    """One TCP connection per step (BEHAVIOUR.md): whatever the team, the migration never runs
+    faster than one 10 Gbps member carries (10 Gbps × 1460/1538 of payload); a team that hashes
+    (address hash, Hyper-V port) keeps it on one member for its whole life."""
+    results = run(team=team)
+    (m,) = results.migrations
+    assert m.peak_gbps <= 10 * 1460 / 1538 * (1 + 1e-9)
+    if "dynamic" not in team:
+        assert len(nics_used(results)) == 1
+
+
+def test_smb_direct_runs_where_both_hosts_have_rdma() -> None:
+    (m,) = run(option="smb_direct", team=SET, rdma=True).migrations
+    assert m.option == "smb_direct"
+
+
+def test_the_smb_direct_option_without_rdma_nics_is_refused_where_it_is_written() -> None:
+    with pytest.raises(ScenarioError) as raised:
+        parse_scenario(cluster(option="smb_direct", team=SET), "cluster.yaml")
+    message = str(raised.value)
+    assert "cluster.yaml:" in message
+    assert "hosts[0].live_migration.option: smb_direct needs RDMA, but none of hv1's NICs has rdma: true" in message
+
+
+def test_the_smb_direct_option_with_rdma_only_in_an_lbfo_team_is_refused() -> None:
+    with pytest.raises(ScenarioError, match=r"smb_direct needs RDMA, but its RDMA NICs \(nic1 and nic2\) are in an LBFO team"):
+        parse_scenario(cluster(option="smb_direct", rdma=True), "cluster.yaml")
+
+
+def test_the_smb_direct_option_needs_rdma_on_the_destination_too() -> None:
+    """hv1 has RDMA, hv2 does not: SMB would run over TCP, so smb_direct is refused when the migration is planned."""
+    text = cluster(option="smb_direct", team=SET, rdma=True)
+    hv2 = text.index("- name: hv2")
+    text = text[:hv2] + text[hv2:].replace("rdma: true", "rdma: false").replace("option: smb_direct", "option: smb")
+    with pytest.raises(ScenarioError, match="hv1 asks for smb_direct, but hv1 and hv2 do not both have an RDMA interface"):
+        simulate(parse_scenario(text))

@@ -102,13 +102,21 @@ def migration_requests(
         compression = CompressionParameters().as_tuple() if option == "compression" else None
         picked = (
             smb_channels(scenario, source.name, move.target)
-            if option == "smb"
+            if option in ("smb", "smb_direct")
             else ((), migration_network(scenario, fabric, source.name, move.target))
         )
         if isinstance(picked, str):
             problems.append(Problem(filename, None, f"events[{move.event}]", picked))
             continue
         channels, via = picked
+        if option == "smb_direct" and not any(channel.rdma for channel in channels):
+            why = (
+                f"{source.name} asks for smb_direct, but {source.name} and {move.target} do not both have an RDMA "
+                "interface for live migration (a NIC with rdma: true outside LBFO teams, or a SET team of RDMA "
+                "NICs); SMB would run over TCP: use option smb to simulate that"
+            )
+            problems.append(Problem(filename, None, f"events[{move.event}]", why))
+            continue
         if isinstance(via, str):
             problems.append(Problem(filename, None, f"events[{move.event}]", via))
             continue

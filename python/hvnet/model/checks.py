@@ -22,7 +22,16 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 
 from hvnet.errors import UnitError
-from hvnet.model.scenario import EventAction, LoadBalancing, Nic, Switch, TeamingMode, TeamKind, split_endpoint
+from hvnet.model.scenario import (
+    EventAction,
+    LoadBalancing,
+    MigrationOption,
+    Nic,
+    Switch,
+    TeamingMode,
+    TeamKind,
+    split_endpoint,
+)
 from hvnet.units import format_bitrate, format_bytes, parse_bitrate, parse_bytes, parse_duration, show_value
 
 __all__ = ["Finding", "Loc", "check_references"]
@@ -268,6 +277,28 @@ class _Checker:
             else:
                 uplinked[uplink] = (*loc, "uplink")
         self.check_migration_networks(at, host, host_name, known)
+        self.check_rdma_option(at, host, host_name, known)
+
+    def check_rdma_option(self, at: Loc, host: Mapping[str, object], host_name: str, known: _Host) -> None:
+        """The smb_direct option needs an RDMA NIC that is not in an LBFO team (which gives no RDMA)."""
+        settings = host.get("live_migration")
+        if not isinstance(settings, Mapping) or settings.get("option") != MigrationOption.SMB_DIRECT.value:
+            return
+        lbfo = {
+            _text(team, "name"): team
+            for _, team in _items(host, "teams")
+            if team.get("kind", TeamKind.LBFO.value) == TeamKind.LBFO.value
+        }
+        rdma = [name for name, nic in known.nic_entries.items() if nic.get("rdma") is True]
+        usable = [name for name in rdma if known.team_of.get(name) not in lbfo]
+        if usable:
+            return
+        why = (
+            f"its RDMA NICs ({_and(rdma)}) are in an LBFO team, which gives no RDMA"
+            if rdma
+            else f"none of {host_name}'s NICs has rdma: true"
+        )
+        self.report((*at, "live_migration", "option"), f"smb_direct needs RDMA, but {why}; use option smb, or RDMA NICs outside LBFO teams")
 
     def check_migration_networks(self, at: Loc, host: Mapping[str, object], host_name: str, known: _Host) -> None:
         """live_migration.networks names interfaces of the host: NICs outside teams, teams, virtual switches."""

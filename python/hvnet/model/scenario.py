@@ -161,6 +161,8 @@ class MigrationOption(str, Enum):
     TCP_IP = "tcp_ip"
     COMPRESSION = "compression"
     SMB = "smb"
+    SMB_DIRECT = "smb_direct"
+    """SMB, and the design counts on SMB Direct: refused where both hosts have no RDMA interface (smb would fall back)."""
 
 
 class _Model(BaseModel):
