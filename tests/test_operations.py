@@ -150,7 +150,7 @@ def test_the_terminal_table_shows_the_window_and_each_node() -> None:
         console.print(table)
     text = console.export_text()
     assert "operations: maintenance windows" in text
-    assert "rolling update of 2 nodes" in text
+    assert "rolling update of 2 nodes" in text and "hv1 (3 VMs)" in text
     hv1 = results.operations[0].nodes[0]
     assert f"{hv1.down_s:.2f} → {hv1.back_s:.2f} s" in text
 
@@ -174,3 +174,24 @@ def test_bad_operations_are_refused_with_the_rule(event: str, expected: str) -> 
     with pytest.raises(ScenarioError) as raised:
         parse_scenario(cluster(f"  - {event}\n"), "cluster.yaml")
     assert expected in str(raised.value)
+
+
+def test_the_rolling_update_example_patches_three_nodes_and_every_vm_comes_home() -> None:
+    """python/hvnet/examples/rolling-update.yaml: three nodes, four VMs each, 20 minutes a patch.
+    The window is the three patches plus the migrations, every migration runs over SMB Direct
+    (SET with RDMA), and every VM ends on the host it started on."""
+    from importlib import resources
+
+    from hvnet import load_scenario
+
+    with resources.as_file(resources.files("hvnet.examples").joinpath("rolling-update.yaml")) as path:
+        scenario = load_scenario(path)
+    results = simulate(scenario)
+    (update,) = results.operations
+    assert [n.node for n in update.nodes] == ["hv1", "hv2", "hv3"] and [n.vms for n in update.nodes] == [4, 4, 4]
+    assert update.duration_s is not None and 3 * 1200 < update.duration_s < 3 * 1200 + 600
+    assert {m.option for m in results.migrations} == {"smb_direct"} and len(results.migrations) == 24
+    where = {vm.name: vm.host for vm in scenario.vms}
+    for m in results.migrations:
+        where[m.vm] = m.destination
+    assert where == {vm.name: vm.host for vm in scenario.vms}

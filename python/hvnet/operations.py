@@ -154,17 +154,14 @@ class _Planner:
             self.plan.operations.append(done)
             for node in event.nodes or hosts:
                 part = NodePlan(node, gate)
-                had = [vm for vm, host in self.where.items() if host == node]
+                had = [vm for vm, host in self.where.items() if host == node]  # in file order
                 part.drain = self.drain(node, [h for h in hosts if h != node], placement, gate, operation, index)
                 back = gate.then(part.drain, patch)
                 if event.fail_back is not False:
-                    part.fail_back = [self.move(vm, node, back, operation, index) for vm in sorted(had, key=self.order)]
+                    part.fail_back = [self.move(vm, node, back, operation, index) for vm in had]
                 gate = back.then(part.fail_back)
                 done.nodes.append(part)
                 done.moves += part.drain + part.fail_back
-
-    def order(self, vm: str) -> int:
-        return [v.name for v in self.scenario.vms].index(vm)
 
 
 def plan_operations(scenario: Scenario, filename: str = "<scenario>") -> tuple[Plan, list[Problem]]:

@@ -76,9 +76,13 @@ def results_tables(results: Results) -> list[Table]:
         tables.append(operations_table(results))
     stalled = len(results.stalled)
     summary = Table.grid(padding=(0, 2))
+    done = [f"{len(results.traffic) - stalled} of {len(results.traffic)} traffic entries completed"]
+    if results.migrations:
+        ended = sum(m.end_s is not None for m in results.migrations)
+        done.append(f"{ended} of {len(results.migrations)} live migrations ended")
     summary.add_row(
         f"end {results.end_s:.2f} s",
-        f"{len(results.traffic) - stalled} of {len(results.traffic)} traffic entries completed",
+        *done,
         f"engine {results.events} events in {results.wall_s * 1000:.1f} ms",
     )
     if not results.warnings:
@@ -127,10 +131,11 @@ def _operation_name(o: OperationResult) -> str:
 
 def operations_table(results: Results) -> Table:
     """One row per operation (drain, rolling update), and one per node of a
-    rolling update: when it began and ended, its window, what moved, and when
-    each node was down for its patch."""
+    rolling update (with the VMs drained from it): when it began and ended,
+    its window, its migrations and what they moved, and when each node was
+    down for its patch."""
     table = Table(title="operations: maintenance windows", title_justify="left")
-    columns = ("operation", "start", "end", "window", "VMs moved", "moved", "longest blackout", "node down → back")
+    columns = ("operation", "start", "end", "window", "migrations", "moved", "longest blackout", "node down → back")
     for column in columns:
         table.add_column(column, justify="left" if column == "operation" else "right")
     for o in results.operations:
@@ -150,11 +155,11 @@ def operations_table(results: Results) -> Table:
         for node in o.nodes:
             down = "never" if node.down_s is None else f"{node.down_s:.2f} → {_seconds(node.back_s)}"
             table.add_row(
-                f"  {node.node}",
+                f"  {node.node} ({node.vms} VM{'s' * (node.vms != 1)})",
                 _seconds(node.drain_start_s),
                 _seconds(node.end_s),
                 _span(node.drain_start_s, node.end_s),
-                str(node.vms),
+                "",
                 "",
                 "",
                 down,
