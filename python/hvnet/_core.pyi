@@ -30,6 +30,7 @@ def run_network(
             tuple[str, list[int]],
             tuple[str, list[int]],
             list[int],
+            list[int],
         ]
     ],
     paths: dict[tuple[int, int], tuple[list[tuple[int, float]], float, float]],
@@ -55,6 +56,7 @@ def run_network(
         ]
     ] = ...,
     guests: list[tuple[int, float, list[int]]] = ...,
+    dynamic_vmq: tuple[float, float] | None = None,
 ) -> dict[str, Any]: ...
 def toeplitz(data: bytes, key: bytes | None = None) -> int: ...
 def rss_hash(src_ip: str, dst_ip: str, src_port: int | None = None, dst_port: int | None = None) -> int: ...

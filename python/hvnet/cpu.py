@@ -29,6 +29,10 @@ Which cores (the Rust core picks among them by hash; see
   get queues round robin over the host's cores from core 1 (core 0 keeps
   the default queue); with 2 or more vCPUs on a 10 Gbps or faster NIC, vRSS
   spreads it over as many cores as it has vCPUs, from its queue's core on;
+- with dynamic VMQ (`dynamic_vmq`, on by default), a VM queue without vRSS
+  may move among those same cores, 1 and up, when its core is busy (the
+  Rust core decides when, `crates/network/src/run/vmq.rs`; `VmqParameters`
+  says how often and how busy);
 - without VMQ, all VM traffic lands on the default queue, on core 0;
 - hyper-threads are not cores here: RSS and VMQ use physical cores.
 """
@@ -40,7 +44,7 @@ from dataclasses import dataclass, field
 
 from hvnet.model import Host, Nic, Scenario
 
-__all__ = ["CoreSet", "CpuModel", "CpuParameters", "coalesces"]
+__all__ = ["CoreSet", "CpuModel", "CpuParameters", "VmqParameters", "coalesces"]
 
 #: What the NIC receives from the stack per large send (LSO), in bytes.
 LSO_SEGMENT_BYTES = 65536
@@ -77,6 +81,17 @@ class CpuParameters:
     def send_cost(self) -> float:
         """Cycles per payload byte on the sending core."""
         return self.send_cycles_per_byte + self.send_cycles_per_segment / LSO_SEGMENT_BYTES
+
+
+@dataclass(frozen=True)
+class VmqParameters:
+    """When dynamic VMQ moves a queue: no public source gives Windows' figures,
+    so both are named choices (docs/model.md, "Cores")."""
+
+    #: How often each host's VM queues are spread again, in seconds (unconfirmed).
+    interval_s: float = 1.0
+    #: Share of a core's cycles above which it sheds a queue it shares (unconfirmed).
+    busy: float = 0.9
 
 
 @dataclass(frozen=True)
@@ -142,6 +157,17 @@ class CpuModel:
             width = min(vm.vcpus, len(cores))
             return CoreSet("spread", tuple(cores[(first + i) % len(cores)] for i in range(width)))
         return CoreSet("queue", (cores[first],))
+
+    def vm_queue_cores(self, vm_name: str, host: Host, nic_names: list[str]) -> tuple[int, ...]:
+        """The cores dynamic VMQ may move the VM's queue among: those static VMQ
+        deals queues over (1 and up), when every NIC under it has VMQ and
+        dynamic VMQ on and the VM has one queue (no vRSS); none otherwise."""
+        nics = [host.nic(n) for n in nic_names]
+        cores = self.cores[host.name]
+        kind = self.vm_set(vm_name, host, nic_names).kind
+        if kind != "queue" or len(cores) < 3 or not all(n.vmq and n.dynamic_vmq for n in nics):
+            return ()
+        return tuple(cores[1:])
 
 
 def coalesces(host: Host, nic: Nic) -> bool:

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 from hvnet import _core, frames
 from hvnet.hashing import rss_hash
-from hvnet.cpu import CoreSet, CpuModel, CpuParameters, coalesces
+from hvnet.cpu import CoreSet, CpuModel, CpuParameters, VmqParameters, coalesces
 from hvnet.endpoints import Endpoints
 from hvnet.fabric import Fabric, Port, build_fabric, ecmp_key
 from hvnet.interfaces import SmbChannel
@@ -70,7 +70,7 @@ _MigrationArgs = tuple[
     tuple[list[int], float],
     int | None,
 ]
-_EndpointArgs = tuple[str, int, int, str, _Mac, tuple[str, list[int]], tuple[str, list[int]], list[int]]
+_EndpointArgs = tuple[str, int, int, str, _Mac, tuple[str, list[int]], tuple[str, list[int]], list[int], list[int]]
 
 
 @dataclass(frozen=True)
@@ -200,11 +200,13 @@ class NetworkModel:
         parameters: TeamingParameters | None = None,
         cpu: CpuParameters | None = None,
         links_only: bool = False,
+        vmq: VmqParameters | None = None,
     ) -> None:
         """`links_only` models the links alone, at their line rate: no frame
         overhead and no CPU (the pure max-min model, as SimGrid's CM02 computes it)."""
         self.scenario = scenario
         self.parameters = parameters or TeamingParameters()
+        self.vmq = vmq or VmqParameters()
         self.fabric = build_fabric(scenario)
         self.links_only = links_only
         self.cpu = None if links_only else CpuModel(scenario, self.fabric.add, cpu)
@@ -398,15 +400,19 @@ class NetworkModel:
             kind, uplink, nics = self._uplink_nics(name)
             e = self.endpoints[name]
             names = [self.nic_ports[n].port for n in nics]
+            queue_cores: tuple[int, ...] = ()
             if self.cpu is None:
                 cores = CoreSet("none", ())
             elif name in vm_names:
                 cores = self.cpu.vm_set(name, e.host, names)
+                queue_cores = self.cpu.vm_queue_cores(name, e.host, names)
             else:
                 cores = self.cpu.host_set(e.host, names)
             index[name] = len(endpoints)
             host_cores = [] if self.cpu is None else self.cpu.cores[e.host.name]
-            endpoints.append((kind, uplink, e.port_index, e.address, e.mac, cores.for_core(), cores.for_core(), host_cores))
+            endpoints.append(
+                (kind, uplink, e.port_index, e.address, e.mac, cores.for_core(), cores.for_core(), host_cores, list(queue_cores))
+            )
         connections: list[tuple[int, int, tuple[int, int] | None, float, float, float | None]] = []
         for k, request in enumerate(requests):
             for a in self._uplink_nics(request.source)[2]:
@@ -459,6 +465,7 @@ class NetworkModel:
             )
         changes = self.changes()
         dynamic = any(t[3] == "dynamic" for t in self.teams)
+        dynamic_queues = any(e[8] for e in endpoints)
         guests = self._guests(index, migrations)
         result = _core.run_network(
             self.fabric.capacities,
@@ -474,6 +481,7 @@ class NetworkModel:
             record_step=step_s,
             migrations=migration_args,
             guests=guests,
+            dynamic_vmq=(self.vmq.interval_s, self.vmq.busy) if dynamic_queues else None,
         )
         names = [str(p) for p in self.nic_ports]
         outcomes = [

@@ -6,7 +6,7 @@
 //! - [`team`]: which team member carries a connection, each way.
 //! - [`cores`]: which core sends and receives a connection (RSS, VMQ, vRSS).
 //! - [`run`]: connections on NICs and teams, with failures, failover and
-//!   rebalancing, and live migrations (pre-copy over TCP), run on the engine.
+//!   rebalancing, dynamic VMQ, and live migrations (pre-copy over TCP), run on the engine.
 //!
 //! It knows nothing of files or scenario syntax: callers describe NICs,
 //! teams, endpoints and paths by index.
@@ -24,8 +24,8 @@ pub use rss::{
     rss_hash, FlowKey, IndirectionTable, TableError, MAX_INDIRECTION_TABLE_LEN, RSS_KEY_LEN,
 };
 pub use run::{
-    Change, Channel, Compression, Connection, ConnectionReport, Endpoint, Guest, Migration,
-    MigrationReport, Network, Nic, Path, RunReport, Uplink,
+    Change, Channel, Compression, Connection, ConnectionReport, DynamicVmq, Endpoint, Guest,
+    Migration, MigrationReport, Network, Nic, Path, RunReport, Uplink,
 };
 pub use team::{AddressHash, Flow, LoadBalancing, SwitchHash, Team, TeamingMode};
 pub use toeplitz::{toeplitz, HashError, MICROSOFT_RSS_KEY};

@@ -14,7 +14,9 @@
 //!   member is no longer the one the rules pick moves to it.
 //! - **a rebalancing tick** of dynamic teams (every `rebalance_interval`):
 //!   the team's outbound connections are spread again over its carriers,
-//!   largest rate first onto the least-loaded carrier.
+//!   largest rate first onto the least-loaded carrier;
+//! - **a tick of dynamic VMQ** (every `dynamic_vmq.interval`): a VM queue
+//!   on a busy core moves to a less loaded one (see [`vmq`]);
 //! - **a completion**.
 //!
 //! A connection is *black-holed* while its path holds a resource that is
@@ -37,11 +39,14 @@ use crate::cores::Cores;
 
 mod guests;
 mod migrate;
+mod vmq;
 use crate::team::{AddressHash, Flow, LoadBalancing, Team, TeamingMode};
 pub use guests::Guest;
 use guests::Guests;
 use migrate::Migrations;
 pub use migrate::{Channel, Compression, Migration, MigrationReport};
+pub use vmq::DynamicVmq;
+use vmq::{Queues, QUEUE_TICK};
 
 /// A NIC's cable, as engine resources.
 #[derive(Clone, Copy, Debug)]
@@ -71,6 +76,9 @@ pub struct Endpoint {
     pub receive_cores: Cores,
     /// All the cores of its host (compression spreads over them).
     pub host_cores: Vec<ResourceId>,
+    /// The cores dynamic VMQ may move its queue among (its receive cores
+    /// must then be one `Queue`); empty: its cores stay as they are.
+    pub queue_cores: Vec<ResourceId>,
 }
 
 /// What a connection between two NICs uses per byte of payload.
@@ -137,6 +145,8 @@ pub struct Network {
     pub lacp_timeout: Seconds,
     /// Period of dynamic teams' rebalancing; `None` for none.
     pub rebalance_interval: Option<Seconds>,
+    /// Dynamic VMQ's parameters; `None`: every queue stays on its core.
+    pub dynamic_vmq: Option<DynamicVmq>,
 }
 
 /// Where one connection went and how it fared.
@@ -172,6 +182,7 @@ pub struct RunReport {
 const START: u64 = 0;
 const CHANGE: u64 = 1 << 60;
 const LACP: u64 = 2 << 60;
+/// A rebalancing tick: of dynamic teams, or of dynamic VMQ (`REBALANCE | 1`).
 const REBALANCE: u64 = 3 << 60;
 const STOP: u64 = 4 << 60;
 pub(crate) const MIGRATE: u64 = 5 << 60;
@@ -206,6 +217,8 @@ pub(crate) struct State<'a> {
     tick: Option<TimerId>,
     migrations: Migrations,
     guests: Guests,
+    /// Where each dynamic VM queue is now (the run's, not the network's).
+    queues: Queues,
 }
 
 impl Network {
@@ -290,18 +303,16 @@ impl State<'_> {
             &self.network.endpoints[c.source as usize],
             &self.network.endpoints[c.target as usize],
         );
-        let (send, receive) = c
-            .cycles
-            .unwrap_or((path.send_cycles_per_byte, path.receive_cycles_per_byte));
+        let (send, receive) = self.cycles_per_byte(c, out_nic, in_nic);
         // Compressed, each byte of work puts `wire` bytes on the links and the stack.
         let wire = c.compression.map_or(1.0, |(wire, _, _)| wire);
         let mut usage: Vec<(ResourceId, f64)> =
             path.links.iter().map(|&(r, a)| (r, a * wire)).collect();
-        if let Some(core) = source.send_cores.core(hash) {
-            usage.push((core, send * wire));
+        if let Some(core) = self.send_core(c.source, hash) {
+            usage.push((core, send));
         }
-        if let Some(core) = target.receive_cores.core(hash) {
-            usage.push((core, receive * wire));
+        if let Some(core) = self.receive_core(c.target, hash) {
+            usage.push((core, receive));
         }
         if let Some((_, compress, decompress)) = c.compression {
             for (cores, cycles) in [
@@ -314,6 +325,25 @@ impl State<'_> {
         }
         usage.extend(c.through.map(|r| (r, 1.0)));
         usage
+    }
+
+    /// Cycles per byte of work that connection `c` puts on its sending and
+    /// its receiving core between two NICs (compressed: per wire byte of it).
+    fn cycles_per_byte(
+        &self,
+        c: &Connection,
+        out_nic: Option<u32>,
+        in_nic: Option<u32>,
+    ) -> (f64, f64) {
+        let fallback = self.fallback(c);
+        let pair = (out_nic.unwrap_or(fallback.0), in_nic.unwrap_or(fallback.1));
+        let (send, receive) = match (c.cycles, self.network.paths.get(&pair)) {
+            (Some(cycles), _) => cycles,
+            (None, Some(path)) => (path.send_cycles_per_byte, path.receive_cycles_per_byte),
+            (None, None) => (0.0, 0.0),
+        };
+        let wire = c.compression.map_or(1.0, |(wire, _, _)| wire);
+        (send * wire, receive * wire)
     }
 
     fn fallback(&self, c: &Connection) -> (u32, u32) {
@@ -530,6 +560,7 @@ impl State<'_> {
             if let Some(tick) = self.tick.take() {
                 sim.cancel_timer(tick);
             }
+            self.stop_balancing_queues(sim);
         }
     }
 
@@ -571,17 +602,20 @@ impl State<'_> {
                         self.start(sim, k);
                     }
                     self.keep_rebalancing(sim);
+                    self.keep_balancing_queues(sim);
                 }
                 CHANGE => {
                     let (_, change) = self.changes[(tag & !KIND) as usize];
                     self.apply(sim, change);
                     self.keep_rebalancing(sim);
+                    self.keep_balancing_queues(sim);
                 }
                 LACP => self.lacp_timeout(sim, (tag & 0xffff_ffff) as u32),
                 STOP => self.stop(sim, (tag & !KIND) as usize),
                 MIGRATE => self.migration_arrives(sim, (tag & !KIND) as usize),
                 WAIT => self.wait_ended(sim, (tag & !KIND) as usize),
                 STEP_CHECK => {}
+                _ if tag == QUEUE_TICK => self.balance_queues(sim),
                 _ => self.rebalance(sim),
             },
         }
@@ -667,6 +701,7 @@ impl Network {
             tick: None,
             migrations,
             guests,
+            queues: Queues::new(self),
         };
         state.update_carriers();
         state.guests.place(&mut sim, self);

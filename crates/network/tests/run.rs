@@ -42,6 +42,7 @@ fn network(mode: TeamingMode, balancing: LoadBalancing, standby: Option<u32>) ->
         send_cores: Cores::None,
         receive_cores: Cores::None,
         host_cores: vec![],
+        queue_cores: vec![],
     };
     Network {
         resources: [10.0, 10.0, 10.0, 10.0, 100.0, 100.0]
@@ -77,6 +78,7 @@ fn network(mode: TeamingMode, balancing: LoadBalancing, standby: Option<u32>) ->
         paths,
         lacp_timeout: 3.0,
         rebalance_interval: None,
+        dynamic_vmq: None,
     }
 }
 

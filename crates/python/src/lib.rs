@@ -10,9 +10,9 @@ use std::collections::HashMap;
 use hvnet_engine::{ActivitySpec, CapacityChange, Sharing, Transfer, Workload};
 use hvnet_migration::{GuestMemory, PrecopyParameters};
 use hvnet_network::{
-    AddressHash, Change, Channel, Compression, Connection, ConnectionReport, Cores, Endpoint,
-    FlowKey, Guest, LoadBalancing, Migration, Network, Nic, Path, SwitchHash, Team, TeamingMode,
-    Uplink, MICROSOFT_RSS_KEY,
+    AddressHash, Change, Channel, Compression, Connection, ConnectionReport, Cores, DynamicVmq,
+    Endpoint, FlowKey, Guest, LoadBalancing, Migration, Network, Nic, Path, SwitchHash, Team,
+    TeamingMode, Uplink, MICROSOFT_RSS_KEY,
 };
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -191,6 +191,7 @@ type EndpointArgs = (
     CoresArgs,
     CoresArgs,
     Vec<usize>,
+    Vec<usize>,
 );
 type PathArgs = (Vec<(usize, f64)>, f64, f64);
 type ConnectionArgs = (u32, u32, Option<(u16, u16)>, f64, f64, Option<f64>);
@@ -222,13 +223,14 @@ type CompressionArgs = [f64; 6];
 type GuestArgs = (u32, f64, Vec<usize>);
 
 /// Runs connections on NICs and teams, with failures, failover and
-/// rebalancing. Returns a dict with, per connection, `end` (None if it never
+/// rebalancing (of dynamic teams every `rebalance_interval`, of dynamic VM
+/// queues per `dynamic_vmq`: (interval s, busy share of a core)). Returns a dict with, per connection, `end` (None if it never
 /// completed), `members` ([(time, out NIC, in NIC)]), `blackholed`
 /// (seconds) and `stalled_since` (when its path went down for good, or
 /// None), and `end_time`, `events`, `wall_s`, `series` (the connections'
 /// use of each resource: the guests' own CPU load is not in it).
 #[pyfunction]
-#[pyo3(signature = (capacities, fatpipe, nics, teams, endpoints, paths, connections, changes, lacp_timeout, rebalance_interval=None, record_step=None, migrations=Vec::new(), guests=Vec::new()))]
+#[pyo3(signature = (capacities, fatpipe, nics, teams, endpoints, paths, connections, changes, lacp_timeout, rebalance_interval=None, record_step=None, migrations=Vec::new(), guests=Vec::new(), dynamic_vmq=None))]
 #[allow(clippy::too_many_arguments)]
 fn run_network<'py>(
     py: Python<'py>,
@@ -245,6 +247,7 @@ fn run_network<'py>(
     record_step: Option<f64>,
     migrations: Vec<MigrationArgs>,
     guests: Vec<GuestArgs>,
+    dynamic_vmq: Option<(f64, f64)>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let n_res = capacities.len();
     if fatpipe.len() != n_res {
@@ -318,7 +321,7 @@ fn run_network<'py>(
             }
         })
     };
-    for (kind, index, port, address, mac, send, receive, host_cores) in endpoints {
+    for (kind, index, port, address, mac, send, receive, host_cores, queue_cores) in endpoints {
         let uplink = match kind.as_str() {
             "nic" => Uplink::Nic(nic_index(index)?),
             "team" if (index as usize) < teams_out.len() => Uplink::Team(index),
@@ -331,14 +334,24 @@ fn run_network<'py>(
         let address: IpAddr = address
             .parse()
             .map_err(|_| bad(format!("{address:?} is not an IP address")))?;
+        let receive_cores = cores(receive)?;
+        if !queue_cores.is_empty() && !matches!(receive_cores, Cores::Queue(_)) {
+            return Err(bad(format!(
+                "endpoint {address}: only a VM queue (receive cores \"queue\") can be dynamic"
+            )));
+        }
         endpoints_out.push(Endpoint {
             uplink,
             port,
             address,
             mac,
             send_cores: cores(send)?,
-            receive_cores: cores(receive)?,
+            receive_cores,
             host_cores: host_cores
+                .into_iter()
+                .map(resource)
+                .collect::<PyResult<Vec<_>>>()?,
+            queue_cores: queue_cores
                 .into_iter()
                 .map(resource)
                 .collect::<PyResult<Vec<_>>>()?,
@@ -445,6 +458,13 @@ fn run_network<'py>(
     if record_step.is_some_and(|s| !(s.is_finite() && s > 0.0)) {
         return Err(bad("record_step must be > 0".into()));
     }
+    if dynamic_vmq.is_some_and(|(interval, busy)| {
+        !(interval.is_finite() && interval > 0.0 && busy.is_finite() && busy > 0.0 && busy <= 1.0)
+    }) {
+        return Err(bad(
+            "dynamic_vmq needs an interval > 0 and a busy share in (0, 1]".into(),
+        ));
+    }
     let sharing = fatpipe
         .iter()
         .map(|&f| if f { Sharing::Fatpipe } else { Sharing::Shared });
@@ -456,6 +476,7 @@ fn run_network<'py>(
         paths: paths_out,
         lacp_timeout,
         rebalance_interval,
+        dynamic_vmq: dynamic_vmq.map(|(interval, busy)| DynamicVmq { interval, busy }),
     };
     let mut migrations_out = Vec::with_capacity(migrations.len());
     for (

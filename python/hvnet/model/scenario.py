@@ -211,6 +211,9 @@ class Nic(_Model):
     """RDMA (RoCE/iWARP) enabled, as SMB Direct needs."""
     vmq: bool = True
     """Virtual machine queues enabled."""
+    dynamic_vmq: bool = True
+    """Dynamic VMQ: a VM's queue moves to a less loaded core when its core is busy (Windows' behaviour
+    whenever VMQ is on, from Windows Server 2012). It matters only for VM queues: vmq on, a VM without vRSS."""
     rsc: bool = True
     """Receive segment coalescing enabled (Windows' default); it works only while the NIC, or its
     LBFO team, is not a virtual switch's uplink (RSC in the vSwitch came with Windows Server 2019)."""
