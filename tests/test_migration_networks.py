@@ -204,3 +204,11 @@ def test_the_smb_direct_option_needs_rdma_on_the_destination_too() -> None:
     text = text[:hv2] + text[hv2:].replace("rdma: true", "rdma: false").replace("option: smb_direct", "option: smb")
     with pytest.raises(ScenarioError, match="hv1 asks for smb_direct, but hv1 and hv2 do not both have an RDMA interface"):
         simulate(parse_scenario(text))
+
+
+def test_smb_multichannel_adds_the_interfaces_like_the_listed_one() -> None:
+    """Two unteamed 10 Gbps NICs, networks: [nic1] on both: Multichannel finds nic2, of the same
+    kind and speed, and uses it too (the setting does not stop it, as administrators observe);
+    the 1 Gbps nic3 stays out."""
+    results = run(option="smb", team="", extra=(", networks: [nic1]", ", networks: [nic1]"))
+    assert nics_used(results) == {"nic1", "nic2"}

@@ -5,7 +5,11 @@ A host's interfaces are its cabled NICs outside any team, and one per team:
 the host vNIC on the virtual switch over the team (named by the virtual
 switch), or the team interface itself when no virtual switch uses the team.
 `live_migration.networks` limits and orders them (by NIC, team or virtual
-switch name); without it, all of them, in file order.
+switch name); without it, all of them, in file order. SMB takes the listed
+ones as a start: Multichannel adds the host's other interfaces of the same
+kind and speed (observed in the field: "Don't Let Live Migration Settings
+Behavior Confuse You", workinghardinit blog; TCP/IP uses only the first
+network that works, the others only when it is not available).
 
 - **TCP/IP and Compression**: one TCP connection per step, over the first
   network in the source host's order that the destination also allows
@@ -103,6 +107,15 @@ def _allowed(scenario: Scenario, host: Host) -> list[Interface]:
     return [i for name in networks for i in mine if name in i.names]
 
 
+def _smb_candidates(scenario: Scenario, host: Host) -> list[Interface]:
+    """The interfaces SMB may use: those `networks` lists, and Multichannel
+    adds the host's others of the same kind (RDMA, RSS) and speed as a listed one."""
+    mine = interfaces(scenario, host)
+    listed = _allowed(scenario, host)
+    kinds = {(i.rdma, i.rss, i.speed) for i in listed}
+    return listed + [i for i in mine if i not in listed and (i.rdma, i.rss, i.speed) in kinds]
+
+
 def _joined(fabric: Fabric, a: Interface, b: Interface, source: str, target: str) -> bool:
     """Whether a cable path joins some NIC of `a` on `source` to some NIC of `b` on `target`."""
     return any(
@@ -134,7 +147,7 @@ def migration_network(scenario: Scenario, fabric: Fabric, source: str, target: s
 def smb_channels(scenario: Scenario, source: str, target: str) -> tuple[tuple[SmbChannel, ...], tuple[str, str] | None] | str:
     """SMB Multichannel's connections between two hosts, and the uplinks its
     team-interface connections leave and arrive by (None if it has none); or why there are none."""
-    ends = _allowed(scenario, scenario.host(source)), _allowed(scenario, scenario.host(target))
+    ends = _smb_candidates(scenario, scenario.host(source)), _smb_candidates(scenario, scenario.host(target))
     if not ends[0] or not ends[1]:
         empty = source if not ends[0] else target
         return f"SMB finds no interface for live migration on {empty}: no cabled NIC or team (in its networks setting)"
