@@ -54,6 +54,14 @@ def test_json_has_the_documented_keys(cli: Invoke, tmp_path: Path) -> None:
     assert all(set(r) == {"id", "reported", "predicted", "error_pct", "explained"} for r in rows)
 
 
+def test_json_on_standard_output_is_only_the_json(cli: Invoke) -> None:
+    """`--json -` writes the document alone on standard output, so a program can read it."""
+    result = cli("validate", "--json", "-")
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.stdout)
+    assert {r["id"] for r in rows} >= {"C1/duration", "C6/per-vm", "C9/lacp"}
+
+
 def test_docs_validation_md_is_current() -> None:
     """docs/validation.md is what `hvnet validate --markdown` writes today."""
     assert DOCS.read_text() == validation_markdown(run_validation())

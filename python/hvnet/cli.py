@@ -338,10 +338,12 @@ def validate(
     for c in checks:
         error = "" if c.error_pct is None else f"{c.error_pct:+.1f} %"
         table.add_row(c.id, c.figure, str(c.reported), str(c.predicted), error, "yes" if c.explained else "[red]no[/]")
-    _out().print(table)
-    for c in checks:
-        if c.note:
-            _out().print(f"{c.id}: {c.note}.", highlight=False, markup=False)
+    # With `--json -`, standard output holds only the JSON document.
+    if json_out is None or str(json_out) != "-":
+        _out().print(table)
+        for c in checks:
+            if c.note:
+                _out().print(f"{c.id}: {c.note}.", highlight=False, markup=False)
     if json_out is not None:
         _write_json(json_out, [c.to_json() for c in checks], force)
     if markdown is not None:
