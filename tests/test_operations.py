@@ -150,6 +150,8 @@ def test_the_terminal_table_shows_the_window_and_each_node() -> None:
         console.print(table)
     text = console.export_text()
     assert "operations: maintenance windows" in text
+    assert ": traffic" not in text and "traffic entries" not in text, "no traffic, no traffic table"
+    assert "live migrations ended" in text
     assert "rolling update of 2 nodes" in text and "hv1 (3 VMs)" in text
     hv1 = results.operations[0].nodes[0]
     assert f"{hv1.down_s:.2f} → {hv1.back_s:.2f} s" in text

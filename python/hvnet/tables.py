@@ -7,7 +7,7 @@ from rich.table import Table
 from hvnet.results import OperationResult, Results, TrafficResult
 from hvnet.units import format_bitrate, format_bytes
 
-__all__ = ["results_tables"]
+__all__ = ["adapters_table", "migrations_table", "operations_table", "results_tables", "traffic_table"]
 
 
 def _rate(bps: float) -> str:
@@ -40,8 +40,8 @@ def _blackholed(t: TrafficResult) -> str:
     return _seconds(t.blackholed_s) if t.blackholed_s else "-"
 
 
-def results_tables(results: Results) -> list[Table]:
-    """The traffic and adapters tables, a summary line, then one yellow line per warning."""
+def traffic_table(results: Results) -> Table:
+    """One row per traffic entry: where it went, over which NICs, how fast; red if it never completed."""
     traffic = Table(title=f"{results.scenario}: traffic", title_justify="left")
     columns = ("traffic", "from → to", "via NICs", "size", "start", "end", "mean rate", "black-holed")
     for column in columns:
@@ -58,6 +58,11 @@ def results_tables(results: Results) -> list[Table]:
             _blackholed(t),
             style="red" if t.end_s is None else None,
         )
+    return traffic
+
+
+def adapters_table(results: Results) -> Table:
+    """One row per NIC: its speed and the highest per-step send and receive."""
     adapters = Table(title="adapters: peak send / receive (per step)", title_justify="left")
     for column in ("host", "NIC", "speed", "peak send", "peak receive"):
         adapters.add_column(column, justify="left" if column in ("host", "NIC") else "right")
@@ -69,7 +74,15 @@ def results_tables(results: Results) -> list[Table]:
             _rate(max(a.send_bps, default=0.0)),
             _rate(max(a.receive_bps, default=0.0)),
         )
-    tables = [traffic, adapters]
+    return adapters
+
+
+def results_tables(results: Results) -> list[Table]:
+    """The traffic and adapters tables, the migrations and operations when
+    there are any, a summary line, then one yellow line per warning."""
+    traffic, adapters = traffic_table(results), adapters_table(results)
+    # A scenario that only migrates has no traffic table to show.
+    tables = [traffic, adapters] if results.traffic or not results.migrations else [adapters]
     if results.migrations:
         tables.append(migrations_table(results))
     if any(o.kind != "migrate" for o in results.operations):
@@ -77,6 +90,8 @@ def results_tables(results: Results) -> list[Table]:
     stalled = len(results.stalled)
     summary = Table.grid(padding=(0, 2))
     done = [f"{len(results.traffic) - stalled} of {len(results.traffic)} traffic entries completed"]
+    if results.migrations and not results.traffic:
+        done = []
     if results.migrations:
         ended = sum(m.end_s is not None for m in results.migrations)
         done.append(f"{ended} of {len(results.migrations)} live migrations ended")
@@ -94,24 +109,26 @@ def results_tables(results: Results) -> list[Table]:
 
 
 def migrations_table(results: Results) -> Table:
-    """One row per live migration: when, how long, how much, the blackout and the CPU."""
+    """One row per live migration: when it started, how long it waited and
+    took, how much it moved, the blackout, its peak rate and the CPU it cost."""
     table = Table(title="live migrations", title_justify="left")
-    for column in ("VM", "from → to", "option", "queued", "start", "end", "duration", "passes", "moved", "blackout", "peak", "CPU src / dst"):
+    columns = ("VM", "from → to", "option", "start", "waited", "duration", "passes", "moved", "blackout", "peak", "CPU core·s")
+    for column in columns:
         table.add_column(column, justify="left" if column in ("VM", "from → to", "option") else "right")
     for m in results.migrations:
+        waited = None if m.start_s is None else m.start_s - m.queued_s
         table.add_row(
             m.vm,
             f"{m.source} → {m.destination}",
             m.option,
-            _seconds(m.queued_s),
             _seconds(m.start_s),
-            _seconds(m.end_s),
+            "-" if not waited else _seconds(waited),
             _seconds(m.duration_s),
             str(m.passes),
             format_bytes(int(float(f"{m.bytes_sent:.3g}"))),
             "-" if m.blackout_ms is None else f"{m.blackout_ms:.0f} ms",
             _rate(m.peak_gbps * 1e9),
-            f"{m.cpu_core_s_source:.1f} / {m.cpu_core_s_destination:.1f} core·s",
+            f"{m.cpu_core_s_source:.1f} / {m.cpu_core_s_destination:.1f}",
             style="red" if m.end_s is None else None,
         )
     return table

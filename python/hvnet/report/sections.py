@@ -17,7 +17,7 @@ from hvnet.model import Scenario
 from hvnet.report.charts import adapter_chart, cpu_heatmap, migration_timeline
 from hvnet.report.diagram import design_svg
 from hvnet.results import CoreSeries, Results
-from hvnet.tables import results_tables
+from hvnet.tables import traffic_table
 from hvnet.units import format_duration
 
 __all__ = [
@@ -191,5 +191,5 @@ def _html_table(table: Table, stalled: list[bool]) -> str:
 
 def traffic_section(results: Results) -> Section:
     """The terminal's traffic table, column for column; an entry that never completed in red."""
-    table = results_tables(results)[0]
+    table = traffic_table(results)
     return Section("traffic", "Traffic", _html_table(table, [t.end_s is None for t in results.traffic]))
