@@ -54,6 +54,8 @@ def test_an_idle_vm_moves_in_one_pass_and_its_blackout_copies_its_device_state()
     assert m.end_s == pytest.approx(1.0 + (4 * GiB + 32 * MiB) * (1 / RATE + 1 / PREPARE) + 0.1)
     assert m.blackout_ms == pytest.approx(1000 * (32 * MiB * (1 / RATE + 1 / PREPARE) + 0.1))
     assert m.bytes_sent == 4 * GiB + 32 * MiB
+    # The VM pauses when pass 1 ends, and runs on hv2 at the end.
+    assert m.blackout_start_s == pytest.approx(m.pass_details[-1].end_s)
     assert m.peak_gbps == pytest.approx(RATE * 8 / 1e9)
 
 

@@ -221,6 +221,7 @@ def _record(
         passes=len(outcome.passes),
         pass_details=[MigrationPass(bytes=int(round(b)), start_s=s, end_s=e) for b, s, e in outcome.passes],
         blackout_ms=None if outcome.blackout_s is None else 1000 * outcome.blackout_s,
+        blackout_start_s=None if outcome.blackout_s is None or outcome.end_s is None else outcome.end_s - outcome.blackout_s,
         peak_gbps=outcome.peak_bps / 1e9,
         cpu_core_s_source=_core_seconds(scenario, request.source, send_cycles, cpu),
         cpu_core_s_destination=_core_seconds(scenario, request.target, receive_cycles, cpu),

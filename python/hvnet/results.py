@@ -126,6 +126,8 @@ class MigrationResult(_Frozen):
     pass_details: list[MigrationPass]
     #: From the VM's pause on the source to its resume on the destination.
     blackout_ms: float | None
+    #: When the VM paused on the source (the blackout ends at end_s, when it runs on the destination).
+    blackout_start_s: float | None
     peak_gbps: float
     #: Core-seconds of sending on the source and receiving on the destination.
     cpu_core_s_source: float
