@@ -35,6 +35,20 @@ def test_explained_means_within_tolerance_and_unexplained_says_why() -> None:
             )
 
 
+def test_c6_two_migrations_share_one_receiving_member_and_take_a_core_each() -> None:
+    """C6 as a prediction: the switch's hash puts both migrations on the same member of hv2's
+    LACP team, so each moves about half a 10 Gbps link of payload (4.75 Gbps) while it sends,
+    each on a receiving core of its own (RSS), which RSC leaves room to spare."""
+    from hvnet import simulate
+    from hvnet.validate import _scenario
+
+    results = simulate(_scenario("c6-lacp-two-migrations.yaml"))
+    receiving = [a.nic for a in results.adapters if a.host == "hv2" and max(a.receive_bps, default=0) > 0]
+    assert len(receiving) == 1
+    checks = {c.id: c for c in run_validation()}
+    assert checks["C6/per-vm"].explained and checks["C6/total"].explained and checks["C6/cores"].predicted == 2.0
+
+
 def test_c9_totals_are_the_goodput_of_one_gigabit_member() -> None:
     """All 8 threads arrive on one 1 GbE member in every design: 1e9 × 1460/1538 / 8 bytes/s
     = 112.2 MB/s (ntttcp's MB: 2^20 bytes), within 3.1 % of the three reported totals."""

@@ -66,11 +66,13 @@ def _scenario(name: str) -> Scenario:
 
 
 def _c6() -> list[Check]:
-    run = run_ntttcp(_scenario("c6-lacp-two-streams.yaml"), "hv1", "hv2", threads=2, seconds=10.0)
-    per_vm = [b * 8 / run.seconds / 1e9 for b in run.thread_bytes]
+    results = simulate(_scenario("c6-lacp-two-migrations.yaml"))
+    per_vm = [m.bytes_sent * 8 / m.duration_s / 1e9 for m in results.migrations if m.duration_s]
+    busy = sum(1 for core in results.cores if core.host == "hv2" and max(core.busy, default=0.0) > 0.1)
     return [
-        _number("C6/per-vm", "Gbps of each VM's migration stream", min(per_vm), 4.75, 4.5, 5.0),
+        _number("C6/per-vm", "Gbps of each VM's migration, on average", min(per_vm), 4.75, 4.5, 5.0),
         _number("C6/total", "Gbps of the two migrations together", sum(per_vm), 9.0),
+        _number("C6/cores", "receiving cores busy (one per VM)", float(busy), 2.0),
     ]
 
 
@@ -217,6 +219,6 @@ def validation_markdown(checks: list[Check]) -> str:
         "the source's preparation rate of live migration on C3 (one stream at line rate",
         "averages 88 % of it). C2, C4, C5, C7 and C8 are then predictions, and so is C6:",
         "its two streams share one team member (the LACP hashes put them together), so",
-        "each gets half a link.",
+        "each gets half a link, less the source's preparation.",
     ]
     return "\n".join(lines) + "\n"
