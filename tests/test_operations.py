@@ -197,3 +197,43 @@ def test_the_rolling_update_example_patches_three_nodes_and_every_vm_comes_home(
     for m in results.migrations:
         where[m.vm] = m.destination
     assert where == {vm.name: vm.host for vm in scenario.vms}
+
+
+def sized(events: str, memory: tuple[str, str, str]) -> Results:
+    """The cluster with each host's memory for VMs stated."""
+    text = cluster(events)
+    for name, size in zip(("hv1", "hv2", "hv3"), memory):
+        text = text.replace(f"  - name: {name}\n", f"  - name: {name}\n    memory: {size}\n")
+    return simulate(parse_scenario(text, "cluster.yaml"))
+
+
+def test_a_balanced_drain_sends_each_vm_where_most_memory_is_free() -> None:
+    """hv2 has 64 GiB (4 used: 60 free), hv3 16 GiB: vm1 (8 GiB) to hv2 (60 > 16), vm2 to hv2
+    (52 > 16), vm3 to hv2 (48 > 16): free memory, not assigned memory, decides."""
+    results = sized("  - {at: 0s, action: drain, target: hv1}\n", ("32GiB", "64GiB", "16GiB"))
+    assert [m.destination for m in results.migrations] == ["hv2", "hv2", "hv2"]
+
+
+def test_a_vm_goes_only_where_it_fits() -> None:
+    """hv2 has 8 GiB free (12 - 4), hv3 10 GiB: vm1 (8 GiB) fits both and goes to hv3 (more free);
+    then hv3 has 2 GiB and hv2 8: vm2 (4 GiB) to hv2; vm3 (4 GiB) to hv2 (4 left there)."""
+    results = sized("  - {at: 0s, action: drain, target: hv1}\n", ("32GiB", "12GiB", "10GiB"))
+    assert [m.destination for m in results.migrations] == ["hv3", "hv2", "hv2"]
+
+
+def test_a_drain_with_no_room_for_a_vm_is_refused_with_the_free_memory() -> None:
+    with pytest.raises(ScenarioError, match=r"vm1 \(8 GiB\) fits on no other host \(free: hv2 4 GiB, hv3 6 GiB\)"):
+        sized("  - {at: 0s, action: drain, target: hv1}\n", ("32GiB", "8GiB", "6GiB"))
+
+
+def test_a_migration_to_a_host_without_room_is_refused() -> None:
+    with pytest.raises(ScenarioError, match=r"vm1 \(8 GiB\) does not fit on hv3 then \(free: hv3 6 GiB\)"):
+        sized("  - {at: 0s, action: migrate, target: vm1, to: hv3}\n", ("32GiB", "8GiB", "6GiB"))
+
+
+def test_a_host_whose_vms_do_not_fit_its_memory_is_refused_where_it_is_written() -> None:
+    with pytest.raises(ScenarioError) as raised:
+        sized("  - {at: 0s, action: drain, target: hv1}\n", ("12GiB", "8GiB", "6GiB"))
+    assert (
+        "hosts[0].memory: hv1 has 12 GiB for VMs, but its VMs (vm1, vm2 and vm3) are assigned 16 GiB" in str(raised.value)
+    )

@@ -2,11 +2,13 @@
 events ask for, as the live migrations that carry them out.
 
 - **migrate** moves one VM to the host it names.
-- **drain** moves every VM of a host to the other hosts, chosen by its
-  placement policy: `balanced` (the host with the least VM memory assigned
-  at that point, first in file order on a tie: the one with the most free
-  memory when the hosts are alike) or `round_robin` (the other hosts in
-  turn, in file order). VMs go in file order; the source host's queue
+- **drain** moves every VM of a host to the other hosts it fits on (a
+  host's `memory` less its VMs'; a host that does not state its memory has
+  room for any), chosen by its placement policy: `balanced` (the most free
+  memory, then the least VM memory assigned, then file order) or
+  `round_robin` (the other hosts in turn, in file order, skipping those it
+  does not fit on). A VM that fits nowhere is refused with the free memory
+  of each host. VMs go in file order; the source host's queue
   (`simultaneous`) paces them.
 - **rolling_update** patches nodes one after the other, as Cluster-Aware
   Updating does: drain the node to the others; when its last migration ends,
@@ -28,6 +30,7 @@ from dataclasses import dataclass, field
 from hvnet.errors import Problem
 from hvnet.model import Event, Scenario
 from hvnet.results import MigrationResult, NodeResult, OperationResult
+from hvnet.units import format_bytes
 
 __all__ = ["Gate", "Move", "Operation", "Plan", "plan_operations", "operation_results"]
 
@@ -112,21 +115,35 @@ class _Planner:
         self.where[vm] = target
         return len(self.plan.moves) - 1
 
+    def assigned(self, host: str) -> int:
+        """VM memory assigned on `host` where the plan has put its VMs so far."""
+        return sum(vm.memory for vm in self.scenario.vms if self.where[vm.name] == host)
+
+    def free(self, host: str) -> float:
+        """Memory `host` can still give a VM; unlimited when it does not state its memory."""
+        memory = self.scenario.host(host).memory
+        return float("inf") if memory is None else memory - self.assigned(host)
+
+    def room(self, hosts: list[str]) -> str:
+        return ", ".join(f"{h} {format_bytes(int(self.free(h)))}" for h in hosts if self.free(h) != float("inf"))
+
     def drain(self, host: str, others: list[str], placement: str, gate: Gate, operation: int, event: int) -> list[int]:
-        """Moves every VM of `host` to `others` by the placement policy."""
-        memory = {name: 0 for name in others}
-        for vm in self.scenario.vms:
-            if self.where[vm.name] in memory:
-                memory[self.where[vm.name]] += vm.memory
+        """Moves every VM of `host` to `others` by the placement policy, each where it fits."""
         moves, turn = [], 0
         for vm in self.scenario.vms:
             if self.where[vm.name] != host:
                 continue
+            fits = [h for h in others if self.free(h) >= vm.memory]
+            if not fits:
+                why = f"{vm.name} ({format_bytes(vm.memory)}) fits on no other host (free: {self.room(others)})"
+                self.problems.append(Problem(self.filename, None, f"events[{event}]", why))
+                continue
             if placement == "round_robin":
-                target, turn = others[turn % len(others)], turn + 1
-            else:
-                target = min(others, key=lambda name: memory[name])  # min keeps file order on a tie
-            memory[target] += vm.memory
+                ring = others[turn % len(others) :] + others[: turn % len(others)]
+                target = next(h for h in ring if h in fits)
+                turn = others.index(target) + 1
+            else:  # the most free memory, then the least assigned; min keeps file order on a tie
+                target = min(fits, key=lambda name: (-self.free(name), self.assigned(name)))
             moves.append(self.move(vm.name, target, gate, operation, event))
         return moves
 
@@ -140,6 +157,11 @@ class _Planner:
             source = self.where[event.target]
             if source == event.to:
                 message = f"{event.target} already runs on {event.to} then (after the operations before it)"
+                self.problems.append(Problem(self.filename, None, f"events[{index}].to", message))
+                return
+            memory = self.scenario.vm(event.target).memory
+            if self.free(event.to) < memory:
+                message = f"{event.target} ({format_bytes(memory)}) does not fit on {event.to} then (free: {self.room([event.to])})"
                 self.problems.append(Problem(self.filename, None, f"events[{index}].to", message))
                 return
             self.plan.operations.append(Operation("migrate", index, event.at, source))

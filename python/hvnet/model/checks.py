@@ -211,6 +211,7 @@ class _Checker:
         self.check_cables()
         self.check_switch_dependent_teams()
         self.check_vms()
+        self.check_host_memory()
         self.check_traffic()
         self.check_events()
         return self.findings
@@ -492,6 +493,24 @@ class _Checker:
                     f"{host} has no virtual switch {vswitch!r}; its virtual switches: {_names(known)}",
                 )
 
+    def check_host_memory(self) -> None:
+        """The VMs a host runs at the start fit in the memory it states."""
+        assigned: dict[str, list[tuple[str, int]]] = {}
+        for _, vm in _items(self.data, "vms"):
+            name, runs_on, memory = _text(vm, "name"), _text(vm, "host"), _size(vm.get("memory"))
+            if name is not None and runs_on is not None and memory is not None:
+                assigned.setdefault(runs_on, []).append((name, memory))
+        for index, host in _items(self.data, "hosts"):
+            name, memory = _text(host, "name"), _size(host.get("memory"))
+            vms = assigned.get(name or "", [])
+            total = sum(size for _, size in vms)
+            if memory is not None and total > memory:
+                self.report(
+                    ("hosts", index, "memory"),
+                    f"{name} has {format_bytes(memory)} for VMs, but its VMs ({_and([v for v, _ in vms])}) are "
+                    f"assigned {format_bytes(total)}; give it more memory or move VMs to another host",
+                )
+
     def check_vm_memory(self, at: Loc, vm: Mapping[str, object]) -> None:
         """populated and working_set are parts of memory."""
         sizes: dict[str, int] = {}
@@ -711,6 +730,14 @@ _TARGETS = {
     "migrate": "a VM",
     "drain": "a host",
 }
+
+
+def _size(value: object) -> int | None:
+    """A size in bytes; None if it is not a valid size (pydantic reports it)."""
+    try:
+        return parse_bytes(value) if isinstance(value, str) else None
+    except UnitError:
+        return None
 
 
 def _time(event: Mapping[str, object]) -> float | None:

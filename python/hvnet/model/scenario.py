@@ -150,7 +150,8 @@ class Placement(str, Enum):
     """Where a drain sends each VM of the drained host."""
 
     BALANCED = "balanced"
-    """The host with the least VM memory assigned at that point (the most free memory, for identical hosts)."""
+    """The host with the most free memory (hosts' memory less their VMs'); where hosts do not state their memory,
+    the one with the least VM memory assigned."""
     ROUND_ROBIN = "round_robin"
     """The other hosts in turn, in file order."""
 
@@ -270,6 +271,9 @@ class Host(_Model):
     teams: tuple[Team, ...] = ()
     vswitches: tuple[VirtualSwitch, ...] = ()
     live_migration: LiveMigration = Field(default_factory=LiveMigration)
+    memory: PositiveBytes | None = None
+    """Memory the host can give its VMs, e.g. 384GiB (its RAM less what the host keeps); null: not limited.
+    Drains and migrations only send a VM where it fits; balanced placement picks the most free memory."""
 
     def nic(self, name: str) -> Nic:
         """The NIC called ``name``; KeyError if there is none."""
@@ -402,7 +406,7 @@ class Event(_Model):
     to: Name | None = None
     """migrate only (and required there): the host the VM moves to, not the one it runs on."""
     placement: Placement | None = None
-    """drain and rolling_update only: where the drained VMs go. Absent: balanced."""
+    """drain and rolling_update only: where the drained VMs go, among the hosts they fit on. Absent: balanced."""
     nodes: tuple[Name, ...] | None = Field(default=None, min_length=1)
     """rolling_update only: the hosts to patch, in order. Absent: every host, in file order."""
     patch_time: Duration | None = None
