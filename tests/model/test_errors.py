@@ -75,7 +75,7 @@ def test_unknown_field_names_the_allowed_ones_on_the_key_line() -> None:
             nics:
               - {name: nic1, speed: 10Gbps}
         """
-    ) == ["cluster.yaml:4: hosts[0].nicss: unknown field; allowed: name, cpu, power_plan, nics, teams, vswitches, live_migration"]
+    ) == ["cluster.yaml:4: hosts[0].nicss: unknown field; allowed: name, cpu, power_plan, nics, teams, vswitches, live_migration, memory"]
 
 
 def test_unknown_top_level_field() -> None:
