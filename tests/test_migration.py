@@ -172,3 +172,23 @@ def test_an_smb_bandwidth_limit_caps_the_migration_across_both_nics() -> None:
     (m,) = simulate(parse_scenario(text)).migrations
     assert m.peak_gbps == pytest.approx(5.0)
     assert m.duration_s == pytest.approx((8 * GiB + 32 * MiB) * (8 / 5e9 + 1 / PREPARE) + 0.1)
+
+
+def test_smb_carries_on_over_the_other_nic_when_one_fails() -> None:
+    """SMB Multichannel over two NICs; nic2 of hv1 fails at 1 s, for good: its four connections
+    stall, the four on nic1 carry the rest, so the migration ends — later than with both NICs,
+    sooner than if it had waited for the failed one."""
+    host = (
+        "  - name: %s\n    cpu: {ghz: 6}\n    power_plan: high_performance\n    live_migration: {option: smb}\n"
+        "    nics:\n      - {name: nic1, speed: 10Gbps}\n      - {name: nic2, speed: 10Gbps}\n"
+    )
+    text = SMB_HOSTS % {"hosts": host % "hv1" + host % "hv2"}
+    (both,) = simulate(parse_scenario(text)).migrations
+    failed = text + "  - {at: 1s, action: nic_down, target: hv1/nic2}\n"
+    (one,) = simulate(parse_scenario(failed)).migrations
+    assert both.end_s is not None and one.end_s is not None
+    # 1 s at both NICs' rate, then the rest of 8 GiB (and the device state) at one NIC's.
+    moved_by_1s = 2 * RATE * 1.0
+    expected = 1.0 + (8 * GiB - moved_by_1s) / RATE + 8 * GiB / PREPARE + 32 * MiB * (1 / RATE + 1 / PREPARE) + 0.1
+    assert one.end_s == pytest.approx(expected, rel=1e-6)
+    assert one.end_s > both.end_s
