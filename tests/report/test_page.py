@@ -11,6 +11,8 @@ import json
 from html.parser import HTMLParser
 from pathlib import Path
 
+import pytest
+
 from hvnet import Results, Scenario, parse_scenario, simulate
 from hvnet.report import render_report, write_report
 from hvnet.report.charts import plotly_bundle
@@ -236,3 +238,8 @@ def test_a_rolling_update_shows_its_window_and_each_node() -> None:
     assert "rolling update of 2 nodes" in html
     hv1 = results.operations[0].nodes[0]
     assert f"{hv1.down_s:.2f} → {hv1.back_s:.2f} s" in html
+    # The timeline has a bar per node while it is down, from down_s for patch_time (600 s).
+    (timeline,) = [chart for chart in charts(html) if chart[0] == "migration-chart-0"]
+    down = [trace for trace in timeline[1] if trace["name"] == "node down"]
+    assert [trace["y"][0] for trace in down] == ["hv1 down for its patch", "hv2 down for its patch"]
+    assert down[0]["base"][0] == pytest.approx(hv1.down_s) and down[0]["x"][0] == pytest.approx(600)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import plotly.graph_objects as go  # type: ignore[import-untyped]
 from plotly.offline import get_plotlyjs  # type: ignore[import-untyped]
 
-from hvnet.results import AdapterSeries, CoreSeries, MigrationResult
+from hvnet.results import AdapterSeries, CoreSeries, MigrationResult, OperationResult
 from hvnet.units import format_bitrate
 
 __all__ = ["adapter_chart", "adapter_chart_title", "cpu_heatmap", "migration_timeline", "plotly_bundle"]
@@ -118,12 +118,15 @@ def cpu_heatmap(host: str, cores: list[CoreSeries], step_s: float, div_id: str) 
     return str(figure.to_html(full_html=False, include_plotlyjs=False, div_id=div_id, config=CONFIG))
 
 
-QUEUED, PASS, BLACKOUT = "#c7ced6", "#2f6fb0", "#c0392b"
+QUEUED, PASS, BLACKOUT, DOWN = "#c7ced6", "#2f6fb0", "#c0392b", "#8e6bb8"
 
 
-def migration_timeline(migrations: list[MigrationResult], div_id: str) -> str:
+def migration_timeline(
+    migrations: list[MigrationResult], div_id: str, operations: list[OperationResult] | None = None
+) -> str:
     """One bar per VM: waiting in the queue (grey), each pre-copy pass (blue,
-    alternating shades) and the blackout (red), in seconds."""
+    alternating shades) and the blackout (red), in seconds; above them, for a
+    rolling update, one bar per node while it is down for its patch (purple)."""
     figure = go.Figure()
     shown: set[str] = set()
 
@@ -137,6 +140,13 @@ def migration_timeline(migrations: list[MigrationResult], div_id: str) -> str:
         shown.add(name)
 
     rows = []
+    for o in operations or []:
+        for node in o.nodes:
+            if node.down_s is None or node.back_s is None:
+                continue
+            row = f"{node.node} down for its patch"
+            rows.append(row)
+            bar(row, node.down_s, node.back_s, "node down", DOWN, f"down {node.down_s:.1f} s → back {node.back_s:.1f} s")
     for m in migrations:
         row = f"{m.vm} ({m.source} → {m.destination}, {m.option})"
         rows.append(row)
@@ -152,7 +162,7 @@ def migration_timeline(migrations: list[MigrationResult], div_id: str) -> str:
         template="none",
         barmode="overlay",
         title={"text": "Live migrations", "x": 0.01, "xanchor": "left", "font": {"size": 13}},
-        height=max(200, 110 + 34 * len(migrations)),
+        height=max(200, 110 + 34 * len(rows)),
         margin={"l": 260, "r": 14, "t": 64, "b": 40},
         font={"family": "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif", "size": 11, "color": "#1f2933"},
         legend={"orientation": "h", "x": 1, "xanchor": "right", "y": 1.02, "yanchor": "bottom"},

@@ -138,12 +138,14 @@ def migrations_section(results: Results, prefix: str = "", title: str = "Live mi
         return None
     from hvnet.tables import migrations_table, operations_table
 
-    chart = f'<div class="chart">{migration_timeline(results.migrations, f"{prefix}migration-chart-0")}</div>'
+    timeline = migration_timeline(results.migrations, f"{prefix}migration-chart-0", results.operations)
+    chart = f'<div class="chart">{timeline}</div>'
     table = migrations_table(results)
     stalled = [m.end_s is None for m in results.migrations]
     caption = (
         '<p class="caption">One bar per VM: waiting in its host\'s queue (grey), each pre-copy pass (blue) '
-        "and the blackout (red), in seconds.</p>"
+        "and the blackout (red), in seconds; in a rolling update, each node while it is down for its patch "
+        "(purple).</p>"
     )
     body = caption + chart + _html_table(table, stalled)
     operations = [o for o in results.operations if o.kind != "migrate"]
