@@ -131,7 +131,7 @@ def test_the_summary_and_what_is_not_there_yet(failover_report: str) -> None:
     assert ["simulated time", "32.28 s (time series in steps of 1 s)"] in rows
     assert ["design", "2 hosts, 4 NICs, 1 switch, 4 cables, 7 VMs"] in rows
     assert failover_report.count(NOT_SIMULATED) == 1
-    assert "not simulate" in NOT_SIMULATED and "drains" in NOT_SIMULATED
+    assert "not simulate" in NOT_SIMULATED and "teams inside VMs" in NOT_SIMULATED
     for section in ("summary", "design", "network", "cpu", "traffic"):
         assert f'<section id="{section}">' in failover_report
 
@@ -236,6 +236,8 @@ def test_a_rolling_update_shows_its_window_and_each_node() -> None:
     html = render_report(results, scenario)
     assert "Maintenance windows" in html
     assert "rolling update of 2 nodes" in html
+    rows = Page(html).rows
+    assert ["live migrations ended", "2 of 2"] in rows and not [r for r in rows if r[0] == "traffic entries completed"]
     hv1 = results.operations[0].nodes[0]
     assert f"{hv1.down_s:.2f} → {hv1.back_s:.2f} s" in html
     # The timeline has a bar per node while it is down, from down_s for patch_time (600 s).

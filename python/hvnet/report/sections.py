@@ -33,8 +33,8 @@ __all__ = [
 
 #: What the report cannot show yet, and why: one line at the top of the report.
 NOT_SIMULATED = (
-    "Not in this report yet, because this version does not simulate them: host drains and rolling "
-    "updates, and the CPU load inside the guests."
+    "Not in this report, because this version does not simulate them: teams inside VMs, and the CPU work "
+    "of the guests on their vCPUs (the CPU charts show the network and migration work of the hosts only)."
 )
 
 
@@ -71,6 +71,13 @@ def summary_section(results: Results, scenario: Scenario) -> Section:
     rows = [
         ("simulated time", f"{results.end_s:.2f} s (time series in steps of {format_duration(results.step_s)})"),
         ("traffic entries completed", completed),
+    ]
+    if results.migrations:
+        ended = sum(m.end_s is not None for m in results.migrations)
+        rows.append(("live migrations ended", f"{ended} of {len(results.migrations)}"))
+        if not results.traffic:
+            rows.pop(1)  # a scenario that only migrates has no traffic to count
+    rows += [
         ("design", design),
         ("engine", f"{results.events} events in {results.wall_s * 1000:.1f} ms"),
     ]
