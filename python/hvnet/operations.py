@@ -107,22 +107,26 @@ class _Planner:
         self.scenario = scenario
         self.filename = filename
         self.where = {vm.name: vm.host for vm in scenario.vms}
+        self.memory = {vm.name: vm.memory for vm in scenario.vms}
+        #: VM memory assigned on each host where the plan has put its VMs so far.
+        self.assigned = {host.name: 0 for host in scenario.hosts}
+        for vm in scenario.vms:
+            self.assigned[vm.host] += vm.memory
         self.plan = Plan()
         self.problems: list[Problem] = []
 
     def move(self, vm: str, target: str, gate: Gate, operation: int, event: int) -> int:
-        self.plan.moves.append(Move(vm, self.where[vm], target, gate, operation, event))
+        source = self.where[vm]
+        self.plan.moves.append(Move(vm, source, target, gate, operation, event))
         self.where[vm] = target
+        self.assigned[source] -= self.memory[vm]
+        self.assigned[target] += self.memory[vm]
         return len(self.plan.moves) - 1
-
-    def assigned(self, host: str) -> int:
-        """VM memory assigned on `host` where the plan has put its VMs so far."""
-        return sum(vm.memory for vm in self.scenario.vms if self.where[vm.name] == host)
 
     def free(self, host: str) -> float:
         """Memory `host` can still give a VM; unlimited when it does not state its memory."""
         memory = self.scenario.host(host).memory
-        return float("inf") if memory is None else memory - self.assigned(host)
+        return float("inf") if memory is None else memory - self.assigned[host]
 
     def room(self, hosts: list[str]) -> str:
         return ", ".join(f"{h} {format_bytes(int(self.free(h)))}" for h in hosts if self.free(h) != float("inf"))
@@ -143,7 +147,7 @@ class _Planner:
                 target = next(h for h in ring if h in fits)
                 turn = others.index(target) + 1
             else:  # the most free memory, then the least assigned; min keeps file order on a tie
-                target = min(fits, key=lambda name: (-self.free(name), self.assigned(name)))
+                target = min(fits, key=lambda name: (-self.free(name), self.assigned[name]))
             moves.append(self.move(vm.name, target, gate, operation, event))
         return moves
 

@@ -157,6 +157,17 @@ pub(super) struct Migrations {
     dependents: Vec<Vec<usize>>,
 }
 
+/// For each migration, the migrations that wait for it.
+fn dependents(specs: &[Migration]) -> Vec<Vec<usize>> {
+    let mut out = vec![Vec::new(); specs.len()];
+    for (i, m) in specs.iter().enumerate() {
+        for &j in &m.after {
+            out[j].push(i);
+        }
+    }
+    out
+}
+
 impl Migrations {
     pub(super) fn new(specs: &[Migration]) -> Self {
         Self {
@@ -177,13 +188,7 @@ impl Migrations {
             waiting: HashMap::new(),
             active: HashMap::new(),
             pending: specs.iter().map(|m| m.after.len()).collect(),
-            dependents: (0..specs.len())
-                .map(|j| {
-                    (0..specs.len())
-                        .filter(|&i| specs[i].after.contains(&j))
-                        .collect()
-                })
-                .collect(),
+            dependents: dependents(specs),
         }
     }
 
