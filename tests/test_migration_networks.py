@@ -212,3 +212,19 @@ def test_smb_multichannel_adds_the_interfaces_like_the_listed_one() -> None:
     the 1 Gbps nic3 stays out."""
     results = run(option="smb", team="", extra=(", networks: [nic1]", ", networks: [nic1]"))
     assert nics_used(results) == {"nic1", "nic2"}
+
+
+def test_a_destination_without_the_setting_takes_the_migration_on_any_interface() -> None:
+    """hv1 sends over its team; hv2 has no team of that name and no networks setting: the
+    migration arrives on the first of hv2's interfaces a cable path joins (its first NIC)."""
+    text = cluster(extra=(", networks: [team1]", ""))
+    hv2 = text.index("- name: hv2")
+    text = text[:hv2] + text[hv2:].replace("    teams: [{name: team1, members: [nic1, nic2], mode: switch_independent, load_balancing: dynamic}]\n", "    teams: []\n")
+    results = simulate(parse_scenario(text))
+    assert nics_used(results, "hv2") == {"nic1"}
+
+
+def test_a_destination_that_accepts_only_one_network_decides_it() -> None:
+    """hv2 accepts live migrations on nic3 only; hv1 states nothing: hv1 sends from its own nic3."""
+    results = run(extra=("", ", networks: [nic3]"))
+    assert nics_used(results) == {"nic3"} and nics_used(results, "hv2") == {"nic3"}

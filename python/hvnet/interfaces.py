@@ -12,10 +12,10 @@ Behavior Confuse You", workinghardinit blog; TCP/IP uses only the first
 network that works, the others only when it is not available).
 
 - **TCP/IP and Compression**: one TCP connection per step, over the first
-  network in the source host's order that the destination also allows
-  (an interface of the same name) and that a cable path joins. Without a
-  `networks` setting on either host: the host's own traffic's interface
-  (`endpoints.py`).
+  network in the order of the host that states one (the source's if both
+  do) that the other host also allows (an interface of the same name, or any
+  if it states none) and that a cable path joins. Without a `networks`
+  setting on either host: the host's own traffic's interface (`endpoints.py`).
 - **SMB Multichannel** (BEHAVIOUR.md): RDMA interfaces if both hosts have
   them (SMB Direct), else RSS interfaces, else the rest; of those only the
   fastest (a team reports the sum of its members' speeds); the i-th of the
@@ -132,12 +132,22 @@ def migration_network(scenario: Scenario, fabric: Fabric, source: str, target: s
     hosts = scenario.host(source), scenario.host(target)
     if all(h.live_migration.networks is None for h in hosts):
         return None
-    theirs = _allowed(scenario, hosts[1])
-    for mine in _allowed(scenario, hosts[0]):
-        for other in theirs:
-            if set(mine.names) & set(other.names) and _joined(fabric, mine, other, source, target):
-                return mine.uplink, other.uplink
-    names = [", ".join(i.name for i in _allowed(scenario, host)) or "none" for host in hosts]
+    mine, theirs = _allowed(scenario, hosts[0]), _allowed(scenario, hosts[1])
+    stated = [h.live_migration.networks is not None for h in hosts]
+
+    def same(a: Interface, b: Interface) -> bool:
+        return bool(set(a.names) & set(b.names))
+
+    # The stating host's order decides (the source's if both state one); its interface is paired
+    # with the other host's of the same name, or with any if the other host states none.
+    if stated[0]:
+        pairs = [(a, b) for a in mine for b in [b for b in theirs if same(a, b)] + ([] if stated[1] else theirs)]
+    else:
+        pairs = [(a, b) for b in theirs for a in [a for a in mine if same(a, b)] + mine]
+    for a, b in pairs:
+        if _joined(fabric, a, b, source, target):
+            return a.uplink, b.uplink
+    names = [", ".join(i.name for i in side) or "none" for side in (mine, theirs)]
     return (
         f"no live migration network joins {source} ({names[0]}) and {target} ({names[1]}): "
         "a network is used when both hosts allow an interface of that name and a cable path joins them"
