@@ -3,8 +3,11 @@
 pydantic checks each field on its own; these checks look across fields: names
 are unique, teams list NICs of their host, cables join existing NICs and
 switch ports and no end is cabled twice, VMs run on existing hosts, flows and
-events name existing things, and a migrate event moves a VM to another
-existing host. They also refuse the team designs Windows
+events name existing things, a migrate event moves a VM to another
+existing host, a drain or rolling update names hosts of a cluster that has
+another host, a host's VMs fit in its memory, and the live-migration
+settings name the host's own interfaces (RDMA for smb_direct). They also
+refuse the team designs Windows
 refuses (BEHAVIOUR.md): too many members, a SET team of unlike NICs or with
 LBFO-only settings, a static or LACP team across switches that are not one
 logical switch, and a team inside a VM other than two vNICs, switch
