@@ -4,6 +4,25 @@ from typing import Any
 
 __version__: str
 
+#: One live migration: source and target endpoints, ports, [assigned, populated, dirty rate,
+#: working set, device state], (max passes, stop bytes, switch-over s, prepare bytes/s), at s,
+#: queue, simultaneous, SMB channels (NIC pair or None, ports, cycles or None), compression,
+#: (migrations it waits for, delay s), a resource all its bytes pass (SMB limit) or None.
+MigrationArgs = tuple[
+    int,
+    int,
+    tuple[int, int],
+    list[float],
+    tuple[int, float, float, float | None],
+    float,
+    int,
+    int,
+    list[tuple[tuple[int, int] | None, tuple[int, int], tuple[float, float] | None]],
+    list[float] | None,
+    tuple[list[int], float],
+    int | None,
+]
+
 def run_workload(
     capacities: list[float],
     fatpipe: list[bool],
@@ -39,22 +58,7 @@ def run_network(
     lacp_timeout: float,
     rebalance_interval: float | None = None,
     record_step: float | None = None,
-    migrations: list[
-        tuple[
-            int,
-            int,
-            tuple[int, int],
-            list[float],
-            tuple[int, float, float, float | None],
-            float,
-            int,
-            int,
-            list[tuple[tuple[int, int] | None, tuple[int, int], tuple[float, float] | None]],
-            list[float] | None,
-            tuple[list[int], float],
-            int | None,
-        ]
-    ] = ...,
+    migrations: list[MigrationArgs] = ...,
     guests: list[tuple[int, float, list[int]]] = ...,
     dynamic_vmq: tuple[float, float] | None = None,
 ) -> dict[str, Any]: ...

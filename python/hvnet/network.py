@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from hvnet import _core, frames
 from hvnet.hashing import rss_hash
@@ -31,6 +32,9 @@ from hvnet.endpoints import Endpoints
 from hvnet.fabric import Fabric, Port, build_fabric, ecmp_key
 from hvnet.interfaces import SmbChannel
 from hvnet.model import Scenario
+
+if TYPE_CHECKING:
+    from hvnet._core import MigrationArgs
 
 __all__ = [
     "ConnectionOutcome",
@@ -56,20 +60,6 @@ SMB_SOURCE_PORT = 63000
 
 
 _Mac = tuple[int, int, int, int, int, int]
-_MigrationArgs = tuple[
-    int,
-    int,
-    tuple[int, int],
-    list[float],
-    tuple[int, float, float, float | None],
-    float,
-    int,
-    int,
-    list[tuple[tuple[int, int] | None, tuple[int, int], tuple[float, float] | None]],
-    list[float] | None,
-    tuple[list[int], float],
-    int | None,
-]
 _EndpointArgs = tuple[str, int, int, str, _Mac, tuple[str, list[int]], tuple[str, list[int]], list[int], list[int]]
 
 
@@ -431,7 +421,7 @@ class NetworkModel:
             )
         hosts = {h.name: i for i, h in enumerate(self.scenario.hosts)}
         smb_limits = self._smb_limits(migrations)
-        migration_args: list[_MigrationArgs] = []
+        migration_args: list[MigrationArgs] = []
         for i, (m, (source, target)) in enumerate(zip(migrations, ends)):
             for a in self._uplink_nics(source)[2]:
                 for b in self._uplink_nics(target)[2]:
