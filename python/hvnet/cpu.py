@@ -60,7 +60,7 @@ class CpuParameters:
     send_cycles_per_byte: float = 1.0
     send_cycles_per_segment: float = 3800.0
     #: Packets RSC merges into one, on average, where it works (calibrated on
-    #: calibration.md C1 and C8: one live migration at MTU 1500).
+    #: calibration.md C1: one live migration at MTU 1500 on a NIC outside any virtual switch).
     rsc_packets: float = 2.35
     #: RDMA (SMB Direct) moves data with next to no CPU (BEHAVIOUR.md; the figure is unconfirmed).
     rdma_cycles_per_byte: float = 0.05

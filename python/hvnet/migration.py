@@ -24,13 +24,13 @@ the network (TCP/IP, Compression) or SMB's channels.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import astuple, dataclass
 
 from hvnet import frames
 from hvnet.cpu import CpuParameters, coalesces
 from hvnet.errors import Problem
 from hvnet.fabric import build_fabric
-from hvnet.interfaces import SmbChannel, migration_network, smb_channels
+from hvnet.interfaces import migration_network, smb_channels
 from hvnet.model import Scenario
 from hvnet.network import MigrationOutcome, MigrationRequest, NetworkRun
 from hvnet.operations import Plan, plan_operations
@@ -75,14 +75,9 @@ class CompressionParameters:
     weight: float = 0.1
 
     def as_tuple(self) -> tuple[float, float, float, float, float, float]:
-        return (
-            self.ratio,
-            self.zero_ratio,
-            self.compress_cycles_per_byte,
-            self.decompress_cycles_per_byte,
-            self.zero_cycles_per_byte,
-            self.weight,
-        )
+        """The fields in order, as the core takes them."""
+        ratio, zero_ratio, compress, decompress, zero, weight = astuple(self)
+        return ratio, zero_ratio, compress, decompress, zero, weight
 
 
 def migration_requests(
@@ -98,13 +93,12 @@ def migration_requests(
         vm = scenario.vm(move.vm)
         source = scenario.host(move.source)
         option = str(source.live_migration.option.value)
-        channels: tuple[SmbChannel, ...] = ()
         compression = CompressionParameters().as_tuple() if option == "compression" else None
-        picked = (
-            smb_channels(scenario, source.name, move.target)
-            if option in ("smb", "smb_direct")
-            else ((), migration_network(scenario, fabric, source.name, move.target))
-        )
+        if option in ("smb", "smb_direct"):
+            picked = smb_channels(scenario, source.name, move.target)
+        else:
+            network = migration_network(scenario, fabric, source.name, move.target)
+            picked = network if isinstance(network, str) else ((), network)
         if isinstance(picked, str):
             problems.append(Problem(filename, None, f"events[{move.event}]", picked))
             continue
@@ -116,9 +110,6 @@ def migration_requests(
                 "NICs); SMB would run over TCP: use option smb to simulate that"
             )
             problems.append(Problem(filename, None, f"events[{move.event}]", why))
-            continue
-        if isinstance(via, str):
-            problems.append(Problem(filename, None, f"events[{move.event}]", via))
             continue
         requests.append(
             MigrationRequest(

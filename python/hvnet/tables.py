@@ -89,9 +89,9 @@ def results_tables(results: Results) -> list[Table]:
         tables.append(operations_table(results))
     stalled = len(results.stalled)
     summary = Table.grid(padding=(0, 2))
-    done = [f"{len(results.traffic) - stalled} of {len(results.traffic)} traffic entries completed"]
-    if results.migrations and not results.traffic:
-        done = []
+    done = []  # a scenario that only migrates has no traffic to count
+    if results.traffic or not results.migrations:
+        done.append(f"{len(results.traffic) - stalled} of {len(results.traffic)} traffic entries completed")
     if results.migrations:
         ended = sum(m.end_s is not None for m in results.migrations)
         done.append(f"{ended} of {len(results.migrations)} live migrations ended")

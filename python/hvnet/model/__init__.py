@@ -5,61 +5,16 @@
     scenario.host("hv1").nic("nic1").speed       # 10000000000.0 (bits per second)
 """
 
+from hvnet.model import scenario
 from hvnet.model.loader import describe_value, load_scenario, load_yaml, parse_scenario, plain_data, scenario_from_data
-from hvnet.model.scenario import (
-    VM,
-    AddressHash,
-    Cable,
-    Cpu,
-    Event,
-    EventAction,
-    Flow,
-    Host,
-    LiveMigration,
-    LoadBalancing,
-    MigrationOption,
-    Nic,
-    Placement,
-    PowerPlan,
-    Scenario,
-    Switch,
-    Team,
-    TeamingMode,
-    TeamKind,
-    VirtualSwitch,
-    VmTeam,
-    scenario_json_schema,
-    split_endpoint,
-)
+from hvnet.model.scenario import *  # noqa: F403 (the classes of the model: scenario.__all__)
 
 __all__ = [
-    "VM",
-    "AddressHash",
-    "Cable",
-    "Cpu",
-    "Event",
-    "EventAction",
-    "Flow",
-    "Host",
-    "LiveMigration",
-    "LoadBalancing",
-    "MigrationOption",
-    "Nic",
-    "Placement",
-    "PowerPlan",
-    "Scenario",
-    "Switch",
-    "Team",
-    "TeamKind",
-    "TeamingMode",
-    "VirtualSwitch",
-    "VmTeam",
     "describe_value",
     "load_scenario",
     "load_yaml",
     "parse_scenario",
     "plain_data",
     "scenario_from_data",
-    "scenario_json_schema",
-    "split_endpoint",
 ]
+__all__ += scenario.__all__

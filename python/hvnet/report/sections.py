@@ -68,15 +68,12 @@ def summary_section(results: Results, scenario: Scenario) -> Section:
             _plural(len(scenario.vms), "VM"),
         ]
     )
-    rows = [
-        ("simulated time", f"{results.end_s:.2f} s (time series in steps of {format_duration(results.step_s)})"),
-        ("traffic entries completed", completed),
-    ]
+    rows = [("simulated time", f"{results.end_s:.2f} s (time series in steps of {format_duration(results.step_s)})")]
+    if results.traffic or not results.migrations:  # a scenario that only migrates has no traffic to count
+        rows.append(("traffic entries completed", completed))
     if results.migrations:
         ended = sum(m.end_s is not None for m in results.migrations)
         rows.append(("live migrations ended", f"{ended} of {len(results.migrations)}"))
-        if not results.traffic:
-            rows.pop(1)  # a scenario that only migrates has no traffic to count
     rows += [
         ("design", design),
         ("engine", f"{results.events} events in {results.wall_s * 1000:.1f} ms"),
