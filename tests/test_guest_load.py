@@ -29,7 +29,9 @@ C = 3e9
 CORES = 8
 #: What a migration moves: pass 1 (all of memory) and the blackout copy (the device state).
 MOVED = 8 * GiB + 32 * MiB
-SWITCHOVER_S = 0.1
+SWITCHOVER_S = MigrationParameters().switchover_exchanges * (
+    MigrationParameters().exchange_round_trip_s + 2 * CpuParameters().c_state_exit_s["c6"]
+)
 PREPARE_S = MOVED / (MigrationParameters().prepare_bytes_per_s or float("inf"))
 CPU = CpuParameters()
 SQUEEZE = CompressionParameters()

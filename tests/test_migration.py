@@ -3,7 +3,9 @@
 Two hosts back to back, one 10 Gbps NIC each at MTU 1500, cores fast enough
 (6 GHz, high performance) that the link limits: a migration's connection
 moves RATE = 10 Gbps × 1460/1538 of payload (hvnet.frames). Pre-copy stops
-below 64 MiB left or after 5 passes; the switch-over takes 0.1 s. The source
+below 64 MiB left or after 5 passes; the switch-over is SWITCHOVER: its
+synchronous exchanges, each a round trip that wakes a core from C6 on both
+hosts (`MigrationParameters.switchover_s`). The source
 prepares each step's memory at PREPARE bytes/s in series with its transfer
 (`MigrationParameters.prepare_bytes_per_s`), so a step of b bytes takes
 b / RATE + b / PREPARE.
@@ -14,11 +16,15 @@ from __future__ import annotations
 import pytest
 
 from hvnet import ScenarioError, parse_scenario, simulate
+from hvnet.cpu import CpuParameters
 from hvnet.migration import MigrationParameters
 from hvnet.results import Results
 
 RATE = 10e9 / 8 * 1460 / 1538
 PREPARE = MigrationParameters().prepare_bytes_per_s or float("inf")
+SWITCHOVER = MigrationParameters().switchover_exchanges * (
+    MigrationParameters().exchange_round_trip_s + 2 * CpuParameters().c_state_exit_s["c6"]
+)
 GiB = 2**30
 MiB = 2**20
 
@@ -51,8 +57,8 @@ def test_an_idle_vm_moves_in_one_pass_and_its_blackout_copies_its_device_state()
     ).migrations
     assert (m.vm, m.source, m.destination, m.option, m.passes) == ("vm1", "hv1", "hv2", "tcp_ip", 1)
     assert m.start_s == 1.0
-    assert m.end_s == pytest.approx(1.0 + (4 * GiB + 32 * MiB) * (1 / RATE + 1 / PREPARE) + 0.1)
-    assert m.blackout_ms == pytest.approx(1000 * (32 * MiB * (1 / RATE + 1 / PREPARE) + 0.1))
+    assert m.end_s == pytest.approx(1.0 + (4 * GiB + 32 * MiB) * (1 / RATE + 1 / PREPARE) + SWITCHOVER)
+    assert m.blackout_ms == pytest.approx(1000 * (32 * MiB * (1 / RATE + 1 / PREPARE) + SWITCHOVER))
     assert m.bytes_sent == 4 * GiB + 32 * MiB
     # The VM pauses when pass 1 ends, and runs on hv2 at the end.
     assert m.blackout_start_s == pytest.approx(m.pass_details[-1].end_s)
@@ -70,7 +76,8 @@ def test_a_busy_guest_needs_more_passes_and_a_longer_blackout() -> None:
     assert first.bytes == 8 * GiB
     assert second.bytes == pytest.approx(min(GiB, 1e8 * (first.end_s - first.start_s)), abs=1)
     assert 2 <= m.passes <= 5
-    assert m.blackout_ms is not None and m.blackout_ms > 100
+    # Longer than an idle VM's (device state and switch-over only): what was left is copied too.
+    assert m.blackout_ms is not None and m.blackout_ms > 1000 * (32 * MiB * (1 / RATE + 1 / PREPARE) + SWITCHOVER)
 
 
 def test_a_host_runs_two_at_once_and_queues_the_rest() -> None:
@@ -144,7 +151,7 @@ def test_smb_multichannel_uses_both_nics_with_four_connections_each() -> None:
     assert m.option == "smb"
     assert m.peak_gbps == pytest.approx(2 * RATE * 8 / 1e9)
     # The blackout copy is spread over all eight connections too, not left to one of them.
-    assert m.blackout_ms == pytest.approx(1000 * (32 * MiB * (1 / (2 * RATE) + 1 / PREPARE) + 0.1))
+    assert m.blackout_ms == pytest.approx(1000 * (32 * MiB * (1 / (2 * RATE) + 1 / PREPARE) + SWITCHOVER))
     assert all(max(a.send_bps) > 9e9 for a in results.adapters if a.host == "hv1")
     busy = [c for c in results.cores if c.host == "hv2" and max(c.busy, default=0.0) > 0]
     assert len(busy) == 8
@@ -171,7 +178,7 @@ def test_an_smb_bandwidth_limit_caps_the_migration_across_both_nics() -> None:
     text = SMB_HOSTS % {"hosts": host % "hv1" + host % "hv2"}
     (m,) = simulate(parse_scenario(text)).migrations
     assert m.peak_gbps == pytest.approx(5.0)
-    assert m.duration_s == pytest.approx((8 * GiB + 32 * MiB) * (8 / 5e9 + 1 / PREPARE) + 0.1)
+    assert m.duration_s == pytest.approx((8 * GiB + 32 * MiB) * (8 / 5e9 + 1 / PREPARE) + SWITCHOVER)
 
 
 def test_smb_carries_on_over_the_other_nic_when_one_fails() -> None:
@@ -189,6 +196,35 @@ def test_smb_carries_on_over_the_other_nic_when_one_fails() -> None:
     assert both.end_s is not None and one.end_s is not None
     # 1 s at both NICs' rate, then the rest of 8 GiB (and the device state) at one NIC's.
     moved_by_1s = 2 * RATE * 1.0
-    expected = 1.0 + (8 * GiB - moved_by_1s) / RATE + 8 * GiB / PREPARE + 32 * MiB * (1 / RATE + 1 / PREPARE) + 0.1
+    expected = 1.0 + (8 * GiB - moved_by_1s) / RATE + 8 * GiB / PREPARE + 32 * MiB * (1 / RATE + 1 / PREPARE) + SWITCHOVER
     assert one.end_s == pytest.approx(expected, rel=1e-6)
     assert one.end_s > both.end_s
+
+
+def test_deep_c_states_lengthen_the_switch_over_and_nothing_else() -> None:
+    """The switch-over is synchronous exchanges, each waking an idle core at both ends: from C6
+    (82 µs, the shipped default) or, with the BIOS's C-states and C1E off, from C1 (1 µs). The copy
+    does not change (a core that streams never sleeps), so the blackout is shorter by exactly
+    exchanges × 2 × (82 − 1) µs, and so is the migration."""
+    vm, event = "  - {name: vm1, host: hv1, memory: 4GiB}\n", "  - {at: 0s, action: migrate, target: vm1, to: hv2}\n"
+    (deep,) = run(vm, event).migrations
+    awake = (HOSTS % {"option": "tcp_ip", "simultaneous": 2}).replace("cpu: {ghz: 6}", "cpu: {ghz: 6, deepest_c_state: c1}")
+    (shallow,) = simulate(parse_scenario(awake + "vms:\n" + vm + "events:\n" + event)).migrations
+    saved = MigrationParameters().switchover_exchanges * 2 * (82e-6 - 1e-6)
+    assert deep.blackout_ms is not None and shallow.blackout_ms is not None
+    assert deep.blackout_ms - shallow.blackout_ms == pytest.approx(1000 * saved)
+    assert deep.duration_s is not None and shallow.duration_s is not None
+    assert deep.duration_s - shallow.duration_s == pytest.approx(saved)
+    assert deep.bytes_sent == shallow.bytes_sent
+
+
+def test_one_host_with_deep_c_states_pays_its_own_wake_only() -> None:
+    """Each exchange wakes one core on each host: with C6 on the source and C1 on the destination,
+    the switch-over is exchanges × (round trip + 82 µs + 1 µs)."""
+    text = (HOSTS % {"option": "tcp_ip", "simultaneous": 2}).replace(
+        "  - name: hv2\n    cpu: {ghz: 6}", "  - name: hv2\n    cpu: {ghz: 6, deepest_c_state: c1}"
+    )
+    scenario = parse_scenario(text + "vms:\n  - {name: vm1, host: hv1, memory: 1GiB}\n")
+    parameters = MigrationParameters()
+    expected = parameters.switchover_exchanges * (parameters.exchange_round_trip_s + 82e-6 + 1e-6)
+    assert parameters.switchover_s(scenario.host("hv1"), scenario.host("hv2"), CpuParameters()) == pytest.approx(expected)

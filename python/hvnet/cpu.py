@@ -1,8 +1,12 @@
 """CPU: each host's cores as engine resources, and what a byte costs them.
 
 A core is a resource of `clock × power-plan factor` cycles per second (the
-factor stands for the frequency scaling and C-state exits a power plan
-allows; high performance is 1). Moving data costs the core that receives it
+factor stands for the frequency scaling and core parking a power plan
+allows; high performance is 1). An idle core sleeps in the deepest C-state
+its firmware allows and takes that state's exit latency to wake
+(`CpuParameters.wake_s`): that costs nothing to a busy stream, whose core
+never sleeps, but it lengthens every small synchronous exchange, such as
+those of a live migration's switch-over (`migration.py`). Moving data costs the core that receives it
 
     cycles per payload byte = receive_per_byte + receive_per_packet / (MSS × coalesced)
 
@@ -64,9 +68,14 @@ class CpuParameters:
     rsc_packets: float = 2.35
     #: RDMA (SMB Direct) moves data with next to no CPU (BEHAVIOUR.md; the figure is unconfirmed).
     rdma_cycles_per_byte: float = 0.05
-    #: Share of a core's clock a power plan leaves for work (C-states, scaling).
+    #: Share of a core's clock a power plan leaves for work (frequency scaling, core parking).
     power_plan_factor: dict[str, float] = field(
         default_factory=lambda: {"high_performance": 1.0, "balanced": 0.85, "power_saver": 0.7}
+    )
+    #: Seconds an idle core takes to wake from each idle state: Intel's figures for the Xeon E5 v2
+    #: (Ivy Bridge-EP, the Dell R720's processor), as Linux's intel_idle driver lists them.
+    c_state_exit_s: dict[str, float] = field(
+        default_factory=lambda: {"c1": 1e-6, "c1e": 10e-6, "c3": 59e-6, "c6": 82e-6}
     )
 
     def receive_cost(self, mss: int, rsc: bool = False) -> float:
@@ -81,6 +90,11 @@ class CpuParameters:
     def send_cost(self) -> float:
         """Cycles per payload byte on the sending core."""
         return self.send_cycles_per_byte + self.send_cycles_per_segment / LSO_SEGMENT_BYTES
+
+    def wake_s(self, host: Host) -> float:
+        """How long one of the host's idle cores takes to wake: an idle core sits in the deepest
+        state its firmware allows (work that arrives now and then finds it there)."""
+        return self.c_state_exit_s[str(host.cpu.deepest_c_state.value)]
 
 
 @dataclass(frozen=True)

@@ -31,7 +31,7 @@ from hvnet.cpu import CpuParameters, coalesces
 from hvnet.errors import Problem
 from hvnet.fabric import build_fabric
 from hvnet.interfaces import migration_network, smb_channels
-from hvnet.model import Scenario
+from hvnet.model import Host, Scenario
 from hvnet.network import MigrationOutcome, MigrationRequest, NetworkRun
 from hvnet.operations import Plan, plan_operations
 from hvnet.results import MigrationPass, MigrationResult
@@ -47,14 +47,25 @@ class MigrationParameters:
     max_passes: int = 5
     #: Stop iterating when no more than this is left to copy.
     stop_bytes: float = 64 * 2**20
-    #: From the last byte to the VM running on the destination.
-    switchover_s: float = 0.1
+    #: The switch-over, from the last byte to the VM running on the destination, is this many
+    #: small synchronous exchanges between the hosts (pause, save and restore of each device,
+    #: storage and network hand-over), each a round trip that wakes an idle core at both ends.
+    #: Calibrated on calibration.md C3 (turning C-states off halves the blackout).
+    switchover_exchanges: int = 278
+    #: One such round trip between two hosts whose cores are awake (assumed, a 10 GbE LAN).
+    exchange_round_trip_s: float = 50e-6
     #: Bytes of guest memory per second the source prepares for sending
     #: (reads, maps and hands over pages), in series with the transfer: each
     #: step takes bytes / this longer than its transfer, with the network idle
     #: meanwhile. Calibrated on calibration.md C3 (one stream at line rate
     #: averages 54 s for 55 GB); None: no such time.
     prepare_bytes_per_s: float | None = 9.5e9
+
+    def switchover_s(self, source: Host, destination: Host, cpu: CpuParameters) -> float:
+        """Exchanges × (round trip + a core's wake on each host): a host whose firmware allows
+        deep C-states pays their exit latency twice per exchange, once per end."""
+        wake = cpu.wake_s(source) + cpu.wake_s(destination)
+        return self.switchover_exchanges * (self.exchange_round_trip_s + wake)
 
 
 @dataclass(frozen=True)
@@ -81,11 +92,15 @@ class CompressionParameters:
 
 
 def migration_requests(
-    scenario: Scenario, filename: str, parameters: MigrationParameters | None = None
+    scenario: Scenario,
+    filename: str,
+    parameters: MigrationParameters | None = None,
+    cpu: CpuParameters | None = None,
 ) -> tuple[Plan, list[MigrationRequest], list[Problem]]:
     """The migrations the scenario's operations make (`operations.py`), as
     requests for the core, each sent with its source host's option."""
     parameters = parameters or MigrationParameters()
+    cpu = cpu or CpuParameters()
     plan, problems = plan_operations(scenario, filename)
     fabric = build_fabric(scenario)
     requests = []
@@ -125,7 +140,7 @@ def migration_requests(
                 simultaneous=source.live_migration.simultaneous,
                 max_passes=parameters.max_passes,
                 stop_bytes=parameters.stop_bytes,
-                switchover_s=parameters.switchover_s,
+                switchover_s=parameters.switchover_s(source, scenario.host(move.target), cpu),
                 prepare_bytes_per_s=parameters.prepare_bytes_per_s,
                 channels=channels,
                 compression=compression,

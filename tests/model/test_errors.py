@@ -173,6 +173,19 @@ def test_unknown_enum_value_lists_the_choices() -> None:
     ]
 
 
+def test_a_c_state_that_is_not_one_lists_the_idle_states() -> None:
+    """"C-states off" is written as the deepest state left: c1."""
+    assert problems(
+        """\
+        name: t
+        hosts:
+          - name: hv1
+            cpu: {deepest_c_state: off}
+            nics: [{name: nic1, speed: 10Gbps}]
+        """
+    ) == ["cluster.yaml:4: hosts[0].cpu.deepest_c_state: 'off' is not allowed; choose one of c1, c1e, c3, c6"]
+
+
 def test_number_must_be_positive() -> None:
     assert problems(
         """\
@@ -246,7 +259,7 @@ def test_a_mapping_expected() -> None:
         hosts:
           - {name: hv1, cpu: 16, nics: [{name: nic1, speed: 10Gbps}]}
         """
-    ) == ["cluster.yaml:3: hosts[0].cpu: expected a mapping of fields (sockets, cores_per_socket, ghz, smt), got 16"]
+    ) == ["cluster.yaml:3: hosts[0].cpu: expected a mapping of fields (sockets, cores_per_socket, ghz, smt, deepest_c_state), got 16"]
 
 
 def test_names_cannot_contain_a_slash() -> None:

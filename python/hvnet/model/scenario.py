@@ -25,6 +25,7 @@ from hvnet.units import BitRate, Bytes, Duration, parse_bytes
 
 __all__ = [
     "AddressHash",
+    "CState",
     "Cable",
     "Cpu",
     "Event",
@@ -92,11 +93,20 @@ def split_endpoint(endpoint: str) -> tuple[str, str]:
 
 
 class PowerPlan(str, Enum):
-    """The Windows power plan of a host (it decides C-states and core parking)."""
+    """The Windows power plan of a host (it decides frequency scaling and core parking)."""
 
     BALANCED = "balanced"
     HIGH_PERFORMANCE = "high_performance"
     POWER_SAVER = "power_saver"
+
+
+class CState(str, Enum):
+    """The deepest idle state the firmware lets a core enter (the BIOS's C-state and C1E settings)."""
+
+    C1 = "c1"
+    C1E = "c1e"
+    C3 = "c3"
+    C6 = "c6"
 
 
 class TeamKind(str, Enum):
@@ -186,6 +196,8 @@ class Cpu(_Model):
     """Nominal clock in GHz."""
     smt: bool = True
     """Simultaneous multithreading (Hyper-Threading): two logical processors per core."""
+    deepest_c_state: CState = CState.C6
+    """The deepest idle state a core may enter: c6 as shipped; c1 with the BIOS's C-states and C1E disabled."""
 
     @property
     def cores(self) -> int:
