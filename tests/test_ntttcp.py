@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from typer.testing import Result
 
-from hvnet import frames, parse_scenario
+from hvnet import frames, parse_scenario, simulate
 from hvnet.cpu import CpuParameters
 from hvnet.errors import InputError
 from hvnet.ntttcp import MEG, format_ntttcp, run_ntttcp
@@ -86,6 +86,44 @@ def test_busy_guests_slow_one_stream_but_their_work_is_not_its_cpu() -> None:
     assert run.thread_bytes[0] / 10.0 == pytest.approx(3e9 / (1 + cost), rel=1e-9)
     assert run.cycles_per_byte == pytest.approx(cost, rel=1e-6)
     assert run.cpu_percent == pytest.approx(100 / 16 * cost / (1 + cost), rel=1e-6)
+
+
+VMS = """
+name: between VMs
+hosts:
+  - {name: hv1, cpu: {sockets: 1, cores_per_socket: 8, ghz: 3.0}, power_plan: high_performance,
+     nics: [{name: nic1, speed: %(speed)s}], vswitches: [{name: vs, uplink: nic1}]}
+  - {name: hv2, cpu: {sockets: 1, cores_per_socket: 8, ghz: 3.0}, power_plan: high_performance,
+     nics: [{name: nic1, speed: %(speed)s}], vswitches: [{name: vs, uplink: nic1}]}
+cables: [{a: hv1/nic1, b: hv2/nic1}]
+vms:
+  - {name: vm1, host: hv1, vcpus: 4, memory: 4GiB, vswitch: vs}
+  - {name: vm2, host: hv2, vcpus: 4, memory: 4GiB, vswitch: vs}
+"""
+
+
+def test_in_a_vm_ntttcp_sees_the_guests_vcpus() -> None:
+    """ntttcp run inside the receiving VM measures the guest, not the host: one stream over
+    1 GbE (the link limits: 1e9 × 1460/1538 / 8 bytes/s) is received on vCPU 0 at the guest's
+    cost (1.55 + 1646/1460 = 2.68 cycles/byte), and CPU % is that work over the VM's 4 vCPUs."""
+    vms = parse_scenario(VMS % {"speed": "1Gbps"})
+    run = run_ntttcp(vms, "vm1", "vm2", threads=1, seconds=10.0)
+    rate = frames.goodput(1e9, 1500) / 8
+    cost = CpuParameters().guest_receive_cost(frames.mss(1500))
+    assert run.total_bytes / 10.0 == pytest.approx(rate, rel=1e-9)
+    assert run.cycles_per_byte == pytest.approx(cost, rel=1e-6)
+    assert run.cpu_percent == pytest.approx(100 * rate * cost / (4 * 3e9), rel=1e-6)
+
+
+def test_vrss_spreads_a_vms_receive_over_its_vcpus() -> None:
+    """At 10 GbE with VMQ and 4 vCPUs, vRSS spreads the receiving guest's connections over its
+    vCPUs (hash over them); at 1 GbE there is no vRSS and vCPU 0 receives them all."""
+    traffic = "traffic: [{from: vm1, to: vm2, size: 1GB, connections: 16}]\n"
+    for speed, busy_vcpus in (("10Gbps", 4), ("1Gbps", 1)):
+        results = simulate(parse_scenario(VMS % {"speed": speed} + traffic))
+        used = [v.vcpu for v in results.vcpus if v.vm == "vm2" and max(v.busy, default=0) > 0]
+        assert len(used) == busy_vcpus, speed
+        assert all(len(v.busy) > 0 for v in results.vcpus)
 
 
 def test_the_report_reads_like_ntttcp() -> None:

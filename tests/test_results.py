@@ -32,6 +32,7 @@ from hvnet.results import (
     MigrationResult,
     NicChoice,
     TrafficResult,
+    VcpuSeries,
 )
 
 Invoke = Callable[..., Result]
@@ -170,6 +171,7 @@ def documented_fields(heading: str) -> list[str]:
         (MigrationResult, "(`MigrationResult`)"),
         (MigrationPass, "(`MigrationPass`)"),
         (CoreSeries, "(`CoreSeries`)"),
+        (VcpuSeries, "(`VcpuSeries`)"),
         (AdapterSeries, "(`AdapterSeries`)"),
     ],
     ids=[
@@ -180,6 +182,7 @@ def documented_fields(heading: str) -> list[str]:
         "MigrationResult",
         "MigrationPass",
         "CoreSeries",
+        "VcpuSeries",
         "AdapterSeries",
     ],
 )
@@ -195,6 +198,6 @@ def test_output_md_documents_the_flows_document() -> None:
 def test_every_results_field_is_mentioned_in_output_md() -> None:
     """The brief version of the check above, for any field a table might miss."""
     text = OUTPUT_DOC.read_text()
-    for model in (Results, TrafficResult, ConnectionResult, NicChoice, MigrationResult, MigrationPass, CoreSeries, AdapterSeries):
+    for model in (Results, TrafficResult, ConnectionResult, NicChoice, MigrationResult, MigrationPass, CoreSeries, VcpuSeries, AdapterSeries):
         for field in model.model_fields:
             assert f"`{field}`" in text, f"docs/output.md does not mention {model.__name__}.{field}"

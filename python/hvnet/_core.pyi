@@ -50,16 +50,18 @@ def run_network(
             tuple[str, list[int]],
             list[int],
             list[int],
+            tuple[str, list[int]],
+            tuple[str, list[int]],
         ]
     ],
-    paths: dict[tuple[int, int], tuple[list[tuple[int, float]], float, float]],
+    paths: dict[tuple[int, int], tuple[list[tuple[int, float]], float, float, float, float]],
     connections: list[tuple[int, int, tuple[int, int] | None, float, float, float | None]],
     changes: list[tuple[float, str, int, bool]],
     lacp_timeout: float,
     rebalance_interval: float | None = None,
     record_step: float | None = None,
     migrations: list[MigrationArgs] = ...,
-    guests: list[tuple[int, float, list[int]]] = ...,
+    guests: list[tuple[int, float, list[int], list[int]]] = ...,
     dynamic_vmq: tuple[float, float] | None = None,
 ) -> dict[str, Any]: ...
 def toeplitz(data: bytes, key: bytes | None = None) -> int: ...

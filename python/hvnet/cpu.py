@@ -39,6 +39,13 @@ Which cores (the Rust core picks among them by hash; see
   says how often and how busy);
 - without VMQ, all VM traffic lands on the default queue, on core 0;
 - hyper-threads are not cores here: RSS and VMQ use physical cores.
+
+A VM's own network stack works on its virtual processors, resources of
+their own as fast as a core of its host: it receives on vCPU 0 (or, with
+vRSS, spread over its vCPUs) at `guest_receive_per_byte +
+guest_receive_per_packet / MSS` and sends from any of them at the host's
+send cost. So one VM stream costs both its host's queue core and its
+guest's vCPU, and a guest whose own work fills its vCPUs receives slowly.
 """
 
 from __future__ import annotations
@@ -66,6 +73,12 @@ class CpuParameters:
     #: Packets RSC merges into one, on average, where it works (calibrated on
     #: calibration.md C1: one live migration at MTU 1500 on a NIC outside any virtual switch).
     rsc_packets: float = 2.35
+    #: A VM's own stack receives on one of its vCPUs at a cost per byte and per packet: the
+    #: copy to the application costs what the host's does; the per-packet work (VMBus, TCP/IP)
+    #: is calibrated on calibration.md C9 (ntttcp's cycles/byte inside the receiving VM).
+    #: It sends at the host's send cost (the same stack, with large send offload).
+    guest_receive_cycles_per_byte: float = 1.55
+    guest_receive_cycles_per_packet: float = 1646.0
     #: RDMA (SMB Direct) moves data with next to no CPU (BEHAVIOUR.md; the figure is unconfirmed).
     rdma_cycles_per_byte: float = 0.05
     #: Share of a core's clock a power plan leaves for work (frequency scaling, core parking).
@@ -82,6 +95,10 @@ class CpuParameters:
         """Cycles per payload byte on the receiving core; `rsc`: the NIC coalesces what it receives."""
         coalesced = self.rsc_packets if rsc else 1.0
         return self.receive_cycles_per_byte + self.receive_cycles_per_packet / (mss * coalesced)
+
+    def guest_receive_cost(self, mss: int) -> float:
+        """Cycles per payload byte on the receiving VM's vCPU (no RSC inside a 2012 R2/2016 guest)."""
+        return self.guest_receive_cycles_per_byte + self.guest_receive_cycles_per_packet / mss
 
     def rdma_cost(self) -> float:
         """Cycles per payload byte on either end of an RDMA transfer."""
@@ -138,6 +155,13 @@ class CpuModel:
             cycles = host.cpu.ghz * 1e9 * factor
             count = host.cpu.sockets * host.cpu.cores_per_socket
             self.cores[host.name] = [add_resource(f"{host.name} core {k}", cycles) for k in range(count)]
+        #: VM name -> resource ids of its virtual processors, vCPU 0 first: each as fast as a
+        #: core of the host it starts on (the hypervisor runs it on one).
+        self.vcpus: dict[str, list[int]] = {}
+        for vm in scenario.vms:
+            host = scenario.host(vm.host)
+            cycles = host.cpu.ghz * 1e9 * self.parameters.power_plan_factor[str(host.power_plan.value)]
+            self.vcpus[vm.name] = [add_resource(f"{vm.name} vCPU {k}", cycles) for k in range(vm.vcpus)]
         self._vm_queue: dict[str, int] = {}
         for host in scenario.hosts:
             vms = [vm.name for vm in scenario.vms if vm.host == host.name]
@@ -159,18 +183,29 @@ class CpuModel:
                     chosen.append(core)
         return CoreSet("rss", tuple(chosen[:64]))
 
+    def _vrss(self, vm_name: str, host: Host, nic_names: list[str]) -> bool:
+        """vRSS works for a VM of 2 or more vCPUs on VMQ NICs of 10 Gbps or more (BEHAVIOUR.md)."""
+        nics = [host.nic(n) for n in nic_names]
+        return self._scenario.vm(vm_name).vcpus >= 2 and all(n.vmq and n.speed >= 10e9 for n in nics)
+
     def vm_set(self, vm_name: str, host: Host, nic_names: list[str]) -> CoreSet:
         """VMQ's core, vRSS's spread, or the default queue's core 0."""
-        vm = self._scenario.vm(vm_name)
-        nics = [host.nic(n) for n in nic_names]
         cores = self.cores[host.name]
-        if not all(n.vmq for n in nics):
+        if not all(host.nic(n).vmq for n in nic_names):
             return CoreSet("queue", (cores[0],))
         first = self._vm_queue[vm_name]
-        if vm.vcpus >= 2 and min(n.speed for n in nics) >= 10e9:
-            width = min(vm.vcpus, len(cores))
+        if self._vrss(vm_name, host, nic_names):
+            width = min(self._scenario.vm(vm_name).vcpus, len(cores))
             return CoreSet("spread", tuple(cores[(first + i) % len(cores)] for i in range(width)))
         return CoreSet("queue", (cores[first],))
+
+    def guest_sets(self, vm_name: str, host: Host, nic_names: list[str]) -> tuple[CoreSet, CoreSet]:
+        """The VM's vCPUs its own stack sends and receives on: it sends from whichever vCPU its
+        application runs on (spread over them all), and receives on vCPU 0 (the one its synthetic
+        NIC interrupts), or, with vRSS, spread over all of them."""
+        vcpus = tuple(self.vcpus[vm_name])
+        receive = vcpus if self._vrss(vm_name, host, nic_names) else vcpus[:1]
+        return CoreSet("spread", vcpus), CoreSet("spread" if len(receive) > 1 else "queue", receive)
 
     def vm_queue_cores(self, vm_name: str, host: Host, nic_names: list[str]) -> tuple[int, ...]:
         """The cores dynamic VMQ may move the VM's queue among: those static VMQ

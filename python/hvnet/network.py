@@ -60,7 +60,8 @@ SMB_SOURCE_PORT = 63000
 
 
 _Mac = tuple[int, int, int, int, int, int]
-_EndpointArgs = tuple[str, int, int, str, _Mac, tuple[str, list[int]], tuple[str, list[int]], list[int], list[int]]
+_Cores = tuple[str, list[int]]
+_EndpointArgs = tuple[str, int, int, str, _Mac, _Cores, _Cores, list[int], list[int], _Cores, _Cores]
 
 
 @dataclass(frozen=True)
@@ -267,16 +268,20 @@ class NetworkModel:
             self._paths[(a, b)] = path
         return self._paths[(a, b)] != [self._unreachable]
 
-    def _path_usage(self, pair: tuple[int, int], path: list[int]) -> tuple[list[tuple[int, float]], float, float]:
-        """The links of a NIC pair with their use per payload byte, and the
-        cycles per payload byte on the sending and the receiving core."""
+    def _path_usage(
+        self, pair: tuple[int, int], path: list[int]
+    ) -> tuple[list[tuple[int, float]], float, float, float, float]:
+        """The links of a NIC pair with their use per payload byte, the
+        cycles per payload byte on the sending and the receiving core, and
+        on the sending and receiving VM's vCPU (where an end is a VM)."""
         if self.links_only:
-            return [(r, 1.0) for r in path], 0.0, 0.0
+            return [(r, 1.0) for r in path], 0.0, 0.0, 0.0, 0.0
         links = [(r, self._coefficients.get(pair, 1.0)) for r in path]
         if self.cpu is None:
-            return links, 0.0, 0.0
+            return links, 0.0, 0.0, 0.0, 0.0
+        cpu = self.cpu.parameters
         mss = frames.mss(min(self._mtu[pair[0]], self._mtu[pair[1]]))
-        return links, self.cpu.parameters.send_cost(), self.cpu.parameters.receive_cost(mss, self.coalesces[pair[1]])
+        return links, cpu.send_cost(), cpu.receive_cost(mss, self.coalesces[pair[1]]), cpu.send_cost(), cpu.guest_receive_cost(mss)
 
     def _ends(self, m: MigrationRequest) -> tuple[str, str]:
         """The endpoints a migration's connections leave and arrive by."""
@@ -316,11 +321,12 @@ class NetworkModel:
 
     def _guests(
         self, index: dict[str, int], migrations: Sequence[MigrationRequest]
-    ) -> list[tuple[int, float, list[int]]]:
+    ) -> list[tuple[int, float, list[int], list[int]]]:
         """The busy VMs' own CPU load for the core: (the endpoint of the host it
         starts on, cores' worth of work = vCPUs × cpu_load, the migrations that
-        move it). The core spreads it evenly over its host's cores and moves
-        it to the destination when a migration ends (crates/network/src/run/guests.rs).
+        move it, its vCPUs). The core spreads it evenly over its host's cores
+        and moves it to the destination when a migration ends, and keeps each
+        of its vCPUs `cpu_load` busy (crates/network/src/run/guests.rs).
         Without a CPU model there are no cores to load."""
         if self.cpu is None:
             return []
@@ -329,6 +335,7 @@ class NetworkModel:
                 index[vm.host],
                 vm.vcpus * vm.cpu_load,
                 [i for i, m in enumerate(migrations) if m.vm == vm.name],
+                self.cpu.vcpus[vm.name],
             )
             for vm in self.scenario.vms
             if vm.cpu_load > 0
@@ -391,17 +398,29 @@ class NetworkModel:
             e = self.endpoints[name]
             names = [self.nic_ports[n].port for n in nics]
             queue_cores: tuple[int, ...] = ()
-            if self.cpu is None:
-                cores = CoreSet("none", ())
-            elif name in vm_names:
+            guest_send = guest_receive = cores = CoreSet("none", ())
+            if self.cpu is not None and name in vm_names:
                 cores = self.cpu.vm_set(name, e.host, names)
                 queue_cores = self.cpu.vm_queue_cores(name, e.host, names)
-            else:
+                guest_send, guest_receive = self.cpu.guest_sets(name, e.host, names)
+            elif self.cpu is not None:
                 cores = self.cpu.host_set(e.host, names)
             index[name] = len(endpoints)
             host_cores = [] if self.cpu is None else self.cpu.cores[e.host.name]
             endpoints.append(
-                (kind, uplink, e.port_index, e.address, e.mac, cores.for_core(), cores.for_core(), host_cores, list(queue_cores))
+                (
+                    kind,
+                    uplink,
+                    e.port_index,
+                    e.address,
+                    e.mac,
+                    cores.for_core(),
+                    cores.for_core(),
+                    host_cores,
+                    list(queue_cores),
+                    guest_send.for_core(),
+                    guest_receive.for_core(),
+                )
             )
         connections: list[tuple[int, int, tuple[int, int] | None, float, float, float | None]] = []
         for k, request in enumerate(requests):

@@ -7,10 +7,11 @@ throughput, the average frame size, CPU % and cycles per byte of the
 receiving host, so the prediction reads side by side with a real run.
 
 - Throughput is payload: bytes received over T.
-- CPU % is the receiving host's busy time over all its logical processors
-  (ntttcp's "Avg. CPU %"): the cycles its cores spent on the test, over the
-  cycles its logical processors had (hyper-threads count as processors but
-  do no work of their own here).
+- CPU % is what the receiving machine's own ntttcp sees (its "Avg. CPU %"):
+  in a VM, its vCPUs' busy time over all its vCPUs, with the guest's own
+  stack's work on them; on a host, its cores' busy time over all its logical
+  processors (hyper-threads count as processors but do no work of their
+  own here).
 - Cycles/byte is those busy cycles, at the nominal clock, per byte received.
 - The average frame size is the MSS: every segment of a bulk transfer is full.
 """
@@ -87,10 +88,12 @@ def run_ntttcp(
     run = model.run(requests, step_s=step)
     assert model.cpu is not None and run.series is not None
     host = scenario.endpoint_host(receiver)
-    busy_cycles = sum(sum(run.series[core]) * step for core in model.cpu.cores[host.name])
-    factor = cpu.power_plan_factor[str(host.power_plan.value)]
-    nominal_busy = busy_cycles / factor
-    logical = host.cpu.sockets * host.cpu.cores_per_socket * (2 if host.cpu.smt else 1)
+    if receiver in model.cpu.vcpus:
+        processors, logical = model.cpu.vcpus[receiver], scenario.vm(receiver).vcpus
+    else:
+        processors, logical = model.cpu.cores[host.name], host.cpu.cores * (2 if host.cpu.smt else 1)
+    busy_cycles = sum(sum(run.series[p]) * step for p in processors)
+    nominal_busy = busy_cycles / cpu.power_plan_factor[str(host.power_plan.value)]
     received = sum(o.sent_bytes for o in run.outcomes)
     uplink_mtus = [n.mtu for n in scenario.endpoint_host(sender).nics] + [n.mtu for n in host.nics]
     return NtttcpResult(

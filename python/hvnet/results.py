@@ -22,6 +22,7 @@ __all__ = [
     "OperationResult",
     "Results",
     "TrafficResult",
+    "VcpuSeries",
 ]
 
 
@@ -183,6 +184,16 @@ class CoreSeries(_Frozen):
     busy: list[float]
 
 
+class VcpuSeries(_Frozen):
+    """How busy one virtual processor of a VM was over time with its own
+    network stack's work (its share of the cycles of the host core it runs
+    as, 0 to 1)."""
+
+    vm: str
+    vcpu: int
+    busy: list[float]
+
+
 class Results(_Frozen):
     """Everything `hvnet simulate` reports, in one document."""
 
@@ -199,6 +210,8 @@ class Results(_Frozen):
     adapters: list[AdapterSeries]
     #: One per physical core of every host, in scenario order (hosts, then cores).
     cores: list[CoreSeries]
+    #: One per virtual processor of every VM, in scenario order (VMs, then vCPUs).
+    vcpus: list[VcpuSeries] = []
     #: One per VM migration, in the order they were asked for.
     migrations: list[MigrationResult]
     #: One per migrate, drain and rolling_update event, in time order.

@@ -17,7 +17,7 @@ from hvnet.model import Scenario
 from hvnet.migration import migration_requests, migration_results
 from hvnet.network import ConnectionRequest, NetworkModel, TeamingParameters
 from hvnet.operations import operation_results
-from hvnet.results import AdapterSeries, ConnectionResult, CoreSeries, NicChoice, Results, TrafficResult
+from hvnet.results import AdapterSeries, ConnectionResult, CoreSeries, NicChoice, Results, TrafficResult, VcpuSeries
 
 __all__ = ["simulate"]
 
@@ -77,20 +77,34 @@ def simulate(
         traffic=[TrafficResult.of(t, conns) for t, conns in zip(scenario.traffic, per_traffic)],
         adapters=adapters,
         cores=_cores(model, series),
+        vcpus=_vcpus(model, series),
         migrations=migrated,
         operations=operation_results(plan, migrated),
         warnings=path_warnings(scenario),
     )
 
 
+def _busy(model: NetworkModel, series: list[list[float]], resource: int) -> list[float]:
+    """A core's or vCPU's use per step as a share of its capacity."""
+    capacity = model.fabric.capacities[resource]
+    return [u / capacity for u in series[resource]] if series and capacity > 0 else []
+
+
 def _cores(model: NetworkModel, series: list[list[float]]) -> list[CoreSeries]:
-    """Each core's use per step as a share of its capacity."""
     if model.cpu is None:
         return []
-    out = []
-    for host, cores in model.cpu.cores.items():
-        for k, resource in enumerate(cores):
-            capacity = model.fabric.capacities[resource]
-            busy = [u / capacity for u in series[resource]] if series and capacity > 0 else []
-            out.append(CoreSeries(host=host, core=k, busy=busy))
-    return out
+    return [
+        CoreSeries(host=host, core=k, busy=_busy(model, series, resource))
+        for host, cores in model.cpu.cores.items()
+        for k, resource in enumerate(cores)
+    ]
+
+
+def _vcpus(model: NetworkModel, series: list[list[float]]) -> list[VcpuSeries]:
+    if model.cpu is None:
+        return []
+    return [
+        VcpuSeries(vm=vm, vcpu=k, busy=_busy(model, series, resource))
+        for vm, vcpus in model.cpu.vcpus.items()
+        for k, resource in enumerate(vcpus)
+    ]

@@ -24,9 +24,13 @@
 //! connection, when it ended, every member it used, and how long it was
 //! black-holed.
 //!
+//! A VM's end of a connection also costs its guest's stack cycles on one of
+//! the VM's virtual processors (resources of their own, like cores).
+//!
 //! The guests' own CPU load runs on the hosts' cores beside the connections
-//! (see [`guests`]): it follows the VMs' migrations, takes its share of the
-//! cores, never keeps the run going, and is left out of the recorded series.
+//! and on the VMs' virtual processors (see [`guests`]): it follows the VMs'
+//! migrations, takes its share of the cores, never keeps the run going, and
+//! is left out of the recorded series.
 
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -79,6 +83,10 @@ pub struct Endpoint {
     /// The cores dynamic VMQ may move its queue among (its receive cores
     /// must then be one `Queue`); empty: its cores stay as they are.
     pub queue_cores: Vec<ResourceId>,
+    /// A VM's virtual processors on which its own network stack sends and
+    /// receives its connections' data; `Cores::None` for a host.
+    pub guest_send_cores: Cores,
+    pub guest_receive_cores: Cores,
 }
 
 /// What a connection between two NICs uses per byte of payload.
@@ -90,6 +98,10 @@ pub struct Path {
     /// CPU cycles per payload byte on the sending and the receiving core.
     pub send_cycles_per_byte: f64,
     pub receive_cycles_per_byte: f64,
+    /// Cycles per payload byte on the sending and the receiving VM's
+    /// virtual processor (its guest's stack), where an end is a VM.
+    pub guest_send_cycles_per_byte: f64,
+    pub guest_receive_cycles_per_byte: f64,
 }
 
 /// One connection between two endpoints.
@@ -313,6 +325,16 @@ impl State<'_> {
         }
         if let Some(core) = self.receive_core(c.target, hash) {
             usage.push((core, receive));
+        }
+        // A VM's own stack works on one of its virtual processors.
+        for (vcpus, cycles) in [
+            (&source.guest_send_cores, path.guest_send_cycles_per_byte),
+            (
+                &target.guest_receive_cores,
+                path.guest_receive_cycles_per_byte,
+            ),
+        ] {
+            usage.extend(vcpus.core(hash).map(|vcpu| (vcpu, cycles * wire)));
         }
         if let Some((_, compress, decompress)) = c.compression {
             for (cores, cycles) in [

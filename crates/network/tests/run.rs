@@ -43,6 +43,8 @@ fn network(mode: TeamingMode, balancing: LoadBalancing, standby: Option<u32>) ->
         receive_cores: Cores::None,
         host_cores: vec![],
         queue_cores: vec![],
+        guest_send_cores: Cores::None,
+        guest_receive_cores: Cores::None,
     };
     Network {
         resources: [10.0, 10.0, 10.0, 10.0, 100.0, 100.0]
@@ -724,6 +726,7 @@ fn guests_filling_the_cores_leave_compression_only_its_weights_share() {
     let busy_guest = Guest {
         host: 0,
         cores: 2.0,
+        vcpus: vec![],
     };
     let busy = &net.run_with_migrations(&[], &[], &[vm], &[busy_guest], None);
     assert!(close(
@@ -751,6 +754,7 @@ fn a_guest_that_leaves_room_changes_nothing() {
     let light = Guest {
         host: 0,
         cores: 0.5,
+        vcpus: vec![],
     };
     let loaded = &net.run_with_migrations(&[], &[], &[vm], &[light], None);
     assert!(close(
@@ -781,6 +785,7 @@ fn a_guest_moves_with_its_vm_when_the_migration_ends() {
     let on_a = Guest {
         host: 0,
         cores: 2.0,
+        vcpus: vec![],
     };
     let on_source_only = Compression {
         compress_cycles: 2.0,
@@ -791,7 +796,13 @@ fn a_guest_moves_with_its_vm_when_the_migration_ends() {
     let from_b = compressed(on_source_only, 1, 0, 20.0);
     let from_a = compressed(on_source_only, 0, 1, 20.0);
     let pass_s = |vm1: &Migration, other: &Migration| {
-        let run = net.run_with_migrations(&[], &[], &[vm1.clone(), other.clone()], &[on_a], None);
+        let run = net.run_with_migrations(
+            &[],
+            &[],
+            &[vm1.clone(), other.clone()],
+            std::slice::from_ref(&on_a),
+            None,
+        );
         assert!(close(run.migrations[0].end.unwrap(), 10.2));
         let pass = run.migrations[1].passes[0];
         pass.end - pass.start
@@ -822,6 +833,7 @@ fn an_oversubscribed_core_slows_network_work_but_never_stalls_it() {
     let full = Guest {
         host: 1,
         cores: 2.0,
+        vcpus: vec![],
     };
     let busy = net.run_with_migrations(&c, &[], &[], &[full], Some(1.0));
     assert!(close(alone.connections[0].end.unwrap(), 10.0));
@@ -836,12 +848,83 @@ fn an_oversubscribed_core_slows_network_work_but_never_stalls_it() {
     assert_eq!(series.len(), net.resources.len(), "no row for the guests");
 }
 
+/// Endpoint 1 (host B) made a VM with two vCPUs of 20 cycles/s (resources
+/// added at the end), its stack receiving on its first vCPU at 4 cycles per
+/// byte and sending from either at 1: returns the network and the vCPUs.
+fn network_with_a_vm_on_b() -> (Network, [usize; 2]) {
+    let mut net = network(TeamingMode::SwitchIndependent, ADDRESS_HASH, None);
+    let vcpus = [net.resources.len(), net.resources.len() + 1];
+    net.resources.extend([(20.0, Sharing::Shared); 2]);
+    net.endpoints[1].guest_receive_cores = Cores::Queue(vcpus[0]);
+    net.endpoints[1].guest_send_cores = Cores::Spread(vcpus.to_vec());
+    for path in net.paths.values_mut() {
+        path.guest_receive_cycles_per_byte = 4.0;
+        path.guest_send_cycles_per_byte = 1.0;
+    }
+    (net, vcpus)
+}
+
+#[test]
+fn a_vms_own_stack_works_on_its_vcpu_and_can_cap_its_stream() {
+    // The member carries 10/s, but the VM's receiving vCPU does 20 cycles/s
+    // at 4 cycles per byte: 5/s, so 100 units take 20 s; without vRSS a
+    // second connection shares that vCPU (2.5/s each), it does not add one.
+    let (net, vcpus) = network_with_a_vm_on_b();
+    let one = net.run(&[connection(0, 1, 49152, 100.0)], &[], Some(1.0));
+    assert!(close(one.connections[0].end.unwrap(), 20.0));
+    let series = one.series.as_ref().unwrap();
+    assert!(close(series[vcpus[0]][0], 20.0), "the vCPU is full");
+    assert!(series[vcpus[1]].iter().all(|&u| u == 0.0));
+    let two = net.run(
+        &[connection(0, 1, 49152, 50.0), connection(0, 1, 49153, 50.0)],
+        &[],
+        None,
+    );
+    assert!(two.connections.iter().all(|c| close(c.end.unwrap(), 20.0)));
+}
+
+#[test]
+fn a_vm_sends_from_its_vcpus_at_its_stacks_send_cost() {
+    // From the VM on B to host A at 1 cycle per byte: the 10/s member
+    // limits (10 of the vCPU's 20 cycles/s), as if the guest cost nothing.
+    let (net, vcpus) = network_with_a_vm_on_b();
+    let run = net.run(&[connection(1, 0, 49152, 100.0)], &[], Some(1.0));
+    assert!(close(run.connections[0].end.unwrap(), 10.0));
+    let series = run.series.as_ref().unwrap();
+    let used: f64 = vcpus.iter().map(|&v| series[v][0]).sum();
+    assert!(close(used, 10.0), "{used}");
+}
+
+#[test]
+fn a_busy_guest_keeps_its_vcpus_from_its_own_stack() {
+    // The guest's own work keeps both vCPUs full (2 cores' worth): on the
+    // receiving vCPU it shares at an equal rate λ with the connection,
+    // λ + 4λ = 20, so the connection moves 4/s (25 s for 100 units), and
+    // the vCPU's recorded use is the connection's 16 cycles/s alone.
+    let (net, vcpus) = network_with_a_vm_on_b();
+    let guest = Guest {
+        host: 1,
+        cores: 2.0,
+        vcpus: vcpus.to_vec(),
+    };
+    let run = net.run_with_migrations(
+        &[connection(0, 1, 49152, 100.0)],
+        &[],
+        &[],
+        &[guest],
+        Some(1.0),
+    );
+    assert!(close(run.connections[0].end.unwrap(), 25.0));
+    assert!(close(run.series.as_ref().unwrap()[vcpus[0]][0], 16.0));
+}
+
 #[test]
 fn guests_alone_end_the_run_at_once() {
     let (net, _) = network_with_cores();
     let guest = Guest {
         host: 0,
         cores: 1.0,
+        vcpus: vec![],
     };
     let run = net.run_with_migrations(&[], &[], &[], &[guest], Some(1.0));
     assert_eq!(run.end_time, 0.0);

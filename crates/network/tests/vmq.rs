@@ -37,6 +37,8 @@ fn network(link: f64, dynamic: bool) -> Network {
         receive_cores,
         host_cores: vec![4, 5, 6],
         queue_cores,
+        guest_send_cores: Cores::None,
+        guest_receive_cores: Cores::None,
     };
     let vm = |port, last| {
         let queue_cores = if dynamic {
@@ -56,6 +58,7 @@ fn network(link: f64, dynamic: bool) -> Network {
         links: vec![(0, 1.0), (3, 1.0)],
         send_cycles_per_byte: 0.0,
         receive_cycles_per_byte: 8.0,
+        ..Path::default()
     };
     Network {
         resources,

@@ -182,6 +182,8 @@ fn switch_hash(name: &str) -> PyResult<SwitchHash> {
 
 type TeamArgs = (Vec<u32>, Option<u32>, String, String, String);
 type CoresArgs = (String, Vec<usize>);
+/// (uplink kind, uplink, vSwitch port, address, MAC, send cores, receive cores, host cores,
+/// dynamic queue cores, guest send vCPUs, guest receive vCPUs)
 type EndpointArgs = (
     String,
     u32,
@@ -192,8 +194,12 @@ type EndpointArgs = (
     CoresArgs,
     Vec<usize>,
     Vec<usize>,
+    CoresArgs,
+    CoresArgs,
 );
-type PathArgs = (Vec<(usize, f64)>, f64, f64);
+/// (links with their use per byte, cycles per byte on the sending and receiving core, and on
+/// the sending and receiving VM's vCPU)
+type PathArgs = (Vec<(usize, f64)>, f64, f64, f64, f64);
 type ConnectionArgs = (u32, u32, Option<(u16, u16)>, f64, f64, Option<f64>);
 type ChangeArgs = (f64, String, usize, bool);
 /// (source endpoint, target endpoint, ports, [assigned, populated, dirty rate, working set,
@@ -218,9 +224,9 @@ type ChannelArgs = (Option<(u32, u32)>, (u16, u16), Option<(f64, f64)>);
 /// Compression: ratio, zero-page ratio, compress, decompress and zero-page cycles per byte, weight.
 type CompressionArgs = [f64; 6];
 /// A VM's own CPU load: the endpoint of the host it starts on, the cores'
-/// worth of work it keeps busy (vCPUs × load), and the migrations (indices)
-/// that move it.
-type GuestArgs = (u32, f64, Vec<usize>);
+/// worth of work it keeps busy (vCPUs × load), the migrations (indices)
+/// that move it, and its vCPUs (resources; empty when not modelled).
+type GuestArgs = (u32, f64, Vec<usize>, Vec<usize>);
 
 /// Runs connections on NICs and teams, with failures, failover and
 /// rebalancing (of dynamic teams every `rebalance_interval`, of dynamic VM
@@ -321,7 +327,20 @@ fn run_network<'py>(
             }
         })
     };
-    for (kind, index, port, address, mac, send, receive, host_cores, queue_cores) in endpoints {
+    for (
+        kind,
+        index,
+        port,
+        address,
+        mac,
+        send,
+        receive,
+        host_cores,
+        queue_cores,
+        guest_send,
+        guest_receive,
+    ) in endpoints
+    {
         let uplink = match kind.as_str() {
             "nic" => Uplink::Nic(nic_index(index)?),
             "team" if (index as usize) < teams_out.len() => Uplink::Team(index),
@@ -355,10 +374,22 @@ fn run_network<'py>(
                 .into_iter()
                 .map(resource)
                 .collect::<PyResult<Vec<_>>>()?,
+            guest_send_cores: cores(guest_send)?,
+            guest_receive_cores: cores(guest_receive)?,
         });
     }
     let mut paths_out = HashMap::with_capacity(paths.len());
-    for ((a, b), (links, send_cycles_per_byte, receive_cycles_per_byte)) in paths {
+    for (
+        (a, b),
+        (
+            links,
+            send_cycles_per_byte,
+            receive_cycles_per_byte,
+            guest_send_cycles_per_byte,
+            guest_receive_cycles_per_byte,
+        ),
+    ) in paths
+    {
         nic_index(a)?;
         nic_index(b)?;
         let mut usage = Vec::with_capacity(links.len());
@@ -371,7 +402,15 @@ fn run_network<'py>(
             usage.push((resource(r)?, coeff));
         }
         let valid = |x: f64| x.is_finite() && x >= 0.0;
-        if !(valid(send_cycles_per_byte) && valid(receive_cycles_per_byte)) {
+        if ![
+            send_cycles_per_byte,
+            receive_cycles_per_byte,
+            guest_send_cycles_per_byte,
+            guest_receive_cycles_per_byte,
+        ]
+        .into_iter()
+        .all(valid)
+        {
             return Err(bad(format!(
                 "path from NIC {a} to NIC {b}: cycles per byte must be finite and >= 0"
             )));
@@ -382,6 +421,8 @@ fn run_network<'py>(
                 links: usage,
                 send_cycles_per_byte,
                 receive_cycles_per_byte,
+                guest_send_cycles_per_byte,
+                guest_receive_cycles_per_byte,
             },
         );
     }
@@ -607,7 +648,7 @@ fn run_network<'py>(
         });
     }
     let mut guests_out = Vec::with_capacity(guests.len());
-    for (g, (host, cores, moves)) in guests.into_iter().enumerate() {
+    for (g, (host, cores, moves, vcpus)) in guests.into_iter().enumerate() {
         if host as usize >= network.endpoints.len() {
             return Err(bad(format!("guest {g}: endpoint does not exist")));
         }
@@ -623,7 +664,11 @@ fn run_network<'py>(
                 None => return Err(bad(format!("guest {g}: migration {i} does not exist"))),
             }
         }
-        guests_out.push(Guest { host, cores });
+        let vcpus = vcpus
+            .into_iter()
+            .map(resource)
+            .collect::<PyResult<Vec<_>>>()?;
+        guests_out.push(Guest { host, cores, vcpus });
     }
     let (report, wall) = py.detach(|| {
         let clock = Instant::now();

@@ -27,6 +27,10 @@
 //!   work it gets `w` bytes/s per cycle/s the guests get, so it keeps only a
 //!   small share — it uses the CPU that is otherwise idle, and little more.
 //!
+//! A VM's virtual processors (when the caller models them) carry the same
+//! work: each of its `v` vCPUs of `C` cycles/s a background activity bound
+//! by `cores / v · C`, beside its own stack's share of its connections.
+//!
 //! A VM's load is on its source host until its migration ends, then on its
 //! destination: [`Guests::moved`] at a migration's end, then
 //! [`Guests::place`] re-bounds the cores' activities.
@@ -44,12 +48,15 @@ use hvnet_engine::{ActivityId, ActivitySpec, ResourceId, Sharing, Simulation};
 use super::Network;
 
 /// One VM's own CPU load.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Guest {
     /// The endpoint of the host it runs on at the start.
     pub host: u32,
     /// Cores' worth of work it keeps busy: its vCPUs × its load (0..1).
     pub cores: f64,
+    /// Its virtual processors (resources), when they are modelled: the same
+    /// work keeps each of them `cores / vcpus.len()` busy.
+    pub vcpus: Vec<ResourceId>,
 }
 
 /// A core that guests may use: its meter, and its background activity with
@@ -82,13 +89,16 @@ impl Guests {
         let mut hosts: Vec<u32> = hosts.into_iter().collect();
         hosts.sort_unstable();
         hosts.dedup();
-        for host in hosts {
-            for &core in &network.endpoints[host as usize].host_cores {
-                cores.entry(core).or_insert_with(|| Core {
-                    meter: sim.add_resource(f64::MAX, Sharing::Fatpipe),
-                    busy: None,
-                });
-            }
+        let vcpus = specs.iter().flat_map(|g| g.vcpus.iter().copied());
+        for core in hosts
+            .into_iter()
+            .flat_map(|host| network.endpoints[host as usize].host_cores.iter().copied())
+            .chain(vcpus)
+        {
+            cores.entry(core).or_insert_with(|| Core {
+                meter: sim.add_resource(f64::MAX, Sharing::Fatpipe),
+                busy: None,
+            });
         }
         Self {
             specs: specs.to_vec(),
@@ -102,15 +112,17 @@ impl Guests {
         self.host_of[g] = host;
     }
 
-    /// Each core's demand `D_c = G / n · C_c`, from where the guests run now.
+    /// Each core's demand `D_c = G / n · C_c`, from where the guests run
+    /// now, and each virtual processor's: its share of its guest's work.
     fn demand(&self, network: &Network) -> BTreeMap<ResourceId, f64> {
         let mut demand = BTreeMap::new();
         for (guest, &host) in self.specs.iter().zip(&self.host_of) {
-            let cores = &network.endpoints[host as usize].host_cores;
-            let n = cores.len() as f64;
-            for &core in cores {
-                let cycles = guest.cores / n * network.resources[core].0;
-                *demand.entry(core).or_insert(0.0) += cycles;
+            for processors in [&network.endpoints[host as usize].host_cores, &guest.vcpus] {
+                let n = processors.len() as f64;
+                for &core in processors {
+                    let cycles = guest.cores / n * network.resources[core].0;
+                    *demand.entry(core).or_insert(0.0) += cycles;
+                }
             }
         }
         demand
