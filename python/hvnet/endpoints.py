@@ -1,8 +1,10 @@
 """Where traffic enters and leaves a host: the endpoints of connections.
 
-A VM's traffic goes through its virtual switch's uplink; a host's own
-traffic through its first virtual switch's uplink (a host vNIC), else its
-first team, else its first cabled NIC. Which member of a team carries a
+A VM's traffic goes through its virtual switch's uplink, or, for a VM
+with a team inside it, through its team: one vNIC on each of two virtual
+switches, each bound to a NIC (`vm_team`); a host's own traffic through its
+first virtual switch's uplink (a host vNIC), else its first team, else its
+first cabled NIC. Which member of a team carries a
 connection is decided in the Rust core (`crates/network/src/team.rs`).
 
 Each endpoint gets a port on its uplink's vSwitch (in scenario order, for
@@ -36,10 +38,14 @@ class Endpoint:
     port_index: int
     address: str
     mac: tuple[int, int, int, int, int, int]
+    #: A VM with a team inside it: the NICs of the team's two virtual switches, primary first.
+    vm_team: tuple[str, ...] | None = None
 
     @property
     def nics(self) -> tuple[str, ...]:
-        """The NICs its traffic may use: the members of its uplink team, or the uplink NIC."""
+        """The NICs its traffic may use: its VM team's, the members of its uplink team, or the uplink NIC."""
+        if self.vm_team is not None:
+            return self.vm_team
         team = next((t for t in self.host.teams if t.name == self.uplink), None)
         return (self.uplink,) if team is None else team.members
 
@@ -50,16 +56,19 @@ class Endpoints:
     def __init__(self, scenario: Scenario) -> None:
         self._by_name: dict[str, Endpoint] = {}
         self._network = network = ipaddress.IPv4Network("10.0.0.0/8")
-        names: list[tuple[str, Host, str | None]] = [(h.name, h, None) for h in scenario.hosts]
-        names += [(vm.name, scenario.host(vm.host), vm.vswitch) for vm in scenario.vms]
+        names: list[tuple[str, Host, str | None, tuple[str, ...] | None]] = [(h.name, h, None, None) for h in scenario.hosts]
+        for vm in scenario.vms:
+            host = scenario.host(vm.host)
+            team = None if vm.team is None else tuple(host.vswitch(v).uplink for v in vm.team.members)
+            names.append((vm.name, host, vm.team.members[0] if vm.team else vm.vswitch, team))
         ports_used: dict[str, int] = {}
         cabled = {end for cable in scenario.cables for end in (cable.a, cable.b)}
-        for index, (name, host, vswitch) in enumerate(names, start=1):
+        for index, (name, host, vswitch, vm_team) in enumerate(names, start=1):
             uplink = _uplink(host, vswitch, cabled)
             port_index = ports_used.get(f"{host.name}/{uplink}", 0)
             ports_used[f"{host.name}/{uplink}"] = port_index + 1
             mac = (*HYPER_V_OUI, (index >> 16) & 0xFF, (index >> 8) & 0xFF, index & 0xFF)
-            self._by_name[name] = Endpoint(name, host, uplink, port_index, str(network[index]), mac)
+            self._by_name[name] = Endpoint(name, host, uplink, port_index, str(network[index]), mac, vm_team)
 
     def __getitem__(self, name: str) -> Endpoint:
         return self._by_name[name]

@@ -231,13 +231,22 @@ class NetworkModel:
                 self.teams.append(
                     (members, standby, str(team.mode.value), str(getattr(balancing, "value", balancing)), switch_hash)
                 )
+        #: A team inside a VM is a switch-independent address-hash team of the NICs under its two
+        #: virtual switches: the vNIC of a failed NIC shows disconnected, as the NIC's link does.
+        self.vm_team_index: dict[str, int] = {}
+        for vm in scenario.vms:
+            if vm.team is not None:
+                self.vm_team_index[vm.name] = len(self.teams)
+                members = [self.nic_index[Port(vm.host, n)] for n in self.endpoints[vm.name].nics]
+                switch_hash = self._switch_hash([self.nic_ports[m] for m in members])
+                self.teams.append((members, None, "switch_independent", str(vm.team.address_hash.value), switch_hash))
         self._paths: dict[tuple[int, int], list[int]] = {}
         #: Use per payload byte of each NIC pair's links: frame and header overhead (frames.py).
         self._coefficients: dict[tuple[int, int], float] = {}
 
     def _uplink_nics(self, name: str) -> tuple[str, int, list[int]]:
         endpoint = self.endpoints[name]
-        team = self.team_index.get((endpoint.host.name, endpoint.uplink))
+        team = self.vm_team_index.get(name, self.team_index.get((endpoint.host.name, endpoint.uplink)))
         if team is not None:
             return "team", team, self.teams[team][0]
         nic = self.nic_index[Port(endpoint.host.name, endpoint.uplink)]

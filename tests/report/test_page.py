@@ -131,7 +131,7 @@ def test_the_summary_and_what_is_not_there_yet(failover_report: str) -> None:
     assert ["simulated time", "32.28 s (time series in steps of 1 s)"] in rows
     assert ["design", "2 hosts, 4 NICs, 1 switch, 4 cables, 7 VMs"] in rows
     assert failover_report.count(NOT_SIMULATED) == 1
-    assert "not simulate" in NOT_SIMULATED and "teams inside VMs" in NOT_SIMULATED
+    assert "not simulate" in NOT_SIMULATED and "dynamics of TCP" in NOT_SIMULATED
     for section in ("summary", "design", "network", "cpu", "traffic"):
         assert f'<section id="{section}">' in failover_report
 
@@ -245,3 +245,36 @@ def test_a_rolling_update_shows_its_window_and_each_node() -> None:
     down = [trace for trace in timeline[1] if trace["name"] == "node down"]
     assert [trace["y"][0] for trace in down] == ["hv1 down for its patch", "hv2 down for its patch"]
     assert down[0]["base"][0] == pytest.approx(hv1.down_s) and down[0]["x"][0] == pytest.approx(600)
+
+
+def test_a_vm_whose_stack_worked_gets_a_vcpu_heatmap() -> None:
+    """VM traffic at 1 GbE (no vRSS): vm2's own stack receives on its vCPU 0, so vm2 gets a heatmap
+    of its vCPUs after the hosts'; vm1 sends from one vCPU and gets one too; idle VMs get none."""
+    from hvnet import parse_scenario, simulate
+    from hvnet.report import render_report
+
+    vm = "  - {name: %s, host: %s, vcpus: 2, memory: 1GiB, vswitch: vs}\n"
+    scenario = parse_scenario(
+        "name: t\nhosts:\n"
+        + "".join(
+            f"  - {{name: {h}, nics: [{{name: nic1, speed: 1Gbps}}], vswitches: [{{name: vs, uplink: nic1}}]}}\n"
+            for h in ("hv1", "hv2")
+        )
+        + "cables: [{a: hv1/nic1, b: hv2/nic1}]\nvms:\n"
+        + vm % ("vm1", "hv1")
+        + vm % ("vm2", "hv2")
+        + vm % ("idle", "hv2")
+        + "traffic: [{from: vm1, to: vm2, size: 1GB}]\n"
+    )
+    results = simulate(scenario)
+    heatmaps = [chart for chart in charts(render_report(results, scenario)) if chart[0].startswith("cpu-chart-")]
+    titles = [layout["title"]["text"] for _, _, layout in heatmaps]  # type: ignore[index]
+    assert titles == [
+        "hv1: CPU per core (% busy)",
+        "hv2: CPU per core (% busy)",
+        "vm1: CPU per vCPU (% busy)",
+        "vm2: CPU per vCPU (% busy)",
+    ]
+    (trace,) = heatmaps[3][1]
+    assert trace["y"] == ["vCPU 0", "vCPU 1"]
+    assert max(trace["z"][0]) > 0 and max(trace["z"][1]) == 0

@@ -58,6 +58,7 @@ class _Host:
     teams: dict[str, Loc] = field(default_factory=dict)
     team_of: dict[str, str] = field(default_factory=dict)  # member NIC -> team
     vswitches: dict[str, Loc] = field(default_factory=dict)
+    vswitch_uplink: dict[str, str] = field(default_factory=dict)  # virtual switch -> its NIC or team
 
 
 @dataclass
@@ -267,6 +268,8 @@ class _Checker:
             uplink = _text(vswitch, "uplink")
             if uplink is None:
                 continue
+            if name is not None:
+                known.vswitch_uplink.setdefault(name, uplink)
             if uplink not in known.nics and uplink not in known.teams:
                 choices = f"NICs: {_names(known.nics)}; teams: {_names(known.teams)}"
                 self.report((*loc, "uplink"), f"unknown uplink {uplink!r}; {host_name} has {choices}")
@@ -495,6 +498,11 @@ class _Checker:
                     ("vms", index, "vswitch"),
                     f"{host} has no virtual switch {vswitch!r}; its virtual switches: {_names(known)}",
                 )
+            elif vswitch is not None and isinstance(team, Mapping):
+                self.report(
+                    ("vms", index, "vswitch"),
+                    "a VM with a team sends through the team's two virtual switches; leave vswitch out",
+                )
 
     def check_host_memory(self) -> None:
         """The VMs a host runs at the start fit in the memory it states."""
@@ -555,6 +563,13 @@ class _Checker:
                 elif vswitches is not None and member not in vswitches:
                     choices = _names(vswitches)
                     self.report(loc, f"{host} has no virtual switch {member!r}; its virtual switches: {choices}")
+                elif host is not None and self.hosts[host].vswitch_uplink.get(member) in self.hosts[host].teams:
+                    self.report(
+                        loc,
+                        f"{member!r} is bound to team {self.hosts[host].vswitch_uplink[member]!r}; hvnet simulates"
+                        " a team inside a VM over virtual switches each bound to one NIC (the design for SR-IOV),"
+                        " not over host teams",
+                    )
                 seen.add(member)
         if team.get("mode") in _SWITCH_DEPENDENT:
             message = "a team inside a VM is always switch_independent; static and lacp are not supported in a guest"

@@ -329,17 +329,17 @@ class Cable(_Model):
 
 
 class VmTeam(_Model):
-    """A team inside a VM: two vNICs, each on a different virtual switch of the VM's host.
-
-    Checked when loaded; the simulator does not use it yet.
-    """
+    """A team inside a VM: two vNICs, each on a different virtual switch of the VM's host
+    (the vNICs allow teaming, so each shows its virtual switch's NIC losing link)."""
 
     members: tuple[Name, ...] = Field(json_schema_extra={"minItems": 2, "maxItems": 2})
-    """Two different virtual switches of the VM's host."""
+    """Two different virtual switches of the VM's host, each bound to one NIC; the first is the primary."""
     mode: TeamingMode = TeamingMode.SWITCH_INDEPENDENT
     """Switch independent only."""
     load_balancing: LoadBalancing = LoadBalancing.ADDRESS_HASH
     """Address hash only."""
+    address_hash: AddressHash = AddressHash.TRANSPORT_PORTS
+    """Which addresses the hash reads."""
 
 
 def _no_default(schema: dict[str, Any]) -> None:
@@ -374,7 +374,7 @@ class VM(_Model):
     vswitch: Name | None = None
     """A virtual switch of its host."""
     team: VmTeam | None = None
-    """A team inside the VM over two virtual switches of its host (not simulated yet)."""
+    """A team inside the VM over two virtual switches of its host: its traffic goes through the team."""
 
     @model_validator(mode="before")
     @classmethod

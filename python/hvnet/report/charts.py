@@ -10,7 +10,7 @@ from __future__ import annotations
 import plotly.graph_objects as go  # type: ignore[import-untyped]
 from plotly.offline import get_plotlyjs  # type: ignore[import-untyped]
 
-from hvnet.results import AdapterSeries, CoreSeries, MigrationResult, OperationResult
+from hvnet.results import AdapterSeries, MigrationResult, OperationResult
 from hvnet.units import format_bitrate
 
 __all__ = ["adapter_chart", "adapter_chart_title", "cpu_heatmap", "migration_timeline", "plotly_bundle"]
@@ -90,15 +90,16 @@ def adapter_chart(adapter: AdapterSeries, step_s: float, bins: int, div_id: str)
 
 
 
-def cpu_heatmap(host: str, cores: list[CoreSeries], step_s: float, div_id: str) -> str:
-    """One host's cores over time: a row per core, a column per step, colour = % busy."""
-    bins = max((len(c.busy) for c in cores), default=0)
-    z = [[100 * b for b in c.busy] + [0.0] * (bins - len(c.busy)) for c in cores]
+def cpu_heatmap(title: str, rows: list[tuple[str, list[float]]], step_s: float, div_id: str) -> str:
+    """Processors over time (a host's cores, a VM's vCPUs): a row per (label, busy share per
+    step), a column per step, colour = % busy."""
+    bins = max((len(busy) for _, busy in rows), default=0)
+    z = [[100 * b for b in busy] + [0.0] * (bins - len(busy)) for _, busy in rows]
     figure = go.Figure(
         go.Heatmap(
             z=z,
             x=[(k + 0.5) * step_s for k in range(bins)],
-            y=[f"core {c.core}" for c in cores],
+            y=[label for label, _ in rows],
             zmin=0,
             zmax=100,
             colorscale="Blues",
@@ -108,8 +109,8 @@ def cpu_heatmap(host: str, cores: list[CoreSeries], step_s: float, div_id: str) 
     )
     figure.update_layout(
         template="none",
-        title={"text": f"{host}: CPU per core (% busy)", "x": 0.01, "xanchor": "left", "font": {"size": 13}},
-        height=max(160, 26 + 14 * len(cores) + 70),
+        title={"text": title, "x": 0.01, "xanchor": "left", "font": {"size": 13}},
+        height=max(160, 26 + 14 * len(rows) + 70),
         margin={"l": 64, "r": 14, "t": 40, "b": 40},
         font={"family": "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif", "size": 11, "color": "#1f2933"},
     )

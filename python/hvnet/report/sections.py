@@ -16,7 +16,7 @@ from rich.table import Table
 from hvnet.model import Scenario
 from hvnet.report.charts import adapter_chart, cpu_heatmap, migration_timeline
 from hvnet.report.diagram import design_svg
-from hvnet.results import CoreSeries, Results
+from hvnet.results import Results
 from hvnet.tables import traffic_table
 from hvnet.units import format_duration
 
@@ -31,10 +31,11 @@ __all__ = [
     "traffic_section",
 ]
 
-#: What the report cannot show yet, and why: one line at the top of the report.
+#: What the report cannot show, and why: one line at the top of the report.
 NOT_SIMULATED = (
-    "Not in this report, because this version does not simulate them: teams inside VMs, and the CPU work "
-    "of the guests on their vCPUs (the CPU charts show the network and migration work of the hosts only)."
+    "Not in this report, because this version does not simulate them: the dynamics of TCP (slow start, "
+    "windows, loss). Every transfer is a fluid that takes its max-min fair share at once, so connections "
+    "that share a link move at the same rate."
 )
 
 
@@ -164,20 +165,25 @@ def migrations_section(results: Results, prefix: str = "", title: str = "Live mi
 
 
 def cpu_section(results: Results) -> Section | None:
-    """Per-core CPU of each host over time, one heatmap per host; None when CPU is not modelled."""
-    hosts: dict[str, list[CoreSeries]] = {}
+    """Per-core CPU of each host over time, one heatmap per host, then one per VM whose own
+    network stack worked on its vCPUs; None when CPU is not modelled."""
+    heatmaps: dict[str, list[tuple[str, list[float]]]] = {}
     for core in results.cores:
-        hosts.setdefault(core.host, []).append(core)
-    if not hosts:
+        heatmaps.setdefault(f"{core.host}: CPU per core (% busy)", []).append((f"core {core.core}", core.busy))
+    for vcpu in results.vcpus:
+        heatmaps.setdefault(f"{vcpu.vm}: CPU per vCPU (% busy)", []).append((f"vCPU {vcpu.vcpu}", vcpu.busy))
+    busy = {title: rows for title, rows in heatmaps.items() if "vCPU" not in title or any(any(b) for _, b in rows)}
+    if not busy:
         return None
     charts = "".join(
-        f'<div class="chart">{cpu_heatmap(host, cores, results.step_s, f"cpu-chart-{i}")}</div>'
-        for i, (host, cores) in enumerate(hosts.items())
+        f'<div class="chart">{cpu_heatmap(title, rows, results.step_s, f"cpu-chart-{i}")}</div>'
+        for i, (title, rows) in enumerate(busy.items())
     )
     caption = (
         '<p class="caption">How busy each physical core was, as a share of the cycles its power plan leaves it, '
         f"over each {format_duration(results.step_s)} step: receive and send work lands on the cores RSS, VMQ "
-        "or vRSS pick.</p>"
+        "or vRSS pick. Then each VM whose own network stack worked, on its vCPUs (vCPU 0 receives, or all of "
+        "them with vRSS).</p>"
     )
     return Section("cpu", "CPU per core", caption + f'<div class="charts" style="--columns: 1">{charts}</div>')
 
