@@ -110,9 +110,13 @@ def _c9_c10() -> list[Check]:
             "all equal" if equal else order,
             None,
             False,
-            "in every design the 8 threads share one receiving member, and a fluid model shares a link "
-            "equally; the unevenness measured comes from TCP's own dynamics (loss, window growth), "
-            "which hvnet does not model" if equal else "",
+            "in all three designs the 8 threads arrive on one member (LACP: the switch's MAC hash; switch "
+            "independent and SET: the VM port's member) from senders that the sources make alike (dynamic "
+            "outbound in each), so hvnet, whose transfers are fluids sharing a link equally, predicts equal "
+            "threads; the spread of a 15 s run comes from TCP's loss and window dynamics, and no documented "
+            "difference between the designs orders it (a parameter set to reproduce the order would be a fudge)"
+            if equal
+            else "",
         )
     )
     return checks
