@@ -228,3 +228,20 @@ def test_one_host_with_deep_c_states_pays_its_own_wake_only() -> None:
     parameters = MigrationParameters()
     expected = parameters.switchover_exchanges * (parameters.exchange_round_trip_s + 82e-6 + 1e-6)
     assert parameters.switchover_s(scenario.host("hv1"), scenario.host("hv2"), CpuParameters()) == pytest.approx(expected)
+
+
+def test_many_smb_migrations_keep_their_source_ports_in_the_dynamic_range() -> None:
+    """64 SMB migrations (8 channels each, 512 connections): every channel still gets a source port
+    in Windows' dynamic range (49152-65535), however many migrations come before it; all complete."""
+    host = (
+        "  - name: %s\n    cpu: {ghz: 6}\n    power_plan: high_performance\n    live_migration: {option: smb}\n"
+        "    nics:\n      - {name: nic1, speed: 10Gbps}\n      - {name: nic2, speed: 10Gbps}\n"
+    )
+    vms = "".join(f"  - {{name: vm{i}, host: hv1, memory: 64MiB}}\n" for i in range(64))
+    text = (
+        "name: many\nhosts:\n" + host % "hv1" + host % "hv2"
+        + "cables:\n  - {a: hv1/nic1, b: hv2/nic1}\n  - {a: hv1/nic2, b: hv2/nic2}\n"
+        + "vms:\n" + vms + "events:\n  - {at: 0s, action: drain, target: hv1}\n"
+    )
+    results = simulate(parse_scenario(text))
+    assert len(results.migrations) == 64 and all(m.end_s is not None for m in results.migrations)

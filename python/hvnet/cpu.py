@@ -155,13 +155,11 @@ class CpuModel:
             cycles = host.cpu.ghz * 1e9 * factor
             count = host.cpu.sockets * host.cpu.cores_per_socket
             self.cores[host.name] = [add_resource(f"{host.name} core {k}", cycles) for k in range(count)]
-        #: VM name -> resource ids of its virtual processors, vCPU 0 first: each as fast as a
-        #: core of the host it starts on (the hypervisor runs it on one).
+        #: VM name -> resource ids of its virtual processors, vCPU 0 first, for the VMs whose own
+        #: network stack works (`guest_sets`): each as fast as a core of the host it starts on
+        #: (the hypervisor runs it on one). A VM that only migrates or idles has none.
         self.vcpus: dict[str, list[int]] = {}
-        for vm in scenario.vms:
-            host = scenario.host(vm.host)
-            cycles = host.cpu.ghz * 1e9 * self.parameters.power_plan_factor[str(host.power_plan.value)]
-            self.vcpus[vm.name] = [add_resource(f"{vm.name} vCPU {k}", cycles) for k in range(vm.vcpus)]
+        self._add_resource = add_resource
         self._vm_queue: dict[str, int] = {}
         for host in scenario.hosts:
             vms = [vm.name for vm in scenario.vms if vm.host == host.name]
@@ -203,6 +201,10 @@ class CpuModel:
         """The VM's vCPUs its own stack sends and receives on: it sends from whichever vCPU its
         application runs on (spread over them all), and receives on vCPU 0 (the one its synthetic
         NIC interrupts), or, with vRSS, spread over all of them."""
+        if vm_name not in self.vcpus:
+            vm = self._scenario.vm(vm_name)
+            cycles = host.cpu.ghz * 1e9 * self.parameters.power_plan_factor[str(host.power_plan.value)]
+            self.vcpus[vm_name] = [self._add_resource(f"{vm_name} vCPU {k}", cycles) for k in range(vm.vcpus)]
         vcpus = tuple(self.vcpus[vm_name])
         receive = vcpus if self._vrss(vm_name, host, nic_names) else vcpus[:1]
         return CoreSet("spread", vcpus), CoreSet("spread" if len(receive) > 1 else "queue", receive)

@@ -310,12 +310,13 @@ class NetworkModel:
         ports, port = [], first
         for _ in range(channels):
             for _attempt in range(4096):
-                core = (rss_hash(source, target, port, SMB_PORT) & 127) % max(len(receive_cores), 1)
+                candidate = _ephemeral(port)
+                core = (rss_hash(source, target, candidate, SMB_PORT) & 127) % max(len(receive_cores), 1)
                 port += 1
                 if core not in used or len(used) >= len(receive_cores):
                     break
             used.add(core)
-            ports.append(port - 1)
+            ports.append(candidate)
         return ports
 
     def _smb_limits(self, migrations: Sequence[MigrationRequest]) -> dict[str, int]:
@@ -344,7 +345,7 @@ class NetworkModel:
                 index[vm.host],
                 vm.vcpus * vm.cpu_load,
                 [i for i, m in enumerate(migrations) if m.vm == vm.name],
-                self.cpu.vcpus[vm.name],
+                self.cpu.vcpus.get(vm.name, []),
             )
             for vm in self.scenario.vms
             if vm.cpu_load > 0
@@ -402,6 +403,8 @@ class NetworkModel:
         endpoints: list[_EndpointArgs] = []
         index: dict[str, int] = {}
         vm_names = {vm.name for vm in self.scenario.vms}
+        #: The VMs whose own stack works: those that send or receive (a migration is the hosts').
+        talking = {end for r in requests for end in (r.source, r.target)}
         for name in self.endpoints.names():
             kind, uplink, nics = self._uplink_nics(name)
             e = self.endpoints[name]
@@ -411,7 +414,8 @@ class NetworkModel:
             if self.cpu is not None and name in vm_names:
                 cores = self.cpu.vm_set(name, e.host, names)
                 queue_cores = self.cpu.vm_queue_cores(name, e.host, names)
-                guest_send, guest_receive = self.cpu.guest_sets(name, e.host, names)
+                if name in talking:
+                    guest_send, guest_receive = self.cpu.guest_sets(name, e.host, names)
             elif self.cpu is not None:
                 cores = self.cpu.host_set(e.host, names)
             index[name] = len(endpoints)
@@ -536,6 +540,11 @@ class NetworkModel:
             self.fabric,
             migration_outcomes,
         )
+
+
+def _ephemeral(port: int) -> int:
+    """A source port in Windows' dynamic range (49152-65535), counting on from its start after the end."""
+    return EPHEMERAL_PORT + (port - EPHEMERAL_PORT) % (65536 - EPHEMERAL_PORT)
 
 
 def _port(name: str) -> Port:

@@ -210,7 +210,7 @@ class Results(_Frozen):
     adapters: list[AdapterSeries]
     #: One per physical core of every host, in scenario order (hosts, then cores).
     cores: list[CoreSeries]
-    #: One per virtual processor of every VM, in scenario order (VMs, then vCPUs).
+    #: One per virtual processor of every VM that sends or receives traffic, in scenario order (VMs, then vCPUs).
     vcpus: list[VcpuSeries] = []
     #: One per VM migration, in the order they were asked for.
     migrations: list[MigrationResult]
