@@ -6,7 +6,9 @@ allows; high performance is 1). An idle core sleeps in the deepest C-state
 its firmware allows and takes that state's exit latency to wake
 (`CpuParameters.wake_s`): that costs nothing to a busy stream, whose core
 never sleeps, but it lengthens every small synchronous exchange, such as
-those of a live migration's switch-over (`migration.py`). Moving data costs the core that receives it
+those of a live migration's switch-over (`migration.py`).
+
+Moving data costs the core that receives it
 
     cycles per payload byte = receive_per_byte + receive_per_packet / (MSS × coalesced)
 
@@ -108,6 +110,10 @@ class CpuParameters:
         """Cycles per payload byte on the sending core."""
         return self.send_cycles_per_byte + self.send_cycles_per_segment / LSO_SEGMENT_BYTES
 
+    def cycles_per_s(self, host: Host) -> float:
+        """What one of the host's cores (or a vCPU running on one) does per second."""
+        return host.cpu.ghz * 1e9 * self.power_plan_factor[str(host.power_plan.value)]
+
     def wake_s(self, host: Host) -> float:
         """How long one of the host's idle cores takes to wake: an idle core sits in the deepest
         state its firmware allows (work that arrives now and then finds it there)."""
@@ -151,10 +157,8 @@ class CpuModel:
         #: Host name -> resource ids of its physical cores, core 0 first.
         self.cores: dict[str, list[int]] = {}
         for host in scenario.hosts:
-            factor = self.parameters.power_plan_factor[str(host.power_plan.value)]
-            cycles = host.cpu.ghz * 1e9 * factor
-            count = host.cpu.sockets * host.cpu.cores_per_socket
-            self.cores[host.name] = [add_resource(f"{host.name} core {k}", cycles) for k in range(count)]
+            cycles = self.parameters.cycles_per_s(host)
+            self.cores[host.name] = [add_resource(f"{host.name} core {k}", cycles) for k in range(host.cpu.cores)]
         #: VM name -> resource ids of its virtual processors, vCPU 0 first, for the VMs whose own
         #: network stack works (`guest_sets`): each as fast as a core of the host it starts on
         #: (the hypervisor runs it on one). A VM that only migrates or idles has none.
@@ -200,11 +204,11 @@ class CpuModel:
     def guest_sets(self, vm_name: str, host: Host, nic_names: list[str]) -> tuple[CoreSet, CoreSet]:
         """The VM's vCPUs its own stack sends and receives on: it sends from whichever vCPU its
         application runs on (spread over them all), and receives on vCPU 0 (the one its synthetic
-        NIC interrupts), or, with vRSS, spread over all of them."""
+        NIC interrupts), or, with vRSS, spread over all of them. The first call for a VM adds its
+        vCPUs as resources (`vcpus`)."""
         if vm_name not in self.vcpus:
-            vm = self._scenario.vm(vm_name)
-            cycles = host.cpu.ghz * 1e9 * self.parameters.power_plan_factor[str(host.power_plan.value)]
-            self.vcpus[vm_name] = [self._add_resource(f"{vm_name} vCPU {k}", cycles) for k in range(vm.vcpus)]
+            cycles, count = self.parameters.cycles_per_s(host), self._scenario.vm(vm_name).vcpus
+            self.vcpus[vm_name] = [self._add_resource(f"{vm_name} vCPU {k}", cycles) for k in range(count)]
         vcpus = tuple(self.vcpus[vm_name])
         receive = vcpus if self._vrss(vm_name, host, nic_names) else vcpus[:1]
         return CoreSet("spread", vcpus), CoreSet("spread" if len(receive) > 1 else "queue", receive)

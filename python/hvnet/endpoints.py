@@ -4,8 +4,8 @@ A VM's traffic goes through its virtual switch's uplink, or, for a VM
 with a team inside it, through its team: one vNIC on each of two virtual
 switches, each bound to a NIC (`vm_team`); a host's own traffic through its
 first virtual switch's uplink (a host vNIC), else its first team, else its
-first cabled NIC. Which member of a team carries a
-connection is decided in the Rust core (`crates/network/src/team.rs`).
+first cabled NIC. Which member of a team carries a connection is decided in
+the Rust core (`crates/network/src/team.rs`).
 
 Each endpoint gets a port on its uplink's vSwitch (in scenario order, for
 Hyper-V port affinity), an IPv4 address in 10.0.0.0/8 and a MAC address in
@@ -56,7 +56,9 @@ class Endpoints:
     def __init__(self, scenario: Scenario) -> None:
         self._by_name: dict[str, Endpoint] = {}
         self._network = network = ipaddress.IPv4Network("10.0.0.0/8")
-        names: list[tuple[str, Host, str | None, tuple[str, ...] | None]] = [(h.name, h, None, None) for h in scenario.hosts]
+        names: list[tuple[str, Host, str | None, tuple[str, ...] | None]] = [
+            (h.name, h, None, None) for h in scenario.hosts
+        ]
         for vm in scenario.vms:
             host = scenario.host(vm.host)
             team = None if vm.team is None else tuple(host.vswitch(v).uplink for v in vm.team.members)

@@ -160,7 +160,7 @@ def _unique(problems: list[Problem]) -> list[Problem]:
 def _core_seconds(scenario: Scenario, host_name: str, cycles: float, cpu: CpuParameters) -> float:
     """Core-seconds that `cycles` take on a core of that host."""
     host = scenario.host(host_name)
-    return cycles / (host.cpu.ghz * 1e9 * cpu.power_plan_factor[str(host.power_plan.value)])
+    return cycles / cpu.cycles_per_s(host)
 
 
 def migration_results(

@@ -290,7 +290,8 @@ class NetworkModel:
             return links, 0.0, 0.0, 0.0, 0.0
         cpu = self.cpu.parameters
         mss = frames.mss(min(self._mtu[pair[0]], self._mtu[pair[1]]))
-        return links, cpu.send_cost(), cpu.receive_cost(mss, self.coalesces[pair[1]]), cpu.send_cost(), cpu.guest_receive_cost(mss)
+        receive = cpu.receive_cost(mss, self.coalesces[pair[1]])
+        return links, cpu.send_cost(), receive, cpu.send_cost(), cpu.guest_receive_cost(mss)
 
     def _ends(self, m: MigrationRequest) -> tuple[str, str]:
         """The endpoints a migration's connections leave and arrive by."""
