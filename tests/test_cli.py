@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from typer.testing import Result
 
-from hvnet.cpu import CpuParameters
+from hvnet.calibration import CpuParameters
 from hvnet import Results, __version__, parse_scenario
 from hvnet.topology import star
 

@@ -16,7 +16,8 @@ from __future__ import annotations
 import pytest
 
 from hvnet import frames, parse_scenario, simulate
-from hvnet.cpu import CpuModel, CpuParameters, VmqParameters
+from hvnet.calibration import CpuParameters, VmqParameters
+from hvnet.cpu import CpuModel
 from hvnet.model import Scenario
 from hvnet.results import Results
 
@@ -168,7 +169,7 @@ def test_only_a_single_queue_on_a_vmq_nic_with_dynamic_vmq_can_move() -> None:
             names.append(name)
             return len(names) - 1
 
-        model = CpuModel(s, add_resource)
+        model = CpuModel(s, add_resource, CpuParameters())
         cores = model.vm_queue_cores("vm-a", s.host("hv2"), ["nic1"])
         return tuple(int(names[k].removeprefix("hv2 core ")) for k in cores)
 

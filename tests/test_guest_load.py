@@ -19,8 +19,8 @@ from __future__ import annotations
 import pytest
 
 from hvnet import frames, parse_scenario, simulate
-from hvnet.cpu import CpuParameters
-from hvnet.migration import CompressionParameters, MigrationParameters
+from hvnet.calibration import CpuParameters
+from hvnet.calibration import CompressionParameters, MigrationParameters
 from hvnet.results import Results
 
 GiB = 2**30

@@ -16,8 +16,8 @@ from __future__ import annotations
 import pytest
 
 from hvnet import ScenarioError, parse_scenario, simulate
-from hvnet.cpu import CpuParameters
-from hvnet.migration import MigrationParameters
+from hvnet.calibration import CpuParameters
+from hvnet.calibration import MigrationParameters
 from hvnet.results import Results
 
 RATE = 10e9 / 8 * 1460 / 1538

@@ -15,7 +15,7 @@ import pytest
 from typer.testing import Result
 
 from hvnet import frames, parse_scenario, simulate
-from hvnet.cpu import CpuParameters
+from hvnet.calibration import CpuParameters
 from hvnet.errors import InputError
 from hvnet.ntttcp import MEG, format_ntttcp, run_ntttcp
 

@@ -55,81 +55,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from hvnet.calibration import CpuParameters
 from hvnet.model import Host, Nic, Scenario
 
-__all__ = ["CoreSet", "CpuModel", "CpuParameters", "VmqParameters", "coalesces"]
-
-#: What the NIC receives from the stack per large send (LSO), in bytes.
-LSO_SEGMENT_BYTES = 65536
-
-
-@dataclass(frozen=True)
-class CpuParameters:
-    """Physical constants of the CPU model, calibrated once for all cases
-    (docs/model.md and `hvnet validate` say on which figures)."""
-
-    receive_cycles_per_byte: float = 1.55
-    receive_cycles_per_packet: float = 3800.0
-    send_cycles_per_byte: float = 1.0
-    send_cycles_per_segment: float = 3800.0
-    #: Packets RSC merges into one, on average, where it works (calibrated on
-    #: calibration.md C1: one live migration at MTU 1500 on a NIC outside any virtual switch).
-    rsc_packets: float = 2.35
-    #: A VM's own stack receives on one of its vCPUs at a cost per byte and per packet: the
-    #: copy to the application costs what the host's does; the per-packet work (VMBus, TCP/IP)
-    #: is calibrated on calibration.md C9 (ntttcp's cycles/byte inside the receiving VM).
-    #: It sends at the host's send cost (the same stack, with large send offload).
-    guest_receive_cycles_per_byte: float = 1.55
-    guest_receive_cycles_per_packet: float = 1646.0
-    #: RDMA (SMB Direct) moves data with next to no CPU (BEHAVIOUR.md; the figure is unconfirmed).
-    rdma_cycles_per_byte: float = 0.05
-    #: Share of a core's clock a power plan leaves for work (frequency scaling, core parking).
-    power_plan_factor: dict[str, float] = field(
-        default_factory=lambda: {"high_performance": 1.0, "balanced": 0.85, "power_saver": 0.7}
-    )
-    #: Seconds an idle core takes to wake from each idle state: Intel's figures for the Xeon E5 v2
-    #: (Ivy Bridge-EP, the Dell R720's processor), as Linux's intel_idle driver lists them.
-    c_state_exit_s: dict[str, float] = field(
-        default_factory=lambda: {"c1": 1e-6, "c1e": 10e-6, "c3": 59e-6, "c6": 82e-6}
-    )
-
-    def receive_cost(self, mss: int, rsc: bool = False) -> float:
-        """Cycles per payload byte on the receiving core; `rsc`: the NIC coalesces what it receives."""
-        coalesced = self.rsc_packets if rsc else 1.0
-        return self.receive_cycles_per_byte + self.receive_cycles_per_packet / (mss * coalesced)
-
-    def guest_receive_cost(self, mss: int) -> float:
-        """Cycles per payload byte on the receiving VM's vCPU (no RSC inside a 2012 R2/2016 guest)."""
-        return self.guest_receive_cycles_per_byte + self.guest_receive_cycles_per_packet / mss
-
-    def rdma_cost(self) -> float:
-        """Cycles per payload byte on either end of an RDMA transfer."""
-        return self.rdma_cycles_per_byte
-
-    def send_cost(self) -> float:
-        """Cycles per payload byte on the sending core."""
-        return self.send_cycles_per_byte + self.send_cycles_per_segment / LSO_SEGMENT_BYTES
-
-    def cycles_per_s(self, host: Host) -> float:
-        """What one of the host's cores (or a vCPU running on one) does per second."""
-        return host.cpu.ghz * 1e9 * self.power_plan_factor[str(host.power_plan.value)]
-
-    def wake_s(self, host: Host) -> float:
-        """How long one of the host's idle cores takes to wake: an idle core sits in the deepest
-        state its firmware allows (work that arrives now and then finds it there)."""
-        return self.c_state_exit_s[str(host.cpu.deepest_c_state.value)]
-
-
-@dataclass(frozen=True)
-class VmqParameters:
-    """When dynamic VMQ moves a queue: no public source gives Windows' figures,
-    so both are named choices (docs/model.md, "Cores")."""
-
-    #: How often each host's VM queues are spread again, in seconds (unconfirmed).
-    interval_s: float = 1.0
-    #: Share of a core's cycles above which it sheds a queue it shares (unconfirmed).
-    busy: float = 0.9
-
+__all__ = ["CoreSet", "CpuModel", "coalesces"]
 
 @dataclass(frozen=True)
 class CoreSet:
@@ -151,9 +80,9 @@ class CpuModel:
         self,
         scenario: Scenario,
         add_resource: Callable[[str, float], int],
-        parameters: CpuParameters | None = None,
+        parameters: CpuParameters,
     ) -> None:
-        self.parameters = parameters or CpuParameters()
+        self.parameters = parameters
         #: Host name -> resource ids of its physical cores, core 0 first.
         self.cores: dict[str, list[int]] = {}
         for host in scenario.hosts:

@@ -24,83 +24,28 @@ the network (TCP/IP, Compression) or SMB's channels.
 
 from __future__ import annotations
 
-from dataclasses import astuple, dataclass
-
 from hvnet import frames
-from hvnet.cpu import CpuParameters, coalesces
+from hvnet.calibration import Calibration, CpuParameters
+from hvnet.cpu import coalesces
 from hvnet.errors import Problem
 from hvnet.fabric import build_fabric
 from hvnet.interfaces import migration_network, smb_channels
-from hvnet.model import Host, Scenario
+from hvnet.model import Scenario
 from hvnet.network import MigrationOutcome, MigrationRequest, NetworkRun
 from hvnet.operations import Plan, plan_operations
 from hvnet.results import MigrationPass, MigrationResult
 
-__all__ = ["MigrationParameters", "migration_requests", "migration_results"]
-
-
-@dataclass(frozen=True)
-class MigrationParameters:
-    """Pre-copy's stop rule, unconfirmed by Microsoft's text: named, documented choices."""
-
-    #: Passes before the blackout, pass 1 included (5 from Windows Server 2012 R2 on).
-    max_passes: int = 5
-    #: Stop iterating when no more than this is left to copy.
-    stop_bytes: float = 64 * 2**20
-    #: The switch-over, from the last byte to the VM running on the destination, is this many
-    #: small synchronous exchanges between the hosts (pause, save and restore of each device,
-    #: storage and network hand-over), each a round trip that wakes an idle core at both ends.
-    #: Calibrated on calibration.md C3 (turning C-states off halves the blackout).
-    switchover_exchanges: int = 278
-    #: One such round trip between two hosts whose cores are awake (assumed, a 10 GbE LAN).
-    exchange_round_trip_s: float = 50e-6
-    #: Bytes of guest memory per second the source prepares for sending
-    #: (reads, maps and hands over pages), in series with the transfer: each
-    #: step takes bytes / this longer than its transfer, with the network idle
-    #: meanwhile. Calibrated on calibration.md C3 (one stream at line rate
-    #: averages 54 s for 55 GB); None: no such time.
-    prepare_bytes_per_s: float | None = 9.5e9
-
-    def switchover_s(self, source: Host, destination: Host, cpu: CpuParameters) -> float:
-        """Exchanges × (round trip + a core's wake on each host): a host whose firmware allows
-        deep C-states pays their exit latency twice per exchange, once per end."""
-        wake = cpu.wake_s(source) + cpu.wake_s(destination)
-        return self.switchover_exchanges * (self.exchange_round_trip_s + wake)
-
-
-@dataclass(frozen=True)
-class CompressionParameters:
-    """The Compression option's costs. No public figure here measures them:
-    assumed values, named so that a measurement can replace them."""
-
-    #: Compressed bytes per byte of ordinary memory, and of zero pages.
-    ratio: float = 0.5
-    zero_ratio: float = 0.01
-    #: Cycles per byte to compress and decompress ordinary memory (an LZ-class
-    #: compressor: about 480 MB/s and 1.45 GB/s per 2.9 GHz core), and zero pages.
-    compress_cycles_per_byte: float = 6.0
-    decompress_cycles_per_byte: float = 2.0
-    zero_cycles_per_byte: float = 0.3
-    #: Weight of the migration's connection: it uses only otherwise idle CPU,
-    #: so it yields to everything else on the cores (and links) it shares.
-    weight: float = 0.1
-
-    def as_tuple(self) -> tuple[float, float, float, float, float, float]:
-        """The fields in order, as the core takes them."""
-        ratio, zero_ratio, compress, decompress, zero, weight = astuple(self)
-        return ratio, zero_ratio, compress, decompress, zero, weight
+__all__ = ["migration_requests", "migration_results"]
 
 
 def migration_requests(
     scenario: Scenario,
     filename: str,
-    parameters: MigrationParameters | None = None,
-    cpu: CpuParameters | None = None,
+    calibration: Calibration,
 ) -> tuple[Plan, list[MigrationRequest], list[Problem]]:
     """The migrations the scenario's operations make (`operations.py`), as
     requests for the core, each sent with its source host's option."""
-    parameters = parameters or MigrationParameters()
-    cpu = cpu or CpuParameters()
+    parameters, cpu = calibration.migration, calibration.cpu
     plan, problems = plan_operations(scenario, filename)
     fabric = build_fabric(scenario)
     requests = []
@@ -108,7 +53,12 @@ def migration_requests(
         vm = scenario.vm(move.vm)
         source = scenario.host(move.source)
         option = str(source.live_migration.option.value)
-        compression = CompressionParameters().as_tuple() if option == "compression" else None
+        c = calibration.compression
+        compression = (
+            (c.ratio, c.zero_ratio, c.compress_cycles_per_byte, c.decompress_cycles_per_byte, c.zero_cycles_per_byte, c.weight)
+            if option == "compression"
+            else None
+        )
         if option in ("smb", "smb_direct"):
             picked = smb_channels(scenario, source.name, move.target)
         else:
@@ -168,10 +118,10 @@ def migration_results(
     plan: Plan,
     requests: list[MigrationRequest],
     run: NetworkRun,
-    cpu: CpuParameters | None = None,
+    calibration: Calibration,
 ) -> list[MigrationResult]:
     """One record per migration, in the order they were asked for."""
-    cpu = cpu or CpuParameters()
+    cpu = calibration.cpu
     mtu = {f"{h.name}/{n.name}": n.mtu for h in scenario.hosts for n in h.nics}
     rsc = {f"{h.name}/{n.name}": coalesces(h, n) for h in scenario.hosts for n in h.nics}
     out = []

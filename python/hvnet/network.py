@@ -27,7 +27,8 @@ from typing import TYPE_CHECKING
 
 from hvnet import _core, frames
 from hvnet.hashing import rss_hash
-from hvnet.cpu import CoreSet, CpuModel, CpuParameters, VmqParameters, coalesces
+from hvnet.calibration import Calibration
+from hvnet.cpu import CoreSet, CpuModel, coalesces
 from hvnet.endpoints import Endpoints
 from hvnet.fabric import Fabric, Port, build_fabric, ecmp_key
 from hvnet.interfaces import SmbChannel
@@ -43,7 +44,6 @@ __all__ = [
     "MigrationRequest",
     "NetworkModel",
     "NetworkRun",
-    "TeamingParameters",
 ]
 
 #: Source ports of generated connections start here (Windows' dynamic range).
@@ -62,16 +62,6 @@ SMB_SOURCE_PORT = 63000
 _Mac = tuple[int, int, int, int, int, int]
 _Cores = tuple[str, list[int]]
 _EndpointArgs = tuple[str, int, int, str, _Mac, _Cores, _Cores, list[int], list[int], _Cores, _Cores]
-
-
-@dataclass(frozen=True)
-class TeamingParameters:
-    """The points no public source confirms, as named, documented choices."""
-
-    #: LACP "short timer": LACPDUs every second, a partner is lost after 3 missed.
-    lacp_timeout_s: float = 3.0
-    #: How often a dynamic team spreads its outbound connections again (unconfirmed).
-    rebalance_interval_s: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -188,19 +178,18 @@ class NetworkModel:
     def __init__(
         self,
         scenario: Scenario,
-        parameters: TeamingParameters | None = None,
-        cpu: CpuParameters | None = None,
+        calibration: Calibration | None = None,
         links_only: bool = False,
-        vmq: VmqParameters | None = None,
     ) -> None:
         """`links_only` models the links alone, at their line rate: no frame
         overhead and no CPU (the pure max-min model, as SimGrid's CM02 computes it)."""
         self.scenario = scenario
-        self.parameters = parameters or TeamingParameters()
-        self.vmq = vmq or VmqParameters()
+        self.calibration = calibration or Calibration()
+        self.parameters = self.calibration.teaming
+        self.vmq = self.calibration.vmq
         self.fabric = build_fabric(scenario)
         self.links_only = links_only
-        self.cpu = None if links_only else CpuModel(scenario, self.fabric.add, cpu)
+        self.cpu = None if links_only else CpuModel(scenario, self.fabric.add, self.calibration.cpu)
         self.endpoints = Endpoints(scenario)
         self.nic_ports: list[Port] = [Port(h.name, n.name) for h in scenario.hosts for n in h.nics]
         self.nic_index = {port: i for i, port in enumerate(self.nic_ports)}

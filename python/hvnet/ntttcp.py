@@ -21,10 +21,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from hvnet import frames
-from hvnet.cpu import CpuParameters
+from hvnet.calibration import Calibration
 from hvnet.errors import InputError
 from hvnet.model import Scenario
-from hvnet.network import ConnectionRequest, NetworkModel, TeamingParameters
+from hvnet.network import ConnectionRequest, NetworkModel
 
 __all__ = ["NtttcpResult", "format_ntttcp", "run_ntttcp"]
 
@@ -65,8 +65,7 @@ def run_ntttcp(
     threads: int,
     seconds: float,
     buffer_bytes: int = 128 * 1024,
-    teaming: TeamingParameters | None = None,
-    cpu: CpuParameters | None = None,
+    calibration: Calibration | None = None,
 ) -> NtttcpResult:
     """Runs the test on the scenario (its own traffic and events are ignored)."""
     for field, name in (("sender", sender), ("receiver", receiver)):
@@ -76,8 +75,9 @@ def run_ntttcp(
         raise InputError("<ntttcp>", None, "receiver", "the receiver must be on another host than the sender")
     if threads < 1 or not seconds > 0:
         raise InputError("<ntttcp>", None, "threads", "give at least 1 thread and a time above 0 s")
-    cpu = cpu or CpuParameters()
-    model = NetworkModel(scenario, teaming, cpu)
+    calibration = calibration or Calibration()
+    cpu = calibration.cpu
+    model = NetworkModel(scenario, calibration)
     # More than the fastest link carries in the test, so a thread never runs out of
     # data; not more, so that what it sent keeps full precision.
     plenty = 4 * max(model.fabric.capacities) * seconds

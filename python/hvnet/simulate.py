@@ -15,7 +15,8 @@ from hvnet.fabric import Port
 from hvnet.frames import path_warnings
 from hvnet.model import Scenario
 from hvnet.migration import migration_requests, migration_results
-from hvnet.network import ConnectionRequest, NetworkModel, TeamingParameters
+from hvnet.calibration import Calibration
+from hvnet.network import ConnectionRequest, NetworkModel
 from hvnet.operations import operation_results
 from hvnet.results import AdapterSeries, ConnectionResult, CoreSeries, NicChoice, Results, TrafficResult, VcpuSeries
 
@@ -26,10 +27,11 @@ def simulate(
     scenario: Scenario,
     step_s: float = 1.0,
     filename: str = "<scenario>",
-    parameters: TeamingParameters | None = None,
+    calibration: Calibration | None = None,
 ) -> Results:
     """Simulates the scenario; `step_s` is the resolution of the time series."""
-    model = NetworkModel(scenario, parameters)
+    calibration = calibration or Calibration()
+    model = NetworkModel(scenario, calibration)
     requests: list[ConnectionRequest] = []
     owner: list[int] = []
     for index, traffic in enumerate(scenario.traffic):
@@ -37,7 +39,7 @@ def simulate(
             requests.append(ConnectionRequest(traffic.src, traffic.dst, traffic.size / traffic.connections, traffic.start))
             owner.append(index)
     unreachable = {owner[k]: why for k, why in model.unreachable(requests)}
-    plan, migrations, refused = migration_requests(scenario, filename)
+    plan, migrations, refused = migration_requests(scenario, filename, calibration)
     problems = [Problem(filename, None, f"traffic[{i}]", why) for i, why in sorted(unreachable.items())] + refused
     if problems:
         raise ScenarioError(problems)
@@ -67,7 +69,7 @@ def simulate(
                     receive_bps=[8 * x for x in series[receive.resource]] if receive else [],
                 )
             )
-    migrated = migration_results(scenario, plan, migrations, run)
+    migrated = migration_results(scenario, plan, migrations, run, calibration)
     return Results(
         scenario=scenario.name,
         step_s=step_s,

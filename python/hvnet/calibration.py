@@ -1,0 +1,264 @@
+"""Every parameter of hvnet's models that the physics does not fix, in one place.
+
+Each is a field of one of the groups below, with its value, its unit, where
+the value comes from and how far to trust it (`Parameter`, read with
+`Calibration.parameters()`; docs/model.md explains each model, and
+`hvnet validate` shows the figures the calibrated ones were fitted on). A
+parameter is one of three kinds:
+
+- **calibrated**: fitted once on a figure of `shared/data/calibration.md`
+  (named in its source), the same value for every scenario;
+- **documented**: taken from a public document (named in its source);
+- **assumed**: no public figure fixes it; a named, documented choice that a
+  measurement can replace.
+
+Nothing here is tuned per scenario. The model code reads these objects; no
+other module holds a calibrated number.
+
+    Calibration
+    ├── teaming: TeamingParameters        LACP timeout, dynamic rebalancing
+    ├── cpu: CpuParameters                cycles per byte and packet, RSC, RDMA, power plans, C-states
+    ├── vmq: VmqParameters                dynamic VMQ's interval and threshold
+    ├── migration: MigrationParameters    pre-copy's stop rule, switch-over, the source's preparation
+    └── compression: CompressionParameters  the Compression option's ratio and costs
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:
+    from hvnet.model import Host
+
+__all__ = [
+    "Calibration",
+    "CompressionParameters",
+    "CpuParameters",
+    "LSO_SEGMENT_BYTES",
+    "MigrationParameters",
+    "Parameter",
+    "TeamingParameters",
+    "VmqParameters",
+    "calibration_markdown",
+]
+
+Kind = Literal["calibrated", "documented", "assumed"]
+
+#: What the NIC receives from the stack per large send (LSO), in bytes: the
+#: size Windows hands a NIC with large send offload v2 (a protocol constant, not calibrated).
+LSO_SEGMENT_BYTES = 65536
+
+C1 = "calibration.md C1 (one live migration at MTU 1500 on a NIC outside any virtual switch, 70 s)"
+C2 = "calibration.md C2 (a jumbo-frame migration stream reaches 10 Gbps line rate)"
+C3 = "calibration.md C3 (turning C-states off halves the blackout; 55 GB in 54 s at line rate)"
+C9 = "calibration.md C9 (ntttcp's cycles/byte inside the receiving VM: 2.9-3.4)"
+BEHAVIOUR = "shared/design/BEHAVIOUR.md"
+
+
+def _parameter(default: Any, unit: str, kind: Kind, source: str, uncertainty: str) -> Any:
+    """A dataclass field that carries its unit, kind, source and uncertainty."""
+    meta = {"unit": unit, "kind": kind, "source": source, "uncertainty": uncertainty}
+    if isinstance(default, dict):
+        return field(default_factory=lambda: dict(default), metadata=meta)
+    return field(default=default, metadata=meta)
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """One parameter as a reader sees it: `group.name = value unit`, and why."""
+
+    group: str
+    name: str
+    value: Any
+    unit: str
+    kind: Kind
+    source: str
+    uncertainty: str
+
+
+@dataclass(frozen=True)
+class TeamingParameters:
+    """NIC teams: the points no public source confirms, as named choices."""
+
+    lacp_timeout_s: float = _parameter(
+        3.0,
+        "s",
+        "documented",
+        f"{BEHAVIOUR}: LACP runs the short timer; IEEE 802.1AX: LACPDUs every second, a partner lost after 3 missed",
+        "exact for the short timer (90 s with the long one)",
+    )
+    rebalance_interval_s: float = _parameter(
+        1.0, "s", "assumed", "no public figure; dynamic teams rebalance on flowlet gaps", "0.1-10 s"
+    )
+
+
+@dataclass(frozen=True)
+class CpuParameters:
+    """What moving a byte costs a core (docs/model.md, "Cores"), calibrated once for all cases."""
+
+    receive_cycles_per_byte: float = _parameter(
+        1.55, "cycles/byte", "calibrated", f"with receive_cycles_per_packet: BEHAVIOUR.md's 3-5 Gbps per core of VM traffic at MTU 1500, and {C2}", "±15 %"
+    )
+    receive_cycles_per_packet: float = _parameter(
+        3800.0, "cycles/packet", "calibrated", f"with receive_cycles_per_byte: BEHAVIOUR.md's 3-5 Gbps per core, and {C2}", "±15 %"
+    )
+    send_cycles_per_byte: float = _parameter(1.0, "cycles/byte", "assumed", "one copy of each byte, below the receive side's", "±50 %")
+    send_cycles_per_segment: float = _parameter(
+        3800.0, "cycles/segment", "assumed", "the receive side's per-packet cost, paid once per large send", "±50 %"
+    )
+    rsc_packets: float = _parameter(2.35, "packets", "calibrated", C1, "±15 %")
+    guest_receive_cycles_per_byte: float = _parameter(
+        1.55, "cycles/byte", "assumed", "the host's copy cost (one copy of each byte to the application)", "±15 %"
+    )
+    guest_receive_cycles_per_packet: float = _parameter(1646.0, "cycles/packet", "calibrated", C9, "±15 %")
+    rdma_cycles_per_byte: float = _parameter(
+        0.05, "cycles/byte", "assumed", f"{BEHAVIOUR}: RDMA moves data with next to no CPU (no figure given)", "0-0.2"
+    )
+    power_plan_factor: dict[str, float] = _parameter(
+        {"high_performance": 1.0, "balanced": 0.85, "power_saver": 0.7},
+        "share of the clock",
+        "assumed",
+        "the frequency scaling and core parking a Windows power plan allows; no public figure isolates it",
+        "balanced 0.7-1.0, power saver 0.5-0.9",
+    )
+    c_state_exit_s: dict[str, float] = _parameter(
+        {"c1": 1e-6, "c1e": 10e-6, "c3": 59e-6, "c6": 82e-6},
+        "s",
+        "documented",
+        "Intel's exit latencies for the Xeon E5 v2 (the Dell R720's), as Linux's intel_idle driver lists them",
+        "exact for that processor; other processors differ",
+    )
+
+    def receive_cost(self, mss: int, rsc: bool = False) -> float:
+        """Cycles per payload byte on the receiving core; `rsc`: the NIC coalesces what it receives."""
+        coalesced = self.rsc_packets if rsc else 1.0
+        return self.receive_cycles_per_byte + self.receive_cycles_per_packet / (mss * coalesced)
+
+    def guest_receive_cost(self, mss: int) -> float:
+        """Cycles per payload byte on the receiving VM's vCPU (no RSC inside a 2012 R2/2016 guest)."""
+        return self.guest_receive_cycles_per_byte + self.guest_receive_cycles_per_packet / mss
+
+    def rdma_cost(self) -> float:
+        """Cycles per payload byte on either end of an RDMA transfer."""
+        return self.rdma_cycles_per_byte
+
+    def send_cost(self) -> float:
+        """Cycles per payload byte on the sending core."""
+        return self.send_cycles_per_byte + self.send_cycles_per_segment / LSO_SEGMENT_BYTES
+
+    def cycles_per_s(self, host: Host) -> float:
+        """What one of the host's cores (or a vCPU running on one) does per second."""
+        return host.cpu.ghz * 1e9 * self.power_plan_factor[str(host.power_plan.value)]
+
+    def wake_s(self, host: Host) -> float:
+        """How long one of the host's idle cores takes to wake: an idle core sits in the deepest
+        state its firmware allows (work that arrives now and then finds it there)."""
+        return self.c_state_exit_s[str(host.cpu.deepest_c_state.value)]
+
+
+@dataclass(frozen=True)
+class VmqParameters:
+    """When dynamic VMQ moves a queue (docs/model.md, "Dynamic VMQ")."""
+
+    interval_s: float = _parameter(1.0, "s", "assumed", "no public source gives Windows' figure", "0.1-10 s")
+    busy: float = _parameter(
+        0.9, "share of a core", "assumed", "no public source gives Windows' threshold", "0.7-1.0"
+    )
+
+
+@dataclass(frozen=True)
+class MigrationParameters:
+    """Pre-copy's stop rule and the switch-over (docs/model.md, "Live migration")."""
+
+    max_passes: int = _parameter(
+        5, "passes", "assumed", f"{BEHAVIOUR}: 5 passes from 2012 R2 on, pass 1 included (unconfirmed)", "3-10"
+    )
+    stop_bytes: int = _parameter(
+        64 * 2**20, "bytes", "assumed", "Microsoft's text says 'small enough'; no figure given", "16-256 MiB"
+    )
+    switchover_exchanges: int = _parameter(
+        278,
+        "exchanges",
+        "calibrated",
+        f"{C3}: the synchronous exchanges of pause, device save and restore, storage and network hand-over",
+        "±30 % (rests on the assumed round trip and device state)",
+    )
+    exchange_round_trip_s: float = _parameter(
+        50e-6, "s", "assumed", "one round trip on a 10 GbE LAN whose cores are awake", "20-100 µs"
+    )
+    prepare_bytes_per_s: float = _parameter(
+        9.5e9, "bytes/s", "calibrated", f"{C3}: the source reads, maps and hands over guest memory in series with the transfer", "±10 %"
+    )
+
+    def switchover_s(self, source: Host, destination: Host, cpu: CpuParameters) -> float:
+        """Exchanges × (round trip + a core's wake on each host): a host whose firmware allows
+        deep C-states pays their exit latency twice per exchange, once per end."""
+        wake = cpu.wake_s(source) + cpu.wake_s(destination)
+        return self.switchover_exchanges * (self.exchange_round_trip_s + wake)
+
+
+@dataclass(frozen=True)
+class CompressionParameters:
+    """The Compression option's costs: no public figure here measures them."""
+
+    ratio: float = _parameter(0.5, "bytes/byte", "assumed", "an LZ-class compressor on ordinary guest memory", "0.3-0.8")
+    zero_ratio: float = _parameter(0.01, "bytes/byte", "assumed", "zero pages compress to almost nothing", "0-0.05")
+    compress_cycles_per_byte: float = _parameter(
+        6.0, "cycles/byte", "assumed", "an LZ-class compressor: about 480 MB/s per 2.9 GHz core", "3-12"
+    )
+    decompress_cycles_per_byte: float = _parameter(
+        2.0, "cycles/byte", "assumed", "an LZ-class decompressor: about 1.45 GB/s per 2.9 GHz core", "1-4"
+    )
+    zero_cycles_per_byte: float = _parameter(0.3, "cycles/byte", "assumed", "a zero page is found and skipped", "0.1-1")
+    weight: float = _parameter(
+        0.1,
+        "share weight",
+        "assumed",
+        f"{BEHAVIOUR}: Compression uses only otherwise idle CPU, so it yields to everything else",
+        "0.01-0.5",
+    )
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """Every parameter hvnet's models use, by group; `Calibration()` is the one hvnet ships."""
+
+    teaming: TeamingParameters = field(default_factory=TeamingParameters)
+    cpu: CpuParameters = field(default_factory=CpuParameters)
+    vmq: VmqParameters = field(default_factory=VmqParameters)
+    migration: MigrationParameters = field(default_factory=MigrationParameters)
+    compression: CompressionParameters = field(default_factory=CompressionParameters)
+
+    def parameters(self) -> Iterator[Parameter]:
+        """Each parameter with its value, unit, kind, source and uncertainty, group by group."""
+        for group in dataclasses.fields(self):
+            values = getattr(self, group.name)
+            for f in dataclasses.fields(values):
+                yield Parameter(
+                    group=group.name,
+                    name=f.name,
+                    value=getattr(values, f.name),
+                    unit=f.metadata["unit"],
+                    kind=f.metadata["kind"],
+                    source=f.metadata["source"],
+                    uncertainty=f.metadata["uncertainty"],
+                )
+
+
+def calibration_markdown(calibration: Calibration | None = None) -> str:
+    """The parameters as the Markdown table of docs/model.md ("Every parameter")."""
+    rows = [
+        "| parameter | value | unit | kind | source | uncertainty |",
+        "|---|---|---|---|---|---|",
+    ]
+    for p in (calibration or Calibration()).parameters():
+        value = ", ".join(f"{k} {v:g}" for k, v in p.value.items()) if isinstance(p.value, dict) else _number(p.value)
+        rows.append(f"| `{p.group}.{p.name}` | {value} | {p.unit} | {p.kind} | {p.source} | {p.uncertainty} |")
+    return "\n".join(rows) + "\n"
+
+
+def _number(value: float) -> str:
+    return f"{value:,}" if isinstance(value, int) else f"{value:g}"

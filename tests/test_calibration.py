@@ -1,0 +1,38 @@
+"""Every parameter has one home, a value, a unit, a source and an uncertainty (issue 11)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from hvnet.calibration import Calibration, CpuParameters, calibration_markdown
+
+MODEL_DOC = Path(__file__).parents[1] / "docs" / "model.md"
+
+
+def test_every_parameter_states_its_unit_kind_source_and_uncertainty() -> None:
+    parameters = list(Calibration().parameters())
+    assert len(parameters) >= 20
+    for p in parameters:
+        assert p.kind in ("calibrated", "documented", "assumed"), p
+        assert p.unit and p.source and p.uncertainty, f"{p.group}.{p.name} lacks a unit, source or uncertainty"
+
+
+def test_a_calibrated_parameter_names_the_figure_it_was_fitted_on() -> None:
+    for p in Calibration().parameters():
+        if p.kind == "calibrated":
+            assert "calibration.md C" in p.source or "BEHAVIOUR.md" in p.source, f"{p.group}.{p.name}: {p.source}"
+
+
+def test_a_changed_value_is_what_the_models_read() -> None:
+    """The groups are plain values: a calibration with another value reports it, nothing else changes."""
+    changed = Calibration(cpu=CpuParameters(rsc_packets=3.0))
+    values = {(p.group, p.name): p.value for p in changed.parameters()}
+    assert values[("cpu", "rsc_packets")] == 3.0
+    assert values[("cpu", "receive_cycles_per_byte")] == CpuParameters().receive_cycles_per_byte
+
+
+def test_docs_list_every_parameter_as_the_code_has_it() -> None:
+    text = MODEL_DOC.read_text()
+    start = text.index("<!-- parameters: generated")
+    table = text[text.index("\n", start) + 1 : text.index("<!-- end of parameters -->")]
+    assert table == calibration_markdown(), "docs/model.md's parameter table is stale: regenerate it from calibration_markdown()"
