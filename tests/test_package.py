@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import ast
+import doctest
 import importlib
 import pkgutil
 from pathlib import Path
+
+import pytest
 
 import hvnet
 from hvnet import _core
@@ -46,3 +49,27 @@ def test_every_modules_all_resolves() -> None:
 def test_version_is_the_cores() -> None:
     assert hvnet.__version__ == _core.__version__
     assert hvnet.__version__.count(".") >= 2
+
+
+def test_the_packages_example_runs_as_written(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The example in `hvnet`'s docstring (load, simulate, read the typed results) gives what it shows."""
+    monkeypatch.chdir(Path(__file__).parents[1])
+    failures, tried = doctest.testmod(hvnet, raise_on_error=False, report=True)
+    assert tried >= 3 and failures == 0
+
+
+def test_a_loaded_scenario_names_its_file_in_later_errors(tmp_path: Path) -> None:
+    """`hvnet.load` remembers the file, so `hvnet.simulate`'s planning errors name it too."""
+    path = tmp_path / "lonely.yaml"
+    path.write_text(
+        "name: one VM too big\n"
+        "hosts:\n"
+        "  - {name: hv1, memory: 8GiB, nics: [{name: nic1, speed: 10Gbps}]}\n"
+        "  - {name: hv2, memory: 8GiB, nics: [{name: nic1, speed: 10Gbps}]}\n"
+        "cables: [{a: hv1/nic1, b: hv2/nic1}]\n"
+        "vms: [{name: vm1, host: hv1, memory: 6GiB}, {name: vm2, host: hv2, memory: 6GiB}]\n"
+        "events: [{at: 0s, action: drain, target: hv1}]\n"
+    )
+    with pytest.raises(hvnet.ScenarioError) as error:
+        hvnet.simulate(hvnet.load(path))
+    assert str(error.value).startswith(f"{path}:")

@@ -26,11 +26,16 @@ __all__ = ["simulate"]
 def simulate(
     scenario: Scenario,
     step_s: float = 1.0,
-    filename: str = "<scenario>",
+    filename: str | None = None,
     calibration: Calibration | None = None,
 ) -> Results:
-    """Simulates the scenario; `step_s` is the resolution of the time series."""
+    """Simulates the scenario; `step_s` is the resolution of the time series.
+
+    Problems found while planning (a VM that fits nowhere, a path that is
+    not cabled) raise ScenarioError naming `filename` (default: the file the
+    scenario was loaded from)."""
     calibration = calibration or Calibration()
+    filename = scenario.source if filename is None else filename
     model = NetworkModel(scenario, calibration)
     requests: list[ConnectionRequest] = []
     owner: list[int] = []

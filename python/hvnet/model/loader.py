@@ -129,6 +129,7 @@ def _validate(tree: object, filename: str) -> Scenario:
         unique = dict.fromkeys(problems)  # keeps the first of identical problems, in order
         raise ScenarioError(sorted(unique, key=lambda p: (p.line is None, p.line or 0)))
     assert scenario is not None
+    scenario._source = filename
     return scenario
 
 

@@ -18,7 +18,7 @@ from enum import Enum
 from collections.abc import Iterable
 from typing import Annotated, Any, Protocol, TypeVar
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, WithJsonSchema, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PrivateAttr, WithJsonSchema, model_validator
 
 from hvnet.errors import UnitError
 from hvnet.units import BitRate, Bytes, Duration, parse_bytes
@@ -438,6 +438,19 @@ class Scenario(_Model):
     vms: tuple[VM, ...] = ()
     traffic: tuple[Flow, ...] = ()
     events: tuple[Event, ...] = ()
+    #: The file it was read from, for messages about it ("<scenario>" when built in code).
+    _source: str = PrivateAttr(default="<scenario>")
+
+    @property
+    def source(self) -> str:
+        """The file the scenario was read from, as its messages name it."""
+        return self._source
+
+    def __eq__(self, other: object) -> bool:
+        """Two scenarios are equal when they describe the same design, wherever they were read from."""
+        return isinstance(other, Scenario) and self.__dict__ == other.__dict__
+
+    __hash__ = _Model.__hash__
 
     def host(self, name: str) -> Host:
         """The host called ``name``; KeyError if there is none."""
