@@ -147,15 +147,16 @@ def path_mtu(fabric: Fabric, source: Port, target: Port, key: int) -> PathMtu | 
     )
 
 
-def path_warnings(scenario: Scenario) -> list[str]:
+def path_warnings(scenario: Scenario, fabric: Fabric | None = None, endpoints: Endpoints | None = None) -> list[str]:
     """A warning for each NIC pair that the scenario's traffic may use whose path drops full-size frames.
 
     The pairs are those `NetworkModel` gives paths to: each member (or the
     NIC) of the source's uplink with each of the destination's, on the same
-    equal-cost path (`ecmp_key`).
+    equal-cost path (`ecmp_key`). A run passes the fabric and endpoints it
+    has built; without them they are built here.
     """
-    fabric = build_fabric(scenario)
-    endpoints = Endpoints(scenario)
+    fabric = fabric or build_fabric(scenario)
+    endpoints = endpoints or Endpoints(scenario)
     index = {Port(h.name, n.name): i for i, (h, n) in enumerate((h, n) for h in scenario.hosts for n in h.nics)}
     found: dict[tuple[Port, Port], str | None] = {}
     for traffic in scenario.traffic:

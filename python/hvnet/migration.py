@@ -28,7 +28,7 @@ from hvnet import frames
 from hvnet.calibration import Calibration, CpuParameters
 from hvnet.cpu import coalesces
 from hvnet.errors import Problem
-from hvnet.fabric import build_fabric
+from hvnet.fabric import Fabric
 from hvnet.interfaces import migration_network, smb_channels
 from hvnet.model import Scenario
 from hvnet.network import MigrationOutcome, MigrationRequest, NetworkRun
@@ -42,12 +42,12 @@ def migration_requests(
     scenario: Scenario,
     filename: str,
     calibration: Calibration,
+    fabric: Fabric,
 ) -> tuple[Plan, list[MigrationRequest], list[Problem]]:
     """The migrations the scenario's operations make (`operations.py`), as
     requests for the core, each sent with its source host's option."""
     parameters, cpu = calibration.migration, calibration.cpu
     plan, problems = plan_operations(scenario, filename)
-    fabric = build_fabric(scenario)
     requests = []
     for move in plan.moves:
         vm = scenario.vm(move.vm)

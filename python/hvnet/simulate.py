@@ -44,7 +44,7 @@ def simulate(
             requests.append(ConnectionRequest(traffic.src, traffic.dst, traffic.size / traffic.connections, traffic.start))
             owner.append(index)
     unreachable = {owner[k]: why for k, why in model.unreachable(requests)}
-    plan, migrations, refused = migration_requests(scenario, filename, calibration)
+    plan, migrations, refused = migration_requests(scenario, filename, calibration, model.fabric)
     problems = [Problem(filename, None, f"traffic[{i}]", why) for i, why in sorted(unreachable.items())] + refused
     if problems:
         raise ScenarioError(problems)
@@ -87,7 +87,7 @@ def simulate(
         vcpus=_vcpus(model, series),
         migrations=migrated,
         operations=operation_results(plan, migrated),
-        warnings=path_warnings(scenario),
+        warnings=path_warnings(scenario, model.fabric, model.endpoints),
     )
 
 
