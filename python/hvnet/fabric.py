@@ -16,6 +16,7 @@ from collections import deque
 from dataclasses import dataclass, field
 
 from hvnet.model import Scenario
+from hvnet.units import bytes_per_s as to_bytes_per_s
 
 __all__ = ["Direction", "Fabric", "Port", "build_fabric", "ecmp_key"]
 
@@ -181,7 +182,7 @@ def build_fabric(scenario: Scenario) -> Fabric:
         speeds = [s for s in (speed_of(a), speed_of(b), cable.speed) if s is not None]
         if not speeds:
             raise ValueError(f"cable {a} - {b} has no speed (validated earlier)")
-        bytes_per_s = min(speeds) / 8.0
+        bytes_per_s = to_bytes_per_s(min(speeds))
         for source, target in ((a, b), (b, a)):
             resource = fabric.add(f"{source} → {target}", bytes_per_s)
             direction = Direction(resource, source, target)
@@ -191,5 +192,5 @@ def build_fabric(scenario: Scenario) -> Fabric:
                 fabric.uplinks.setdefault(source.node, []).append((target.node, direction))
     for switch in scenario.switches:
         if switch.backplane is not None:
-            fabric.backplane[switch.name] = fabric.add(f"{switch.name} backplane", switch.backplane / 8.0)
+            fabric.backplane[switch.name] = fabric.add(f"{switch.name} backplane", to_bytes_per_s(switch.backplane))
     return fabric

@@ -34,6 +34,7 @@ from hvnet.model import Scenario
 from hvnet.network import MigrationOutcome, MigrationRequest, NetworkRun
 from hvnet.operations import Plan, plan_operations
 from hvnet.results import MigrationPass, MigrationResult
+from hvnet.units import bytes_per_s
 
 __all__ = ["migration_requests", "migration_results"]
 
@@ -84,7 +85,7 @@ def migration_requests(
                 at_s=move.gate.at_s,
                 assigned_bytes=float(vm.memory),
                 populated_bytes=float(vm.populated),
-                dirty_bytes_per_s=vm.dirty_rate / 8,
+                dirty_bytes_per_s=bytes_per_s(vm.dirty_rate),
                 working_set_bytes=float(vm.working_set),
                 device_state_bytes=float(vm.device_state),
                 simultaneous=source.live_migration.simultaneous,

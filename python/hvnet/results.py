@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict
 
 from hvnet._version import __version__
 from hvnet.model import Flow
+from hvnet.units import bits_per_s
 
 __all__ = [
     "AdapterSeries",
@@ -83,7 +84,7 @@ class TrafficResult(_Frozen):
             start_s=traffic.start,
             end_s=end_s,
             duration_s=duration,
-            mean_bps=8 * traffic.size / duration if duration else None,
+            mean_bps=bits_per_s(traffic.size / duration) if duration else None,
             blackholed_s=max(c.blackholed_s for c in connections),
             connection_results=connections,
         )

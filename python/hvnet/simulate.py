@@ -19,6 +19,7 @@ from hvnet.calibration import Calibration
 from hvnet.network import ConnectionRequest, NetworkModel
 from hvnet.operations import operation_results
 from hvnet.results import AdapterSeries, ConnectionResult, CoreSeries, NicChoice, Results, TrafficResult, VcpuSeries
+from hvnet.units import bits_per_s
 
 __all__ = ["simulate"]
 
@@ -70,8 +71,8 @@ def simulate(
                     host=host.name,
                     nic=nic.name,
                     speed_bps=nic.speed,
-                    send_bps=[8 * x for x in series[send.resource]] if send else [],
-                    receive_bps=[8 * x for x in series[receive.resource]] if receive else [],
+                    send_bps=[bits_per_s(x) for x in series[send.resource]] if send else [],
+                    receive_bps=[bits_per_s(x) for x in series[receive.resource]] if receive else [],
                 )
             )
     migrated = migration_results(scenario, plan, migrations, run, calibration)

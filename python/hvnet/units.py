@@ -20,6 +20,10 @@ for display ("55 GiB", "10 Gbps", "250 ms"); their output parses back to the
 exact same number, so Python code that builds a scenario writes
 ``format_bitrate(speed_bps)`` or simply ``"10Gbps"``.
 
+The engine counts rates in bytes per second (what a transfer's amount is
+in); ``bytes_per_s`` and ``bits_per_s`` are the one place rates cross
+between the two.
+
 ``Bytes``, ``BitRate`` and ``Duration`` are the pydantic field types of the
 scenario model: text in, number stored, text out when serialised.
 """
@@ -39,6 +43,8 @@ __all__ = [
     "BitRate",
     "Bytes",
     "Duration",
+    "bits_per_s",
+    "bytes_per_s",
     "format_bitrate",
     "format_bytes",
     "format_duration",
@@ -178,6 +184,16 @@ def parse_bitrate(text: str) -> float:
     if not math.isfinite(rate):
         raise _BITRATE.too_large(shown)
     return rate
+
+
+def bytes_per_s(bits_per_second: float) -> float:
+    """A rate of the model (bits/s) as the engine counts it (bytes/s)."""
+    return bits_per_second / 8
+
+
+def bits_per_s(bytes_per_second: float) -> float:
+    """A rate of the engine (bytes/s) as the model and its results give it (bits/s)."""
+    return bytes_per_second * 8
 
 
 def parse_duration(text: str) -> float:
