@@ -23,7 +23,7 @@ from hvnet.topology import star
 Invoke = Callable[..., Result]
 WriteFile = Callable[[str, str], Path]
 
-#: Line time per payload byte at MTU 1500 (hvnet.frames: 1538-byte frames carry
+#: Line time per payload byte at MTU 1500 (hvnet.lower.frames: 1538-byte frames carry
 #: 1460 bytes of payload): 2.5 GB at 10 Gbps takes 2 × FRAME = 2.11 s.
 FRAME = 1538 / 1460
 

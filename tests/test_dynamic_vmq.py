@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import pytest
 
-from hvnet import frames, parse_scenario, simulate
+from hvnet import parse_scenario, simulate
+from hvnet.lower import frames
 from hvnet.calibration import CpuParameters, VmqParameters
-from hvnet.cpu import CpuModel
+from hvnet.lower.cpu import CpuModel
 from hvnet.model import Scenario
 from hvnet.results import Results
 

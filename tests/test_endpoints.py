@@ -13,7 +13,7 @@ from __future__ import annotations
 import textwrap
 
 from hvnet import parse_scenario, simulate
-from hvnet.endpoints import Endpoints
+from hvnet.lower.endpoints import Endpoints
 from hvnet.model import Scenario
 from hvnet.results import Results
 

@@ -11,7 +11,7 @@ import textwrap
 import pytest
 
 from hvnet import parse_scenario
-from hvnet.fabric import Fabric, Port, build_fabric
+from hvnet.lower.fabric import Fabric, Port, build_fabric
 from hvnet.topology import leaf_spine
 
 

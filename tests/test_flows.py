@@ -106,7 +106,7 @@ def test_end_times_come_in_row_order(write: WriteFile, four_hosts: Scenario) -> 
     """hv1 sends 2.5 GB to hv2 from 0 s and 625 MB to hv3 from 1 s, on one 10 Gbps NIC.
 
     Each payload byte takes FRAME = 1538 / 1460 bytes of line time (MTU 1500,
-    hvnet.frames). From 1 s both run at 5 Gbps: the second's 625 MB takes
+    hvnet.lower.frames). From 1 s both run at 5 Gbps: the second's 625 MB takes
     FRAME s, done at 1 + FRAME; the NIC is busy throughout, so the first ends
     when all 3.125 GB have crossed it: 2.5 × FRAME. A third row, hv3 → hv4,
     1.25 GB on other NICs, takes FRAME s. The answer keeps the rows' order,

@@ -19,8 +19,8 @@ import pytest
 from typer.testing import Result
 
 from hvnet import ScenarioError, parse_scenario, simulate
-from hvnet.fabric import Port, build_fabric
-from hvnet.frames import (
+from hvnet.lower.fabric import Port, build_fabric
+from hvnet.lower.frames import (
     FRAME_OVERHEAD_BYTES,
     goodput,
     mss,

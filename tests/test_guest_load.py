@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import pytest
 
-from hvnet import frames, parse_scenario, simulate
+from hvnet import parse_scenario, simulate
+from hvnet.lower import frames
 from hvnet.calibration import CpuParameters
 from hvnet.calibration import CompressionParameters, MigrationParameters
 from hvnet.results import Results

@@ -2,7 +2,7 @@
 
 Two hosts back to back, one 10 Gbps NIC each at MTU 1500, cores fast enough
 (6 GHz, high performance) that the link limits: a migration's connection
-moves RATE = 10 Gbps × 1460/1538 of payload (hvnet.frames). Pre-copy stops
+moves RATE = 10 Gbps × 1460/1538 of payload (hvnet.lower.frames). Pre-copy stops
 below 64 MiB left or after 5 passes; the switch-over is SWITCHOVER: its
 synchronous exchanges, each a round trip that wakes a core from C6 on both
 hosts (`MigrationParameters.switchover_s`). The source

@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 from typer.testing import Result
 
-from hvnet import frames, parse_scenario, simulate
+from hvnet import parse_scenario, simulate
+from hvnet.lower import frames
 from hvnet.calibration import CpuParameters
 from hvnet.errors import InputError
 from hvnet.ntttcp import MEG, format_ntttcp, run_ntttcp

@@ -21,7 +21,7 @@ from hvnet.model import Scenario
 
 GB = 10**9
 #: Line time per payload byte at MTU 1500: a 1538-byte frame on the wire for
-#: 1460 bytes of payload (hvnet.frames).
+#: 1460 bytes of payload (hvnet.lower.frames).
 FRAME = 1538 / 1460
 #: A CPU fast enough that one stream is never core-bound at 10 Gbps.
 FAST_CPU = "cpu: {ghz: 6}, power_plan: high_performance, "

@@ -9,7 +9,7 @@ that an editor that trims them does not break the test. Rewrite the file with
 
 What the example shows, worked out by hand (failover.yaml): the NICs use jumbo
 frames (MTU 9000), so each byte of payload takes JUMBO = 9038 / 8960 bytes
-of line time (hvnet.frames). copy-1 and copy-2 both arrive on hv2/nic1 (a
+of line time (hvnet.lower.frames). copy-1 and copy-2 both arrive on hv2/nic1 (a
 dynamic team receives on the member that hv2's own vSwitch port is
 affinitized to), so they share its 10 Gbps, 5 Gbps each, the whole time:
 40 GB at 10 Gbps, both end at 32 × JUMBO = 32.28 s (at 5 Gbps each, no core

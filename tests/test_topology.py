@@ -8,7 +8,7 @@ from collections.abc import Callable
 import pytest
 
 from hvnet import parse_scenario
-from hvnet.network import ConnectionRequest, NetworkModel
+from hvnet.lower.network import ConnectionRequest, NetworkModel
 from hvnet.topology import leaf_spine, star
 
 

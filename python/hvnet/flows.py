@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hvnet._version import __version__
-from hvnet.network import ConnectionRequest, NetworkModel
+from hvnet.lower.network import ConnectionRequest, NetworkModel
+from hvnet.run import run as run_core
 from hvnet.errors import InputError
 from hvnet.model import Scenario
 
@@ -93,5 +94,5 @@ def run_flows(scenario: Scenario, flows: list[FlowRow], path: Path, links_only: 
     requests = [ConnectionRequest(f.source, f.destination, f.size_bytes, f.start_s) for f in flows]
     for k, why in model.unreachable(requests)[:1]:
         raise InputError(str(path), flows[k].line, "src", why)
-    run = model.run(requests)
+    run = run_core(model, requests)
     return FlowsResult(wall_s=run.wall_s, end_s=[o.end_s for o in run.outcomes])

@@ -20,11 +20,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from hvnet import frames
+from hvnet.lower import frames
 from hvnet.calibration import Calibration
 from hvnet.errors import InputError
 from hvnet.model import Scenario
-from hvnet.network import ConnectionRequest, NetworkModel
+from hvnet.lower.network import ConnectionRequest, NetworkModel
+from hvnet.run import run as run_core
 
 __all__ = ["NtttcpResult", "format_ntttcp", "run_ntttcp"]
 
@@ -85,7 +86,7 @@ def run_ntttcp(
     for _, why in model.unreachable(requests)[:1]:
         raise InputError("<ntttcp>", None, "receiver", why)
     step = seconds
-    run = model.run(requests, step_s=step)
+    run = run_core(model, requests, step_s=step)
     assert model.cpu is not None and run.series is not None
     host = scenario.endpoint_host(receiver)
     if receiver in model.cpu.vcpus:

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
 
-from hvnet import frames
+from hvnet.lower import frames
 from hvnet.model import Scenario, parse_scenario
 from hvnet.ntttcp import NtttcpResult, run_ntttcp
 from hvnet.results import MigrationResult, Results

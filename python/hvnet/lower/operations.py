@@ -20,7 +20,7 @@ with each VM where earlier operations left it (assumed: they all complete).
 What waits for what is handed to the core as dependencies: a migration is
 asked for only when the migrations it waits for have ended, plus a delay
 (the patch time); each node's part and the whole window are read back from
-the migrations' end times (`operation_results`).
+the migrations' end times (`hvnet.readback`).
 """
 
 from __future__ import annotations
@@ -29,10 +29,9 @@ from dataclasses import dataclass, field
 
 from hvnet.errors import Problem
 from hvnet.model import Event, Scenario
-from hvnet.results import MigrationResult, NodeResult, OperationResult
 from hvnet.units import format_bytes
 
-__all__ = ["Gate", "Move", "Operation", "Plan", "plan_operations", "operation_results"]
+__all__ = ["Gate", "Move", "Operation", "Plan", "plan_operations"]
 
 
 @dataclass(frozen=True)
@@ -197,50 +196,3 @@ def plan_operations(scenario: Scenario, filename: str = "<scenario>") -> tuple[P
     for index, event in sorted(enumerate(scenario.events), key=lambda pair: pair[1].at):
         planner.add(index, event)
     return planner.plan, planner.problems
-
-
-def operation_results(plan: Plan, migrations: list[MigrationResult]) -> list[OperationResult]:
-    """Each operation's window (and each node's part of a rolling update) from its migrations."""
-    ends = [m.end_s for m in migrations]
-    out = []
-    for operation in plan.operations:
-        nodes = []
-        for part in operation.nodes:
-            drain_start = part.start.time(ends)
-            down = part.start.then(part.drain).time(ends)
-            back = part.start.then(part.drain, operation.patch_time_s).time(ends)
-            end = part.start.then(part.drain, operation.patch_time_s).then(part.fail_back).time(ends)
-            nodes.append(
-                NodeResult(
-                    node=part.node,
-                    drain_start_s=drain_start,
-                    down_s=down,
-                    back_s=back,
-                    end_s=end,
-                    vms=len(part.drain),
-                )
-            )
-        moves = operation.moves
-        waited = [ends[i] for i in moves]
-        if operation.nodes:
-            end_s = nodes[-1].end_s
-        elif any(end is None for end in waited):
-            end_s = None
-        else:
-            end_s = max((end for end in waited if end is not None), default=operation.at_s)
-        blackouts = [b for b in (migrations[i].blackout_ms for i in moves) if b is not None]
-        out.append(
-            OperationResult(
-                kind=operation.kind,
-                event=operation.event,
-                host=operation.host,
-                start_s=operation.at_s,
-                end_s=end_s,
-                duration_s=None if end_s is None else end_s - operation.at_s,
-                migrations=list(moves),
-                bytes_sent=sum(migrations[i].bytes_sent for i in moves),
-                longest_blackout_ms=max(blackouts, default=None),
-                nodes=nodes,
-            )
-        )
-    return out

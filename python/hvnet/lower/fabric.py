@@ -31,6 +31,13 @@ class Port:
     def __str__(self) -> str:
         return f"{self.node}/{self.port}"
 
+    @classmethod
+    def parse(cls, text: str) -> Port:
+        """`hv1/nic1` -> Port("hv1", "nic1"): the one place a `node/port` reference is split
+        (the model has checked it; hvnet/model/scenario.py)."""
+        node, _, port = text.partition("/")
+        return cls(node, port)
+
 
 @dataclass(frozen=True)
 class Direction:
@@ -157,11 +164,6 @@ def ecmp_key(source: int, target: int) -> int:
     return source * 7919 + target
 
 
-def _parse_port(text: str) -> Port:
-    node, _, port = text.partition("/")
-    return Port(node, port)
-
-
 def build_fabric(scenario: Scenario) -> Fabric:
     """Resources for every cable direction and every switch backplane."""
     fabric = Fabric(
@@ -178,7 +180,7 @@ def build_fabric(scenario: Scenario) -> Fabric:
         return port_speed.get(port.node)
 
     for cable in scenario.cables:
-        a, b = _parse_port(cable.a), _parse_port(cable.b)
+        a, b = Port.parse(cable.a), Port.parse(cable.b)
         speeds = [s for s in (speed_of(a), speed_of(b), cable.speed) if s is not None]
         if not speeds:
             raise ValueError(f"cable {a} - {b} has no speed (validated earlier)")

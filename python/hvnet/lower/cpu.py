@@ -6,7 +6,7 @@ allows; high performance is 1). An idle core sleeps in the deepest C-state
 its firmware allows and takes that state's exit latency to wake
 (`CpuParameters.wake_s`): that costs nothing to a busy stream, whose core
 never sleeps, but it lengthens every small synchronous exchange, such as
-those of a live migration's switch-over (`migration.py`).
+those of a live migration's switch-over (`migrations.py`).
 
 Moving data costs the core that receives it
 
@@ -53,7 +53,7 @@ guest's vCPU, and a guest whose own work fills its vCPUs receives slowly.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from hvnet.calibration import CpuParameters
 from hvnet.model import Host, Nic, Scenario

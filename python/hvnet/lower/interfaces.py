@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from hvnet.fabric import Fabric, Port, ecmp_key
+from hvnet.lower.fabric import Fabric, Port, ecmp_key
 from hvnet.model import Host, Nic, Scenario, Team
 
 __all__ = ["Interface", "SmbChannel", "interfaces", "migration_network", "smb_channels"]

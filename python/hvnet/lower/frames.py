@@ -36,8 +36,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from hvnet.endpoints import Endpoints
-from hvnet.fabric import Fabric, Port, build_fabric, ecmp_key
+from hvnet.lower.endpoints import Endpoints
+from hvnet.lower.fabric import Fabric, Port, build_fabric, ecmp_key
 from hvnet.model import Scenario
 
 __all__ = ["PathMtu", "goodput", "mss", "path_mtu", "path_warnings", "wire_bytes_per_payload_byte"]

@@ -1,0 +1,1 @@
+"""Scenario (+ calibration) -> the engine's specs, once per run."""

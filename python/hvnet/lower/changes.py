@@ -1,0 +1,114 @@
+"""A scenario's failures and repairs as the core's changes of resources and links.
+
+Events become changes of two kinds, each held down by its *causes* (a
+resource, or a NIC's link, is up only when no cause holds it down):
+
+- `nic_*`, `cable_*`, `switch_*`: the cable directions go down and the link
+  of every NIC on them goes down (a team sees it at once);
+- `port_blackhole`/`port_restore`: the cable directions go down but the
+  link stays up (only LACP sees it, after its timeout).
+
+Two causes hold from 0 s: a NIC that is not cabled has no link, and the
+resource through which the lowering sends NIC pairs whose full-size frames a
+switch drops (`network.py`) is down, so their connections are black-holed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from hvnet.lower.fabric import Fabric, Port
+from hvnet.model import Scenario
+
+__all__ = ["Change", "changes"]
+
+#: (at s, "resource" or "link", resource id or NIC index, up)
+Change = tuple[float, str, int, bool]
+
+#: Operations, not failures: they become migrations (`migrations.py`).
+_OPERATIONS = ("migrate", "drain", "rolling_update")
+
+
+@dataclass
+class _Held:
+    """Changes of resources and links, each held down by a set of causes."""
+
+    causes: dict[tuple[str, int], set[str]] = field(default_factory=dict)
+    out: list[Change] = field(default_factory=list)
+
+    def hold(self, at: float, kind: str, index: int, cause: str, down: bool) -> None:
+        causes = self.causes.setdefault((kind, index), set())
+        was_up = not causes
+        if down:
+            causes.add(cause)
+        else:
+            causes.discard(cause)
+        if was_up != (not causes):
+            self.out.append((at, kind, index, not causes))
+
+
+def changes(
+    scenario: Scenario,
+    fabric: Fabric,
+    nic_index: dict[Port, int],
+    uncabled: Iterable[int],
+    frames_dropped: int | None,
+) -> list[Change]:
+    """The scenario's events as resource and link changes, in time order.
+
+    `uncabled`: NICs with no cable (their link is down throughout);
+    `frames_dropped`: the resource of paths that drop full-size frames, when
+    a path uses it (down throughout).
+    """
+    held = _Held()
+    for nic in uncabled:
+        held.hold(0.0, "link", nic, "uncabled", down=True)
+    if frames_dropped is not None:
+        held.hold(0.0, "resource", frames_dropped, "mtu", down=True)
+    for event in sorted(scenario.events, key=lambda e: e.at):
+        action = str(event.action.value)
+        if action in _OPERATIONS or event.target is None:
+            continue
+        down = action.endswith(("_down", "_blackhole"))
+        cause = _cause(action, event.target, fabric)
+        for resource in _resources_hit(action, event.target, fabric):
+            held.hold(event.at, "resource", resource, cause, down)
+        if not action.startswith("port_"):
+            for nic in _nics_hit(action, event.target, fabric, nic_index):
+                held.hold(event.at, "link", nic, cause, down)
+    return held.out
+
+
+def _cause(action: str, target: str, fabric: Fabric) -> str:
+    """What an event acts on, the same for its down and up actions: `nic:hv1/nic1`.
+
+    A cable may be named by either end, so both ends give one name.
+    """
+    kind = action.rsplit("_", 1)[0]
+    if kind == "cable":
+        peer = fabric.peer(Port.parse(target))
+        target = target if peer is None else min(target, str(peer))
+    return f"{kind}:{target}"
+
+
+def _resources_hit(action: str, target: str, fabric: Fabric) -> list[int]:
+    """The cable directions (and a switch's backplane) an event takes down or brings back."""
+    if action.startswith("switch"):
+        hit = [d.resource for p, d in fabric.out_of.items() if p.node == target or d.target.node == target]
+        if target in fabric.backplane:
+            hit.append(fabric.backplane[target])
+        return hit
+    here = Port.parse(target)
+    return [d.resource for d in (fabric.out_of.get(here), fabric.into.get(here)) if d is not None]
+
+
+def _nics_hit(action: str, target: str, fabric: Fabric, nic_index: dict[Port, int]) -> list[int]:
+    """NICs whose link an event takes down or brings back."""
+    if action.startswith("switch"):
+        ends = [p for p, d in fabric.out_of.items() if d.target.node == target]
+    else:
+        here = Port.parse(target)
+        peer = fabric.peer(here)
+        ends = [here] if action.startswith("nic") or peer is None else [here, peer]
+    return [nic_index[p] for p in ends if p in nic_index]

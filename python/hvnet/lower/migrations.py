@@ -1,0 +1,273 @@
+"""Live migrations as the core's inputs: what the operations ask for, over which transport.
+
+The migrations a scenario's operations make (`operations.py`) become
+requests, each sent with its source host's performance option, then the
+core's migration arguments. The pre-copy machine (`crates/migration`) and
+the way it drives connections do the work.
+
+- **TCP/IP**: each step of a migration (a pass, then the blackout copy) is one
+  TCP connection from the source host to the destination host, on port 6600;
+  the team member and the cores follow the rules of any connection.
+- **SMB** (Multichannel; SMB Direct when both ends have RDMA interfaces):
+  each step is spread over SMB's channels (`interfaces.smb_channels`), each
+  with a source port such that, as far as the receiving host's RSS cores
+  allow, it lands on a core of its own. SMB Direct moves data with next to
+  no CPU (`CpuParameters.rdma_cycles_per_byte`). A host's SMB bandwidth
+  limit for live migration is a resource all its SMB migrations pass.
+- **Compression**: each step is one TCP connection that carries the step's
+  memory compressed (`CompressionParameters`: ratio by content, zero pages
+  nearly free) and costs compression cycles spread over all the source host's
+  cores and decompression cycles over the destination's; its weight is low,
+  so it uses only CPU (and bandwidth) that nothing else wants — the guests'
+  own work included (a VM's `cpu_load`, which stays on the source host until
+  its migration ends; `guests`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from hvnet.calibration import Calibration
+from hvnet.errors import Problem
+from hvnet.hashing import rss_hash
+from hvnet.lower.fabric import Fabric, Port
+from hvnet.lower.interfaces import SmbChannel, migration_network, smb_channels
+from hvnet.lower.network import EPHEMERAL_PORT, NetworkModel
+from hvnet.lower.operations import Plan, plan_operations
+from hvnet.model import Scenario
+from hvnet.units import bytes_per_s
+
+if TYPE_CHECKING:
+    from hvnet._core import MigrationArgs
+
+__all__ = ["MigrationRequest", "guests", "migration_args", "migration_ends", "migration_requests", "smb_limits"]
+
+#: Live migration over TCP/IP listens on port 6600 (BEHAVIOUR.md).
+LIVE_MIGRATION_PORT = 6600
+#: Source ports of migrations' connections start here.
+MIGRATION_SOURCE_PORT = 64000
+#: SMB listens on port 445; its channels' source ports start here.
+SMB_PORT = 445
+SMB_SOURCE_PORT = 63000
+
+
+@dataclass(frozen=True)
+class MigrationRequest:
+    """A VM's live migration between two hosts (TCP/IP: one connection per step)."""
+
+    vm: str
+    source: str
+    target: str
+    at_s: float
+    assigned_bytes: float
+    populated_bytes: float
+    #: Bytes per second the guest writes.
+    dirty_bytes_per_s: float
+    working_set_bytes: float
+    device_state_bytes: float
+    #: How many migrations its source host runs at once (the rest wait).
+    simultaneous: int
+    max_passes: int
+    stop_bytes: float
+    switchover_s: float
+    #: Bytes of memory per second the source prepares, in series with the transfer; None: no such time.
+    prepare_bytes_per_s: float | None = None
+    #: SMB's connections (`interfaces.SmbChannel`); empty for TCP/IP and Compression.
+    channels: tuple[SmbChannel, ...] = ()
+    #: The Compression option: (ratio, zero-page ratio, compress, decompress and
+    #: zero-page cycles per byte, weight); None otherwise.
+    compression: tuple[float, float, float, float, float, float] | None = None
+    #: Migrations (indices, earlier ones) that must end before it is asked
+    #: for, and the pause after the last of them: it is asked for then, or at
+    #: `at_s` if later. Empty: at `at_s`.
+    after: tuple[int, ...] = ()
+    delay_s: float = 0.0
+    #: The NIC or team each host uses for it (a live migration network); None: the host's own.
+    via: tuple[str, str] | None = None
+
+
+
+def migration_requests(
+    scenario: Scenario,
+    filename: str,
+    calibration: Calibration,
+    fabric: Fabric,
+) -> tuple[Plan, list[MigrationRequest], list[Problem]]:
+    """The migrations the scenario's operations make (`operations.py`), as
+    requests for the core, each sent with its source host's option."""
+    parameters, cpu = calibration.migration, calibration.cpu
+    plan, problems = plan_operations(scenario, filename)
+    requests = []
+    for move in plan.moves:
+        vm = scenario.vm(move.vm)
+        source = scenario.host(move.source)
+        option = str(source.live_migration.option.value)
+        c = calibration.compression
+        compression = (
+            (c.ratio, c.zero_ratio, c.compress_cycles_per_byte, c.decompress_cycles_per_byte, c.zero_cycles_per_byte, c.weight)
+            if option == "compression"
+            else None
+        )
+        if option in ("smb", "smb_direct"):
+            picked = smb_channels(scenario, source.name, move.target)
+        else:
+            network = migration_network(scenario, fabric, source.name, move.target)
+            picked = network if isinstance(network, str) else ((), network)
+        if isinstance(picked, str):
+            problems.append(Problem(filename, None, f"events[{move.event}]", picked))
+            continue
+        channels, via = picked
+        if option == "smb_direct" and not any(channel.rdma for channel in channels):
+            why = (
+                f"{source.name} asks for smb_direct, but {source.name} and {move.target} do not both have an RDMA "
+                "interface for live migration (a NIC with rdma: true outside LBFO teams, or a SET team of RDMA "
+                "NICs); SMB would run over TCP: use option smb to simulate that"
+            )
+            problems.append(Problem(filename, None, f"events[{move.event}]", why))
+            continue
+        requests.append(
+            MigrationRequest(
+                vm=vm.name,
+                source=source.name,
+                target=move.target,
+                at_s=move.gate.at_s,
+                assigned_bytes=float(vm.memory),
+                populated_bytes=float(vm.populated),
+                dirty_bytes_per_s=bytes_per_s(vm.dirty_rate),
+                working_set_bytes=float(vm.working_set),
+                device_state_bytes=float(vm.device_state),
+                simultaneous=source.live_migration.simultaneous,
+                max_passes=parameters.max_passes,
+                stop_bytes=parameters.stop_bytes,
+                switchover_s=parameters.switchover_s(source, scenario.host(move.target), cpu),
+                prepare_bytes_per_s=parameters.prepare_bytes_per_s,
+                channels=channels,
+                compression=compression,
+                after=move.gate.after,
+                delay_s=move.gate.delay_s,
+                via=via,
+            )
+        )
+    return plan, requests, _unique(problems)
+
+
+def _unique(problems: list[Problem]) -> list[Problem]:
+    """Each problem once (a drain's VMs may all hit the same one)."""
+    return list(dict.fromkeys(problems))
+
+
+def migration_ends(model: NetworkModel, migrations: Sequence[MigrationRequest]) -> list[tuple[str, str]]:
+    """The endpoints each migration's connections leave and arrive by: its hosts', or
+    their endpoints on its live migration network (added to the model's endpoints)."""
+    ends = []
+    for m in migrations:
+        if m.via is None:
+            ends.append((m.source, m.target))
+        else:
+            source, target = model.scenario.host(m.source), model.scenario.host(m.target)
+            ends.append((model.endpoints.via(source, m.via[0]), model.endpoints.via(target, m.via[1])))
+    return ends
+
+def _smb_ports(model: NetworkModel, source_end: str, target_end: str, channels: int, receive_cores: list[int], first: int) -> list[int]:
+    """Source ports for SMB's connections such that, as far as the receiving
+    host's RSS cores allow, each lands on a core of its own (assumed: SMB
+    spreads its connections over the RSS queues it opens them for). The
+    core follows from the connection's Toeplitz hash through a 128-entry
+    indirection table filled round robin (crates/network/src/cores.rs)."""
+    source, target = model.endpoints[source_end].address, model.endpoints[target_end].address
+    used: set[int] = set()
+    ports, port = [], first
+    for _ in range(channels):
+        for _attempt in range(4096):
+            candidate = _ephemeral(port)
+            core = (rss_hash(source, target, candidate, SMB_PORT) & 127) % max(len(receive_cores), 1)
+            port += 1
+            if core not in used or len(used) >= len(receive_cores):
+                break
+        used.add(core)
+        ports.append(candidate)
+    return ports
+
+def smb_limits(model: NetworkModel, migrations: Sequence[MigrationRequest]) -> dict[str, int]:
+    """A resource per host that limits its SMB live migrations, all together
+    (`Set-SmbBandwidthLimit -Category LiveMigration`), for the hosts that have one."""
+    limits = {}
+    for m in migrations:
+        limit = model.scenario.host(m.source).live_migration.smb_bandwidth_limit
+        if m.channels and limit is not None and m.source not in limits:
+            limits[m.source] = model.fabric.add(f"SMB bandwidth limit for live migration of {m.source}", limit / 8)
+    return limits
+
+def guests(
+    model: NetworkModel, index: dict[str, int], migrations: Sequence[MigrationRequest]
+) -> list[tuple[int, float, list[int], list[int]]]:
+    """The busy VMs' own CPU load for the core: (the endpoint of the host it
+    starts on, cores' worth of work = vCPUs × cpu_load, the migrations that
+    move it, its vCPUs). The core spreads it evenly over its host's cores
+    and moves it to the destination when a migration ends, and keeps each
+    of its vCPUs `cpu_load` busy (crates/network/src/run/guests.rs).
+    Without a CPU model there are no cores to load."""
+    if model.cpu is None:
+        return []
+    return [
+        (
+            index[vm.host],
+            vm.vcpus * vm.cpu_load,
+            [i for i, m in enumerate(migrations) if m.vm == vm.name],
+            model.cpu.vcpus.get(vm.name, []),
+        )
+        for vm in model.scenario.vms
+        if vm.cpu_load > 0
+    ]
+
+
+def migration_args(
+    model: NetworkModel,
+    migrations: Sequence[MigrationRequest],
+    ends: Sequence[tuple[str, str]],
+    index: dict[str, int],
+    receive_cores: Sequence[list[int]],
+    limits: dict[str, int],
+) -> list[MigrationArgs]:
+    """The core's arguments of each migration: its endpoints (`ends`, `migration_ends`, by
+    `index`), ports, memory, pre-copy parameters, queue, SMB channels, compression and
+    waits. `receive_cores`: each endpoint's receive cores (SMB picks its channels' ports by them)."""
+    hosts = {h.name: i for i, h in enumerate(model.scenario.hosts)}
+    out: list[MigrationArgs] = []
+    for i, (m, (source, target)) in enumerate(zip(migrations, ends)):
+        model.reach(source, target)
+        channels: list[tuple[tuple[int, int] | None, tuple[int, int], tuple[float, float] | None]] = []
+        ports = _smb_ports(model, source, target, len(m.channels), receive_cores[index[target]], SMB_SOURCE_PORT + 64 * i)
+        for channel, port in zip(m.channels, ports):
+            pair = None
+            if channel.out_nic is not None and channel.in_nic is not None:
+                pair = (model.nic_index[Port.parse(channel.out_nic)], model.nic_index[Port.parse(channel.in_nic)])
+                model.reachable(*pair)
+            rdma_cost = model.cpu.parameters.rdma_cost() if model.cpu is not None else 0.0
+            cycles = (rdma_cost, rdma_cost) if channel.rdma else None
+            channels.append((pair, (port, SMB_PORT), cycles))
+        memory = [m.assigned_bytes, m.populated_bytes, m.dirty_bytes_per_s, m.working_set_bytes, m.device_state_bytes]
+        out.append(
+            (
+                index[source],
+                index[target],
+                (MIGRATION_SOURCE_PORT + i % 1000, LIVE_MIGRATION_PORT),
+                memory,
+                (m.max_passes, m.stop_bytes, m.switchover_s, m.prepare_bytes_per_s),
+                m.at_s,
+                hosts[m.source],
+                m.simultaneous,
+                channels,
+                None if m.compression is None else list(m.compression),
+                (list(m.after), m.delay_s),
+                limits.get(m.source) if m.channels else None,
+            )
+        )
+    return out
+
+
+def _ephemeral(port: int) -> int:
+    """A source port in Windows' dynamic range (49152-65535), counting on from its start after the end."""
+    return EPHEMERAL_PORT + (port - EPHEMERAL_PORT) % (65536 - EPHEMERAL_PORT)

@@ -1,0 +1,224 @@
+"""The core's report as `Results`: the one place a run is read back.
+
+A run (`hvnet.run`) reports by index and in engine units; this module
+names everything as the scenario does and gives each figure its unit:
+each traffic entry's connections, each NIC's send and receive over time
+(bits/s), each core's and vCPU's share of its cycles, each migration's
+record and each operation's window (a drain's, a rolling update's and each
+of its nodes' part), from the migrations' end times.
+"""
+
+from __future__ import annotations
+
+from hvnet.calibration import Calibration, CpuParameters
+from hvnet.lower import frames
+from hvnet.lower.cpu import coalesces
+from hvnet.lower.fabric import Port
+from hvnet.lower.migrations import MigrationRequest
+from hvnet.lower.network import NetworkModel
+from hvnet.lower.operations import Plan
+from hvnet.model import Scenario
+from hvnet.results import (
+    AdapterSeries,
+    ConnectionResult,
+    CoreSeries,
+    MigrationPass,
+    MigrationResult,
+    NicChoice,
+    NodeResult,
+    OperationResult,
+    TrafficResult,
+    VcpuSeries,
+)
+from hvnet.run import ConnectionOutcome, MigrationOutcome, NetworkRun
+from hvnet.units import bits_per_s
+
+__all__ = ["adapter_series", "core_series", "migration_results", "operation_results", "traffic_results", "vcpu_series"]
+
+
+def traffic_results(scenario: Scenario, owner: list[int], outcomes: list[ConnectionOutcome]) -> list[TrafficResult]:
+    """Each traffic entry with its connections (`owner[k]`: the entry of connection `k`)."""
+    per_traffic: list[list[ConnectionResult]] = [[] for _ in scenario.traffic]
+    for index, outcome in zip(owner, outcomes):
+        per_traffic[index].append(
+            ConnectionResult(
+                end_s=outcome.end_s,
+                blackholed_s=outcome.blackholed_s,
+                stalled_since_s=outcome.stalled_since_s,
+                nics=[NicChoice(at_s=t, out_nic=a, in_nic=b) for t, a, b in outcome.nics],
+            )
+        )
+    return [TrafficResult.of(t, conns) for t, conns in zip(scenario.traffic, per_traffic)]
+
+
+def adapter_series(scenario: Scenario, run: NetworkRun) -> list[AdapterSeries]:
+    """Each NIC's send and receive over time, in bits/s, like Task Manager's graphs."""
+    series = run.series or []
+    adapters = []
+    for host in scenario.hosts:
+        for nic in host.nics:
+            port = Port(host.name, nic.name)
+            send, receive = run.fabric.out_of.get(port), run.fabric.into.get(port)
+            adapters.append(
+                AdapterSeries(
+                    host=host.name,
+                    nic=nic.name,
+                    speed_bps=nic.speed,
+                    send_bps=[bits_per_s(x) for x in series[send.resource]] if send else [],
+                    receive_bps=[bits_per_s(x) for x in series[receive.resource]] if receive else [],
+                )
+            )
+    return adapters
+
+
+def _busy(model: NetworkModel, series: list[list[float]], resource: int) -> list[float]:
+    """A core's or vCPU's use per step as a share of its capacity."""
+    capacity = model.fabric.capacities[resource]
+    return [u / capacity for u in series[resource]] if series and capacity > 0 else []
+
+
+def core_series(model: NetworkModel, series: list[list[float]]) -> list[CoreSeries]:
+    """How busy each physical core of each host was over time."""
+    if model.cpu is None:
+        return []
+    return [
+        CoreSeries(host=host, core=k, busy=_busy(model, series, resource))
+        for host, cores in model.cpu.cores.items()
+        for k, resource in enumerate(cores)
+    ]
+
+
+def vcpu_series(model: NetworkModel, series: list[list[float]]) -> list[VcpuSeries]:
+    """How busy each vCPU of each VM that sends or receives was over time."""
+    if model.cpu is None:
+        return []
+    return [
+        VcpuSeries(vm=vm, vcpu=k, busy=_busy(model, series, resource))
+        for vm, vcpus in model.cpu.vcpus.items()
+        for k, resource in enumerate(vcpus)
+    ]
+
+
+def _core_seconds(scenario: Scenario, host_name: str, cycles: float, cpu: CpuParameters) -> float:
+    """Core-seconds that `cycles` take on a core of that host."""
+    host = scenario.host(host_name)
+    return cycles / cpu.cycles_per_s(host)
+
+
+def migration_results(
+    scenario: Scenario,
+    plan: Plan,
+    requests: list[MigrationRequest],
+    run: NetworkRun,
+    calibration: Calibration,
+) -> list[MigrationResult]:
+    """One record per migration, in the order they were asked for."""
+    cpu = calibration.cpu
+    mtu = {f"{h.name}/{n.name}": n.mtu for h in scenario.hosts for n in h.nics}
+    rsc = {f"{h.name}/{n.name}": coalesces(h, n) for h in scenario.hosts for n in h.nics}
+    out = []
+    for move, request, outcome in zip(plan.moves, requests, run.migrations):
+        send_cycles = receive_cycles = 0.0
+        rdma = any(channel.rdma for channel in request.channels)
+        wire = 1.0
+        if request.compression is not None:
+            ratio, zero_ratio, compress, decompress, zero_cycles, _ = request.compression
+            zero = (request.assigned_bytes - request.populated_bytes) if outcome.passes else 0.0
+            data = outcome.bytes_sent - zero
+            send_cycles += data * compress + zero * zero_cycles
+            receive_cycles += data * decompress + zero * zero_cycles
+            wire = (data * ratio + zero * zero_ratio) / outcome.bytes_sent if outcome.bytes_sent else 1.0
+        for k in outcome.connections:
+            connection = run.outcomes[k]
+            out_nic, in_nic = connection.nics[0][1], connection.nics[0][2]
+            mss = frames.mss(min(mtu.get(out_nic or "", 1500), mtu.get(in_nic or "", 1500)))
+            send_cycles += wire * connection.sent_bytes * (cpu.rdma_cost() if rdma else cpu.send_cost())
+            receive_cycles += wire * connection.sent_bytes * (cpu.rdma_cost() if rdma else cpu.receive_cost(mss, rsc.get(in_nic or "", False)))
+        out.append(_record(scenario, request, outcome, send_cycles, receive_cycles, cpu, move.operation))
+    return out
+
+
+def _option(request: MigrationRequest) -> str:
+    if request.compression is not None:
+        return "compression"
+    if not request.channels:
+        return "tcp_ip"
+    return "smb_direct" if any(channel.rdma for channel in request.channels) else "smb"
+
+
+def _record(
+    scenario: Scenario,
+    request: MigrationRequest,
+    outcome: MigrationOutcome,
+    send_cycles: float,
+    receive_cycles: float,
+    cpu: CpuParameters,
+    operation: int,
+) -> MigrationResult:
+    duration = None if outcome.end_s is None or outcome.start_s is None else outcome.end_s - outcome.start_s
+    return MigrationResult(
+        vm=request.vm,
+        source=request.source,
+        destination=request.target,
+        option=_option(request),
+        queued_s=outcome.queued_s,
+        start_s=outcome.start_s,
+        end_s=outcome.end_s,
+        duration_s=duration,
+        bytes_sent=int(round(outcome.bytes_sent)),
+        passes=len(outcome.passes),
+        pass_details=[MigrationPass(bytes=int(round(b)), start_s=s, end_s=e) for b, s, e in outcome.passes],
+        blackout_ms=None if outcome.blackout_s is None else 1000 * outcome.blackout_s,
+        blackout_start_s=None if outcome.blackout_s is None or outcome.end_s is None else outcome.end_s - outcome.blackout_s,
+        peak_gbps=outcome.peak_bps / 1e9,
+        cpu_core_s_source=_core_seconds(scenario, request.source, send_cycles, cpu),
+        cpu_core_s_destination=_core_seconds(scenario, request.target, receive_cycles, cpu),
+        operation=operation,
+    )
+
+
+def operation_results(plan: Plan, migrations: list[MigrationResult]) -> list[OperationResult]:
+    """Each operation's window (and each node's part of a rolling update) from its migrations."""
+    ends = [m.end_s for m in migrations]
+    out = []
+    for operation in plan.operations:
+        nodes = []
+        for part in operation.nodes:
+            drain_start = part.start.time(ends)
+            down = part.start.then(part.drain).time(ends)
+            back = part.start.then(part.drain, operation.patch_time_s).time(ends)
+            end = part.start.then(part.drain, operation.patch_time_s).then(part.fail_back).time(ends)
+            nodes.append(
+                NodeResult(
+                    node=part.node,
+                    drain_start_s=drain_start,
+                    down_s=down,
+                    back_s=back,
+                    end_s=end,
+                    vms=len(part.drain),
+                )
+            )
+        moves = operation.moves
+        waited = [ends[i] for i in moves]
+        if operation.nodes:
+            end_s = nodes[-1].end_s
+        elif any(end is None for end in waited):
+            end_s = None
+        else:
+            end_s = max((end for end in waited if end is not None), default=operation.at_s)
+        blackouts = [b for b in (migrations[i].blackout_ms for i in moves) if b is not None]
+        out.append(
+            OperationResult(
+                kind=operation.kind,
+                event=operation.event,
+                host=operation.host,
+                start_s=operation.at_s,
+                end_s=end_s,
+                duration_s=None if end_s is None else end_s - operation.at_s,
+                migrations=list(moves),
+                bytes_sent=sum(migrations[i].bytes_sent for i in moves),
+                longest_blackout_ms=max(blackouts, default=None),
+                nodes=nodes,
+            )
+        )
+    return out
