@@ -171,20 +171,9 @@ def build_fabric(scenario: Scenario) -> Fabric:
         nic_mtu={Port(h.name, n.name): n.mtu for h in scenario.hosts for n in h.nics},
         switch_mtu={s.name: s.mtu for s in scenario.switches},
     )
-    nic_speed = {Port(h.name, n.name): n.speed for h in scenario.hosts for n in h.nics}
-    port_speed = {s.name: s.port_speed for s in scenario.switches}
-
-    def speed_of(port: Port) -> float | None:
-        if port in nic_speed:
-            return nic_speed[port]
-        return port_speed.get(port.node)
-
     for cable in scenario.cables:
         a, b = Port.parse(cable.a), Port.parse(cable.b)
-        speeds = [s for s in (speed_of(a), speed_of(b), cable.speed) if s is not None]
-        if not speeds:
-            raise ValueError(f"cable {a} - {b} has no speed (validated earlier)")
-        bytes_per_s = to_bytes_per_s(min(speeds))
+        bytes_per_s = to_bytes_per_s(scenario.cable_speed(cable))
         for source, target in ((a, b), (b, a)):
             resource = fabric.add(f"{source} → {target}", bytes_per_s)
             direction = Direction(resource, source, target)

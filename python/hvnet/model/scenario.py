@@ -440,6 +440,8 @@ class Scenario(_Model):
     events: tuple[Event, ...] = ()
     #: The file it was read from, for messages about it ("<scenario>" when built in code).
     _source: str = PrivateAttr(default="<scenario>")
+    #: Hosts, VMs and switches by name, made on first use (a scenario never changes).
+    _by_name: dict[str, dict[str, Any]] | None = PrivateAttr(default=None)
 
     @property
     def source(self) -> str:
@@ -452,27 +454,45 @@ class Scenario(_Model):
 
     __hash__ = _Model.__hash__
 
+    def _lookup(self, kind: str, name: str) -> Any:
+        """The item of `kind` called `name`, in constant time (the first of that name, as
+        a scan would find it); KeyError if there is none."""
+        if self._by_name is None:
+            self._by_name = {
+                "host": {host.name: host for host in reversed(self.hosts)},
+                "VM": {vm.name: vm for vm in reversed(self.vms)},
+                "switch": {switch.name: switch for switch in reversed(self.switches)},
+            }
+        try:
+            return self._by_name[kind][name]
+        except KeyError:
+            raise KeyError(f"no {kind} named {name!r}") from None
+
     def host(self, name: str) -> Host:
         """The host called ``name``; KeyError if there is none."""
-        return _named(self.hosts, name, "host")
+        host: Host = self._lookup("host", name)
+        return host
 
     def vm(self, name: str) -> VM:
         """The VM called ``name``; KeyError if there is none."""
-        return _named(self.vms, name, "VM")
+        vm: VM = self._lookup("VM", name)
+        return vm
 
     def switch(self, name: str) -> Switch:
         """The switch called ``name``; KeyError if there is none."""
-        return _named(self.switches, name, "switch")
+        switch: Switch = self._lookup("switch", name)
+        return switch
 
     def endpoint_host(self, name: str) -> Host:
         """The host a flow endpoint runs on: the host itself, or a VM's host."""
-        for host in self.hosts:
-            if host.name == name:
-                return host
-        for vm in self.vms:
-            if vm.name == name:
-                return self.host(vm.host)
-        raise KeyError(f"no host or VM named {name!r}")
+        try:
+            return self.host(name)
+        except KeyError:
+            pass
+        try:
+            return self.host(self.vm(name).host)
+        except KeyError:
+            raise KeyError(f"no host or VM named {name!r}") from None
 
     def cable_speed(self, cable: Cable) -> float:
         """A cable's speed in bits/s: the lowest of its own speed, the NICs'
