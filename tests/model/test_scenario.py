@@ -222,3 +222,13 @@ def test_all_lists_the_public_names(module: ModuleType) -> None:
 def test_the_model_package_re_exports_its_modules() -> None:
     assert set(hvnet.model.__all__) == set(hvnet.model.scenario.__all__) | set(hvnet.model.loader.__all__)
     assert all(hasattr(hvnet.model, name) for name in hvnet.model.__all__)
+
+
+def test_a_copy_with_other_hosts_finds_its_own_hosts_by_name() -> None:
+    """Lookups by name are indexed; a copy with other hosts must not answer from the original's index."""
+    scenario = parse_scenario("name: x\nhosts: [{name: hv1, nics: [{name: nic1, speed: 10Gbps}]}]\n")
+    assert scenario.host("hv1").name == "hv1"
+    renamed = scenario.model_copy(update={"hosts": (scenario.hosts[0].model_copy(update={"name": "hv9"}),)})
+    assert renamed.host("hv9").name == "hv9"
+    with pytest.raises(KeyError, match="no host named 'hv1'"):
+        renamed.host("hv1")

@@ -15,7 +15,7 @@ loaded with ``hvnet.model.loader``.
 from __future__ import annotations
 
 from enum import Enum
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Annotated, Any, Protocol, TypeVar
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PrivateAttr, WithJsonSchema, model_validator
@@ -453,6 +453,12 @@ class Scenario(_Model):
         return isinstance(other, Scenario) and self.__dict__ == other.__dict__
 
     __hash__ = _Model.__hash__
+
+    def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Scenario:
+        """A copy (with `update` applied) that finds its own hosts, VMs and switches by name."""
+        copy = super().model_copy(update=update, deep=deep)
+        copy._by_name = None
+        return copy
 
     def _lookup(self, kind: str, name: str) -> Any:
         """The item of `kind` called `name`, in constant time (the first of that name, as
