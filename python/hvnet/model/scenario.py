@@ -14,6 +14,7 @@ loaded with ``hvnet.model.loader``.
 
 from __future__ import annotations
 
+import functools
 from enum import Enum
 from collections.abc import Iterable, Mapping
 from typing import Annotated, Any, Protocol, TypeVar
@@ -440,8 +441,6 @@ class Scenario(_Model):
     events: tuple[Event, ...] = ()
     #: The file it was read from, for messages about it ("<scenario>" when built in code).
     _source: str = PrivateAttr(default="<scenario>")
-    #: Hosts, VMs and switches by name, made on first use (a scenario never changes).
-    _by_name: dict[str, dict[str, Any]] | None = PrivateAttr(default=None)
 
     @property
     def source(self) -> str:
@@ -450,27 +449,31 @@ class Scenario(_Model):
 
     def __eq__(self, other: object) -> bool:
         """Two scenarios are equal when they describe the same design, wherever they were read from."""
-        return isinstance(other, Scenario) and self.__dict__ == other.__dict__
+        fields = type(self).model_fields
+        return isinstance(other, Scenario) and all(getattr(self, f) == getattr(other, f) for f in fields)
 
     __hash__ = _Model.__hash__
 
     def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Scenario:
         """A copy (with `update` applied) that finds its own hosts, VMs and switches by name."""
         copy = super().model_copy(update=update, deep=deep)
-        copy._by_name = None
+        copy.__dict__.pop("by_name", None)
         return copy
 
+    @functools.cached_property
+    def by_name(self) -> dict[str, dict[str, Any]]:
+        """Hosts, VMs and switches by name ("host", "VM", "switch"), the first of a name as a
+        scan would find it; made on first use (a scenario never changes)."""
+        return {
+            "host": {host.name: host for host in reversed(self.hosts)},
+            "VM": {vm.name: vm for vm in reversed(self.vms)},
+            "switch": {switch.name: switch for switch in reversed(self.switches)},
+        }
+
     def _lookup(self, kind: str, name: str) -> Any:
-        """The item of `kind` called `name`, in constant time (the first of that name, as
-        a scan would find it); KeyError if there is none."""
-        if self._by_name is None:
-            self._by_name = {
-                "host": {host.name: host for host in reversed(self.hosts)},
-                "VM": {vm.name: vm for vm in reversed(self.vms)},
-                "switch": {switch.name: switch for switch in reversed(self.switches)},
-            }
+        """The item of `kind` called `name`, in constant time; KeyError if there is none."""
         try:
-            return self._by_name[kind][name]
+            return self.by_name[kind][name]
         except KeyError:
             raise KeyError(f"no {kind} named {name!r}") from None
 
