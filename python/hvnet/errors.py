@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-__all__ = ["HvnetError", "InputError", "Problem", "ScenarioError", "UnitError"]
+__all__ = ["HvnetError", "InputError", "Problem", "ScenarioError", "UnitError", "decode_text"]
 
 
 class HvnetError(Exception):
@@ -75,3 +75,16 @@ class InputError(HvnetError):
 
 class UnitError(HvnetError, ValueError):
     """A quantity does not parse; the message says what is allowed, with an example."""
+
+
+def decode_text(raw: bytes, file: str) -> str | Problem:
+    """An input file's bytes as text, or the Problem of the first byte that is not UTF-8.
+
+    A byte-order mark is dropped (utf-8-sig): Excel's "CSV UTF-8" starts the file with one.
+    """
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        line = raw.count(b"\n", 0, error.start) + 1
+        message = f"the file is not UTF-8 text (byte 0x{raw[error.start]:02x}); save it as UTF-8"
+        return Problem(file, line, "", message)

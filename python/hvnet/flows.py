@@ -16,7 +16,7 @@ from pathlib import Path
 from hvnet._version import __version__
 from hvnet.lower.network import ConnectionRequest, NetworkModel
 from hvnet.run import run as run_core
-from hvnet.errors import InputError
+from hvnet.errors import InputError, Problem, decode_text
 from hvnet.model import Scenario
 
 __all__ = ["FlowsResult", "read_flows", "run_flows"]
@@ -59,13 +59,9 @@ def read_flows(path: Path, scenario: Scenario) -> list[FlowRow]:
     names = {h.name for h in scenario.hosts} | {vm.name for vm in scenario.vms}
     flows: list[FlowRow] = []
     raw = path.read_bytes()
-    try:
-        # utf-8-sig: Excel's "CSV UTF-8" starts the file with a byte-order mark.
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        line = raw.count(b"\n", 0, error.start) + 1
-        message = f"the file is not UTF-8 text (byte 0x{raw[error.start]:02x}); save it as UTF-8"
-        raise InputError(str(path), line, "", message) from None
+    text = decode_text(raw, str(path))
+    if isinstance(text, Problem):
+        raise InputError(text.file, text.line, text.field, text.message)
     reader = csv.reader(io.StringIO(text, newline=""))
     header = next(reader, None)
     if header is None or tuple(h.strip() for h in header) != COLUMNS:

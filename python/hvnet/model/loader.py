@@ -30,7 +30,7 @@ from pydantic_core import ErrorDetails
 from ruamel.yaml import YAML
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
-from hvnet.errors import Problem, ScenarioError
+from hvnet.errors import Problem, ScenarioError, decode_text
 from hvnet.model.checks import Loc, check_references
 from hvnet.model.scenario import Scenario
 from hvnet.units import show_value
@@ -58,12 +58,9 @@ def load_yaml(path: str | os.PathLike[str]) -> object:
         raw = Path(filename).read_bytes()
     except OSError as error:
         raise ScenarioError([Problem(filename, None, "", f"cannot read the file: {error.strerror or error}")]) from None
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        line = raw.count(b"\n", 0, error.start) + 1
-        message = f"the file is not UTF-8 text (byte 0x{raw[error.start]:02x}); save it as UTF-8"
-        raise ScenarioError([Problem(filename, line, "", message)]) from None
+    text = decode_text(raw, filename)
+    if isinstance(text, Problem):
+        raise ScenarioError([text])
     return _parse_yaml(text, filename)
 
 

@@ -22,6 +22,7 @@ from typing import Annotated, Any, Protocol, TypeVar
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PrivateAttr, WithJsonSchema, model_validator
 
 from hvnet.errors import UnitError
+from hvnet.model.refs import SEPARATOR, split_endpoint
 from hvnet.units import BitRate, Bytes, Duration, parse_bytes
 
 __all__ = [
@@ -55,7 +56,7 @@ __all__ = [
 def _check_name(name: str) -> str:
     if not name.strip():
         raise ValueError("a name cannot be empty")
-    if "/" in name:
+    if SEPARATOR in name:
         raise ValueError(f"{name!r} contains '/'; names cannot contain '/' (it separates host/nic and switch/port)")
     return name
 
@@ -78,19 +79,6 @@ def _check_share(value: float) -> float:
 Share = Annotated[float, AfterValidator(_check_share), Field(json_schema_extra={"minimum": 0, "maximum": 1})]
 PositiveBitRate = Annotated[BitRate, Field(gt=0)]
 PositiveBytes = Annotated[Bytes, Field(gt=0)]
-
-
-def split_endpoint(endpoint: str) -> tuple[str, str]:
-    """``"hv1/nic1"`` -> ``("hv1", "nic1")``; ``"tor1/3"`` -> ``("tor1", "3")``.
-
-    Raises ValueError unless the text is two non-empty parts around one '/'.
-    """
-    device, slash, port = endpoint.strip().partition("/")
-    if not slash or not device or not port or "/" in port:
-        raise ValueError(
-            f"{endpoint!r} is not an endpoint; write host/nic (e.g. hv1/nic1) or switch/port (e.g. tor1/1)"
-        )
-    return device, port
 
 
 class PowerPlan(str, Enum):

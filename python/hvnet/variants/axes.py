@@ -1,0 +1,109 @@
+"""Reading a file's ``variants:`` block into axes, with a problem on its line for each malformed one."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from hvnet.errors import Problem
+from hvnet.model import plain_data
+from hvnet.model.loader import VARIANTS, describe_value
+from hvnet.variants.labels import show_axis_value
+from hvnet.variants.paths import path_problem
+
+__all__ = ["Axis", "key_line", "read_axes"]
+
+#: Axis names that would clash with a sweep's Parquet columns.
+_RESERVED = ("variant", "metric", "value")
+
+_AXIS_FORM = "write name: {set: PATH, values: [...]}, e.g. jumbo: {set: hosts[*].nics[*].mtu, values: [1500, 9000]}"
+
+
+@dataclass(frozen=True)
+class Axis:
+    """One axis of variants: the path it sets and the values it takes, with their lines."""
+
+    name: str
+    path: str
+    values: tuple[object, ...]
+    #: Lines of the axis's name, of its ``set`` and of each value.
+    line: int | None
+    set_line: int | None
+    value_lines: tuple[int | None, ...]
+
+
+def key_line(node: object, key: object) -> int | None:
+    """The line of a key in a YAML mapping; None without lines."""
+    try:
+        return int(node.lc.key(key)[0]) + 1  # type: ignore[attr-defined]
+    except (AttributeError, KeyError, TypeError):
+        return None
+
+
+def _value_line(node: object, key: object) -> int | None:
+    try:
+        if isinstance(node, list):
+            return int(node.lc.item(key)[0]) + 1  # type: ignore[attr-defined]
+        return int(node.lc.value(key)[0]) + 1  # type: ignore[attr-defined]
+    except (AttributeError, KeyError, TypeError, IndexError):
+        return key_line(node, key)
+
+
+def read_axes(tree: Mapping[Any, Any], filename: str) -> tuple[tuple[Axis, ...], list[Problem]]:
+    """The axes of ``variants:``, and a problem for each one that is malformed."""
+    block, line = tree[VARIANTS], key_line(tree, VARIANTS)
+    problems: list[Problem] = []
+
+    def problem(line: int | None, field: str, message: str) -> None:
+        problems.append(Problem(filename, line, field, message))
+
+    if not isinstance(block, Mapping) or not block:
+        empty = "an empty mapping" if isinstance(block, Mapping) else describe_value(block)
+        got = "nothing" if block is None else empty
+        problem(line, VARIANTS, f"expected a mapping of axes, got {got}; {_AXIS_FORM}")
+        return (), problems
+    axes: list[Axis] = []
+    for key, entry in block.items():
+        name, axis_line, field = str(key), key_line(block, key), f"{VARIANTS}.{key}"
+        if name in _RESERVED:
+            problem(axis_line, field, f"{name!r} is reserved; name the axis otherwise (not {', '.join(_RESERVED)})")
+            continue
+        if not isinstance(entry, Mapping):
+            got = describe_value(entry)
+            problem(_value_line(block, key), field, f"expected {{set: PATH, values: [...]}}, got {got}")
+            continue
+        for extra in entry:
+            if extra not in ("set", "values"):
+                problem(key_line(entry, extra), f"{field}.{extra}", "unknown field; allowed: set, values")
+        for required in ("set", "values"):
+            if required not in entry:
+                problem(axis_line, f"{field}.{required}", "required field is missing")
+        path, values = entry.get("set"), entry.get("values")
+        path_line, values_line = _value_line(entry, "set"), _value_line(entry, "values")
+        ok = "set" in entry and "values" in entry
+        if "set" in entry and not isinstance(path, str):
+            got = describe_value(path)
+            problem(path_line, f"{field}.set", f"expected a path such as hosts[*].nics[*].mtu, got {got}")
+            ok = False
+        elif isinstance(path, str) and (why := path_problem(path)) is not None:
+            problem(path_line, f"{field}.set", why)
+            ok = False
+        if "values" in entry and (not isinstance(values, list) or not values):
+            got = "an empty list" if isinstance(values, list) else describe_value(values)
+            problem(values_line, f"{field}.values", f"expected a list of one or more values, got {got}")
+            ok = False
+        elif isinstance(values, list):
+            seen: dict[str, int] = {}
+            for i, value in enumerate(values):
+                shown = show_axis_value(plain_data(value))
+                if shown in seen:
+                    message = f"{shown} is listed twice (values[{seen[shown]}]); each value makes one variant"
+                    problem(_value_line(values, i), f"{field}.values[{i}]", message)
+                seen.setdefault(shown, i)
+        if ok:
+            assert isinstance(path, str) and isinstance(values, list)
+            value_lines = tuple(_value_line(values, i) for i in range(len(values)))
+            plain = tuple(plain_data(v) for v in values)
+            axes.append(Axis(name, path.strip(), plain, axis_line, path_line, value_lines))
+    return tuple(axes), problems
