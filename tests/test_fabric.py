@@ -10,7 +10,7 @@ import textwrap
 
 import pytest
 
-from hvnet import parse_scenario
+from hvnet import parse_scenario, simulate
 from hvnet.lower.fabric import Fabric, Port, build_fabric
 from hvnet.topology import leaf_spine
 
@@ -162,3 +162,25 @@ def test_ports_and_peers() -> None:
     assert fabric.peer(Port("hv1", "nic1")) == Port("sw", "1")
     assert fabric.peer(Port("sw", "1")) == Port("hv1", "nic1")
     assert fabric.peer(Port("sw", "9")) is None
+
+
+def test_spaces_around_a_cable_end_or_an_event_target_are_not_part_of_it() -> None:
+    """YAML lets `a: ' hv1/nic1 '` through; the checks read it stripped, and so must the run
+    (it once failed with 'has no speed (validated earlier)', or a failure hit nothing)."""
+    scenario = parse_scenario(
+        """
+name: spaces
+hosts:
+  - {name: hv1, nics: [{name: nic1, speed: 10Gbps}]}
+  - {name: hv2, nics: [{name: nic1, speed: 10Gbps}]}
+switches: [{name: sw, ports: 4, port_speed: 10Gbps}]
+cables:
+  - {a: ' hv1/nic1 ', b: 'sw/1 '}
+  - {a: hv2/nic1, b: sw/2}
+traffic: [{from: hv1, to: hv2, size: 10GB}]
+events: [{at: 1s, action: nic_down, target: ' hv1/nic1'}]
+"""
+    )
+    results = simulate(scenario)
+    assert results.traffic[0].end_s is None  # the NIC that failed is the only way out
+    assert results.traffic[0].connection_results[0].stalled_since_s == 1.0

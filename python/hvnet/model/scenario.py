@@ -75,6 +75,10 @@ def _check_share(value: float) -> float:
     return value
 
 
+#: A `host/nic` or `switch/port` reference (an event's target may also be a name), kept without the
+#: spaces around it that YAML lets through: the checks (`checks/`) read it stripped, so does everything after.
+Reference = Annotated[str, AfterValidator(str.strip)]
+
 #: A fraction from 0 to 1, such as a VM's CPU load.
 Share = Annotated[float, AfterValidator(_check_share), Field(json_schema_extra={"minimum": 0, "maximum": 1})]
 PositiveBitRate = Annotated[BitRate, Field(gt=0)]
@@ -311,8 +315,8 @@ class Switch(_Model):
 class Cable(_Model):
     """A cable between two endpoints: "host/nic" or "switch/port-number"."""
 
-    a: str
-    b: str
+    a: Reference
+    b: Reference
     speed: PositiveBitRate | None = None
     """Absent: the lowest speed of the NICs and switch ports it joins."""
 
@@ -401,7 +405,7 @@ class Event(_Model):
 
     at: Duration
     action: EventAction
-    target: str | None = None
+    target: Reference | None = None
     """nic_*: host/nic; cable_*: either end of a cable; switch_*: a switch name; port_*: switch/port;
     migrate: a VM; drain: a host. Required, except for rolling_update (which takes nodes)."""
     to: Name | None = None
