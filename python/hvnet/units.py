@@ -30,6 +30,7 @@ scenario model: text in, number stored, text out when serialised.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from decimal import Decimal, InvalidOperation, localcontext
@@ -144,6 +145,12 @@ def _data_multiplier(unit: re.Match[str]) -> Decimal:
 
 def parse_bytes(text: str) -> int:
     """``"55GiB"`` -> ``59055800320``: a size in bytes (B, KB.., KiB..)."""
+    # A file repeats its quantities ("8GiB" for every VM): text is parsed once.
+    return _cached_parse_bytes(text) if type(text) is str else _parse_bytes(text)
+
+
+def _parse_bytes(text: str) -> int:
+    """`parse_bytes` itself, each call parsed anew."""
     number, written, unit_text = _split(text, _SIZE)
     shown = show_value(text)
     unit = _DATA_UNIT.match(unit_text)
@@ -164,8 +171,17 @@ def parse_bytes(text: str) -> int:
     return int(size)
 
 
+_cached_parse_bytes = functools.lru_cache(maxsize=4096)(_parse_bytes)
+
+
 def parse_bitrate(text: str) -> float:
     """``"10Gbps"`` -> ``1e10``: a rate in bits per second (bps.., Gb/s, or GBps x 8)."""
+    # A file repeats its quantities ("8GiB" for every VM): text is parsed once.
+    return _cached_parse_bitrate(text) if type(text) is str else _parse_bitrate(text)
+
+
+def _parse_bitrate(text: str) -> float:
+    """`parse_bitrate` itself, each call parsed anew."""
     number, written, unit_text = _split(text, _BITRATE)
     shown = show_value(text)
     unit = _DATA_UNIT.match(unit_text)
@@ -186,6 +202,9 @@ def parse_bitrate(text: str) -> float:
     return rate
 
 
+_cached_parse_bitrate = functools.lru_cache(maxsize=4096)(_parse_bitrate)
+
+
 def bytes_per_s(bits_per_second: float) -> float:
     """A rate of the model (bits/s) as the engine counts it (bytes/s)."""
     return bits_per_second / 8
@@ -198,6 +217,12 @@ def bits_per_s(bytes_per_second: float) -> float:
 
 def parse_duration(text: str) -> float:
     """``"250ms"`` -> ``0.25``: a time in seconds (ns, us/µs, ms, s, min, h)."""
+    # A file repeats its quantities ("8GiB" for every VM): text is parsed once.
+    return _cached_parse_duration(text) if type(text) is str else _parse_duration(text)
+
+
+def _parse_duration(text: str) -> float:
+    """`parse_duration` itself, each call parsed anew."""
     number, written, unit_text = _split(text, _DURATION)
     shown = show_value(text)
     multiplier = _DURATION_UNITS.get(unit_text)
@@ -209,6 +234,9 @@ def parse_duration(text: str) -> float:
     if not math.isfinite(seconds):
         raise _DURATION.too_large(shown)
     return seconds
+
+
+_cached_parse_duration = functools.lru_cache(maxsize=4096)(_parse_duration)
 
 
 # --- display ---------------------------------------------------------------------

@@ -7,8 +7,9 @@ one line ``file:line: field: message``::
     cluster.yaml:7: hosts[0].nicss: unknown field; allowed: name, cpu, power_plan, nics, teams, vswitches
     cluster.yaml:12: hosts[0].nics[1].speed: '10Gbs' is not a bit rate; write a number and a unit: ...
 
-How: ruamel.yaml's round-trip loader keeps the line and column of every key
-and value. The tree is turned into plain Python data and validated by
+How: ``yamltree`` reads the YAML with libyaml and keeps the line and column
+of every key and value (ruamel.yaml's round-trip loader, pure Python and
+fifty times slower, gives the message when the YAML is wrong). The tree is turned into plain Python data and validated by
 pydantic (one field at a time) and by ``checks`` (names across fields). Both
 report a location such as ``("hosts", 0, "nics", 1, "speed")``; walking the
 YAML tree along it gives the line: the key's line for an unknown field, the
@@ -33,6 +34,7 @@ from ruamel.yaml.error import MarkedYAMLError, YAMLError
 from hvnet.errors import Problem, ScenarioError, decode_text
 from hvnet.model.checks import Loc, check_references
 from hvnet.model.scenario import Scenario
+from hvnet.model.yamltree import YamlTreeError, parse_tree
 from hvnet.units import show_value
 
 __all__ = ["describe_value", "load_scenario", "load_yaml", "parse_scenario", "plain_data", "scenario_from_data"]
@@ -70,6 +72,10 @@ def parse_scenario(text: str, filename: str = "<string>") -> Scenario:
 
 
 def _parse_yaml(text: str, filename: str) -> object:
+    try:
+        return parse_tree(text)
+    except YamlTreeError:  # ruamel says what is wrong, as it always has (or reads what libyaml refused)
+        pass
     try:
         return YAML(typ="rt").load(text)
     except MarkedYAMLError as error:

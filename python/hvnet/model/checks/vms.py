@@ -74,11 +74,10 @@ def check_vm_memory(ctx: Context, at: Loc, vm: Mapping[str, object]) -> None:
                 pass  # pydantic reports it
     if "memory" not in sizes:
         return
-    memory = format_bytes(sizes["memory"])
     what = {"populated": "the memory that is not zero pages", "working_set": "the memory the guest writes to"}
     for key, meaning in what.items():
         if key in sizes and sizes[key] > sizes["memory"]:
-            shown = format_bytes(sizes[key])
+            memory, shown = format_bytes(sizes["memory"]), format_bytes(sizes[key])
             ctx.report((*at, key), f"{shown} is more than memory ({memory}); {key} is {meaning}, at most memory")
 
 
