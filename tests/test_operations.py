@@ -12,6 +12,7 @@ import pytest
 
 from hvnet import ScenarioError, parse_scenario, simulate
 from hvnet.results import Results
+from hvnet.units import human_duration
 
 CLUSTER = """
 name: operations
@@ -154,7 +155,7 @@ def test_the_terminal_table_shows_the_window_and_each_node() -> None:
     assert "live migrations ended" in text
     assert "rolling update of 2 nodes" in text and "hv1 (3 VMs)" in text
     hv1 = results.operations[0].nodes[0]
-    assert f"{hv1.down_s:.2f} → {hv1.back_s:.2f} s" in text
+    assert f"{human_duration(hv1.down_s)} → {human_duration(hv1.back_s)}" in text
 
 
 @pytest.mark.parametrize(

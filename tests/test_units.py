@@ -20,6 +20,7 @@ from hvnet.units import (
     format_bitrate,
     format_bytes,
     format_duration,
+    human_duration,
     parse_bitrate,
     parse_bytes,
     parse_duration,
@@ -230,3 +231,11 @@ def test_schema_pattern_accepts_what_the_parser_accepts(
     except UnitError:
         return
     assert _schema_pattern(annotated).search(text), text
+
+
+@pytest.mark.parametrize(
+    ("seconds", "shown"),
+    [(0.35, "0.35 s"), (42.1, "42.10 s"), (59.994, "59.99 s"), (185.4, "3 min 05 s"), (3599.6, "1 h 00 min"), (3725, "1 h 02 min"), (90061, "25 h 01 min")],
+)
+def test_a_table_shows_a_long_time_in_minutes_and_hours(seconds: float, shown: str) -> None:
+    assert human_duration(seconds) == shown

@@ -5,7 +5,7 @@ from __future__ import annotations
 from rich.table import Table
 
 from hvnet.results import OperationResult, Results, TrafficResult
-from hvnet.units import format_bitrate, format_bytes
+from hvnet.units import format_bitrate, format_bytes, human_duration
 
 __all__ = ["adapters_table", "migrations_table", "operations_table", "results_tables", "traffic_table"]
 
@@ -16,7 +16,7 @@ def _rate(bps: float) -> str:
 
 
 def _seconds(value: float | None) -> str:
-    return "never" if value is None else f"{value:.2f} s"
+    return "never" if value is None else human_duration(value)
 
 
 def _nic(name: str | None) -> str:
@@ -96,7 +96,7 @@ def results_tables(results: Results) -> list[Table]:
         ended = sum(m.end_s is not None for m in results.migrations)
         done.append(f"{ended} of {len(results.migrations)} live migrations ended")
     summary.add_row(
-        f"end {results.end_s:.2f} s",
+        f"end {_seconds(results.end_s)}",
         *done,
         f"engine {results.events} events in {results.wall_s * 1000:.1f} ms",
     )
@@ -135,7 +135,7 @@ def migrations_table(results: Results) -> Table:
 
 
 def _span(start: float | None, end: float | None) -> str:
-    return "-" if start is None or end is None else f"{end - start:.2f} s"
+    return "-" if start is None or end is None else _seconds(end - start)
 
 
 def _operation_name(o: OperationResult) -> str:
@@ -170,7 +170,7 @@ def operations_table(results: Results) -> Table:
             style="red" if o.end_s is None else None,
         )
         for node in o.nodes:
-            down = "never" if node.down_s is None else f"{node.down_s:.2f} → {_seconds(node.back_s)}"
+            down = "never" if node.down_s is None else f"{_seconds(node.down_s)} → {_seconds(node.back_s)}"
             table.add_row(
                 f"  {node.node} ({node.vms} VM{'s' * (node.vms != 1)})",
                 _seconds(node.drain_start_s),

@@ -49,6 +49,7 @@ __all__ = [
     "format_bitrate",
     "format_bytes",
     "format_duration",
+    "human_duration",
     "parse_bitrate",
     "parse_bytes",
     "parse_duration",
@@ -292,6 +293,18 @@ def format_bitrate(bits_per_second: float) -> str:
     """``1e10`` -> ``"10 Gbps"``."""
     name, multiplier = _pick_unit(abs(bits_per_second), _RATE_UNITS)
     return f"{_exact_number(bits_per_second, multiplier)} {name}"
+
+
+def human_duration(seconds: float) -> str:
+    """A time as people read it in a table: 0.35 s, 42.10 s, 3 min 05 s, 1 h 02 min
+    (rounded for reading; JSON and files keep seconds, `format_duration`)."""
+    if seconds < 60:
+        return f"{seconds:.2f} s"
+    minutes, rest = divmod(round(seconds), 60)
+    if minutes < 60:
+        return f"{minutes} min {rest:02d} s"
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours} h {minutes:02d} min"
 
 
 def format_duration(seconds: float) -> str:

@@ -18,6 +18,7 @@ from hvnet.report import render_report, write_report
 from hvnet.report.charts import plotly_bundle
 from hvnet.report.sections import NOT_SIMULATED, adapters_section
 from hvnet.tables import results_tables
+from hvnet.units import human_duration
 
 
 class Page(HTMLParser):
@@ -239,7 +240,7 @@ def test_a_rolling_update_shows_its_window_and_each_node() -> None:
     rows = Page(html).rows
     assert ["live migrations ended", "2 of 2"] in rows and not [r for r in rows if r[0] == "traffic entries completed"]
     hv1 = results.operations[0].nodes[0]
-    assert f"{hv1.down_s:.2f} → {hv1.back_s:.2f} s" in html
+    assert f"{human_duration(hv1.down_s)} → {human_duration(hv1.back_s)}" in html
     # The timeline has a bar per node while it is down, from down_s for patch_time (600 s).
     (timeline,) = [chart for chart in charts(html) if chart[0] == "migration-chart-0"]
     down = [trace for trace in timeline[1] if trace["name"] == "node down"]
