@@ -701,3 +701,42 @@ def test_a_damaged_example_gives_problems_not_tracebacks(data: st.DataObject) ->
         char = data.draw(st.sampled_from(list("x0 :-/[]{}\t")))
         lines[index] = line[:at] + char + line[at + 1 :]
     _parse_or_scenario_error("".join(lines))
+
+
+STRICT_AND_BOUNDED = [
+    # A boolean is not a number, a number not a boolean, 2.0 not a whole number (issue 15).
+    ("cpu: {ghz: true}", "hosts[0].cpu.ghz: expected a number, got true"),
+    ("cpu: {sockets: true}", "hosts[0].cpu.sockets: expected a whole number, got true"),
+    ("cpu: {smt: 1}", "hosts[0].cpu.smt: expected true or false, got 1"),
+    ("nics: [{name: nic1, speed: 10Gbps, rdma: 0}]", "hosts[0].nics[0].rdma: expected true or false, got 0"),
+    ("nics: [{name: nic1, speed: 10Gbps, vmq: 1}]", "hosts[0].nics[0].vmq: expected true or false, got 1"),
+    ("nics: [{name: nic1, speed: 10Gbps, mtu: 9000.0}]", "hosts[0].nics[0].mtu: expected a whole number, got 9000.0"),
+    # Numbers are finite and physically meaningful.
+    ("cpu: {ghz: .inf}", "hosts[0].cpu.ghz: inf is not a finite number; write a number such as 2.6"),
+    ("cpu: {ghz: .nan}", "hosts[0].cpu.ghz: nan is not a finite number; write a number such as 2.6"),
+    ("cpu: {ghz: 60}", "hosts[0].cpu.ghz: 60 is too large; must be at most 10"),
+    ("cpu: {cores_per_socket: 18446744073709551616}", "hosts[0].cpu.cores_per_socket: 18446744073709551616 is too large; must be at most 512"),
+    ("nics: [{name: nic1, speed: 1bps}]", "hosts[0].nics[0].speed: '1bps' is too small; must be at least 1 Mbps"),
+    ("nics: [{name: nic1, speed: 2Tbps}]", "hosts[0].nics[0].speed: '2Tbps' is too large; must be at most 1.6 Tbps"),
+]
+
+
+@pytest.mark.parametrize(("field", "expected"), STRICT_AND_BOUNDED)
+def test_types_are_strict_and_numbers_bounded(field: str, expected: str) -> None:
+    nics = "" if "nics:" in field else "\n    nics: [{name: nic1, speed: 10Gbps}]"
+    text = f"name: t\nhosts:\n  - name: hv1\n    {field}{nics}\n"
+    assert [p.split(": ", 1)[1] for p in problems(text)] == [expected]
+
+
+def test_times_stop_at_a_year_and_sizes_at_a_pebibyte() -> None:
+    assert problems(
+        """\
+        name: t
+        hosts: [{name: hv1, nics: [{name: nic1, speed: 10Gbps}]}]
+        vms: [{name: v, host: hv1, memory: 2000TiB}]
+        events: [{at: 9000h, action: nic_down, target: hv1/nic1}]
+        """
+    ) == [
+        "cluster.yaml:3: vms[0].memory: '2000TiB' is too large; must be at most 1024 TiB",
+        "cluster.yaml:4: events[0].at: '9000h' is too large; must be at most 8760 h",
+    ]

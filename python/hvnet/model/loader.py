@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
@@ -31,11 +31,11 @@ from pydantic_core import ErrorDetails
 from ruamel.yaml import YAML
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
-from hvnet.errors import Problem, ScenarioError, decode_text
+from hvnet.errors import Problem, ScenarioError, UnitError, decode_text
 from hvnet.model.checks import Loc, check_references
 from hvnet.model.scenario import Scenario
 from hvnet.model.yamltree import YamlTreeError, parse_tree
-from hvnet.units import show_value
+from hvnet.units import format_bitrate, format_bytes, format_duration, parse_bitrate, parse_bytes, parse_duration, show_value
 
 __all__ = ["describe_value", "load_scenario", "load_yaml", "parse_scenario", "plain_data", "scenario_from_data"]
 
@@ -261,6 +261,25 @@ _BOUND_WORDS = {
 }
 
 
+def _show_bound(value: object, bound: object) -> str:
+    """A bound as the value was written: in its unit for a quantity ("1.6 Tbps"), else the number."""
+    if isinstance(value, str) and isinstance(bound, (int, float)) and bound > 0:
+        shows: tuple[tuple[Callable[[str], float], Callable[[float], str]], ...] = (
+            (parse_bitrate, format_bitrate),
+            (parse_bytes, lambda size: format_bytes(int(size))),
+            (parse_duration, lambda s: f"{s / 3600:g} h" if s >= 3600 else format_duration(s)),
+        )
+        for parse, show in shows:
+            try:
+                parse(value)
+            except UnitError:
+                continue
+            return show(float(bound))
+    if isinstance(bound, float) and bound.is_integer():
+        return str(int(bound))  # "more than 0", not "more than 0.0"
+    return str(bound)
+
+
 def _message(detail: ErrorDetails, spot: _Spot) -> str:
     kind, loc = detail["type"], detail["loc"]
     ctx: dict[str, Any] = dict(detail.get("ctx", {}))
@@ -284,12 +303,12 @@ def _message(detail: ErrorDetails, spot: _Spot) -> str:
         elif kind in ("tuple_type", "list_type") and isinstance(value, str):
             message += f"; write a list: [{value}]"
         return message
+    if kind == "finite_number":
+        return f"{shown} is not a finite number; write a number such as 2.6"
     if kind in _BOUND_WORDS:
         size, rule, name = _BOUND_WORDS[kind]
         bound = ctx.get(name)
-        if isinstance(bound, float) and bound.is_integer():
-            bound = int(bound)  # "more than 0", not "more than 0.0"
-        return f"{shown} is {size}; {rule} {bound}"
+        return f"{shown} is {size}; {rule} {_show_bound(value, bound)}"
     if kind == "too_short":
         count = ctx.get("min_length")
         return f"needs at least {count} {'entry' if count == 1 else 'entries'}"

@@ -19,7 +19,7 @@ from enum import Enum
 from collections.abc import Iterable, Mapping
 from typing import Annotated, Any, Protocol, TypeVar
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PrivateAttr, WithJsonSchema, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PrivateAttr, Strict, WithJsonSchema, model_validator
 
 from hvnet.errors import UnitError
 from hvnet.model.refs import SEPARATOR, split_endpoint
@@ -81,8 +81,20 @@ Reference = Annotated[str, AfterValidator(str.strip)]
 
 #: A fraction from 0 to 1, such as a VM's CPU load.
 Share = Annotated[float, AfterValidator(_check_share), Field(json_schema_extra={"minimum": 0, "maximum": 1})]
-PositiveBitRate = Annotated[BitRate, Field(gt=0)]
-PositiveBytes = Annotated[Bytes, Field(gt=0)]
+#: The bounds of quantities, each the physics or the product's limits with room to spare
+#: (docs/scenario.md, "Bounds"): a value outside is a typo, not a design.
+FASTEST_LINK_BPS = 1.6e12  # 1.6 Tbps: the fastest Ethernet that ships (1.6 TbE); NICs from 1 Mbps
+SLOWEST_LINK_BPS = 1e6
+LARGEST_BYTES = 2**50  # 1 PiB: more than any host's memory or a single transfer
+HORIZON_S = 8760 * 3600.0  # a year: times of events, starts and patches
+#: A whole number, not a boolean or 2.0; a flag is true or false, not 0 or 1.
+Whole = Annotated[int, Strict()]
+Flag = Annotated[bool, Strict()]
+LinkRate = Annotated[BitRate, Field(ge=SLOWEST_LINK_BPS, le=FASTEST_LINK_BPS)]
+PositiveBitRate = Annotated[BitRate, Field(gt=0, le=FASTEST_LINK_BPS)]
+PositiveBytes = Annotated[Bytes, Field(gt=0, le=LARGEST_BYTES)]
+Size = Annotated[Bytes, Field(le=LARGEST_BYTES)]
+Time = Annotated[Duration, Field(le=HORIZON_S)]
 
 
 class PowerPlan(str, Enum):
@@ -181,13 +193,13 @@ class _Model(BaseModel):
 class Cpu(_Model):
     """The processors of a host."""
 
-    sockets: int = Field(default=1, gt=0)
+    sockets: Whole = Field(default=1, ge=1, le=16)
     """Processor sockets."""
-    cores_per_socket: int = Field(default=8, gt=0)
+    cores_per_socket: Whole = Field(default=8, ge=1, le=512)
     """Physical cores per socket."""
-    ghz: float = Field(default=2.5, gt=0)
+    ghz: float = Field(default=2.5, gt=0, le=10, strict=True, allow_inf_nan=False)
     """Nominal clock in GHz."""
-    smt: bool = True
+    smt: Flag = True
     """Simultaneous multithreading (Hyper-Threading): two logical processors per core."""
     deepest_c_state: CState = CState.C6
     """The deepest idle state a core may enter: c6 as shipped; c1 with the BIOS's C-states and C1E disabled."""
@@ -203,24 +215,24 @@ class Nic(_Model):
 
     name: Name
     """Unique within the host."""
-    speed: PositiveBitRate
+    speed: LinkRate
     """Link speed, e.g. 10Gbps."""
     model: str | None = None
     """Maker and model, e.g. "Mellanox ConnectX-3"; null: not stated. SET compares it across members."""
-    mtu: int = Field(default=1500, ge=576, le=9216)
+    mtu: Whole = Field(default=1500, ge=576, le=9216)
     """IP MTU in bytes; Windows "Jumbo Packet 9014" is mtu 9000."""
-    rss_queues: int = Field(default=8, ge=1, le=64)
+    rss_queues: Whole = Field(default=8, ge=1, le=64)
     """Receive-side scaling queues."""
-    rss_base_core: int = Field(default=0, ge=0)
+    rss_base_core: Whole = Field(default=0, ge=0, le=8191)
     """First physical core of its RSS processor set (Windows' default: 0, so NICs overlap)."""
-    rdma: bool = False
+    rdma: Flag = False
     """RDMA (RoCE/iWARP) enabled, as SMB Direct needs."""
-    vmq: bool = True
+    vmq: Flag = True
     """Virtual machine queues enabled."""
-    dynamic_vmq: bool = True
+    dynamic_vmq: Flag = True
     """Dynamic VMQ: a VM's queue moves to a less loaded core when its core is busy (Windows' behaviour
     whenever VMQ is on, from Windows Server 2012). It matters only for VM queues: vmq on, a VM without vRSS."""
-    rsc: bool = True
+    rsc: Flag = True
     """Receive segment coalescing enabled (Windows' default); it works only while the NIC, or its
     LBFO team, is not a virtual switch's uplink (RSC in the vSwitch came with Windows Server 2019)."""
 
@@ -254,7 +266,7 @@ class LiveMigration(_Model):
 
     option: MigrationOption = MigrationOption.COMPRESSION
     """Performance option; compression is the Windows default since 2012 R2."""
-    simultaneous: int = Field(default=2, ge=1, le=64)
+    simultaneous: Whole = Field(default=2, ge=1, le=64)
     """Live migrations at the same time; more wait in a queue."""
     networks: tuple[Name, ...] | None = Field(default=None, min_length=1)
     """The interfaces live migration may use, in order of preference: NIC, team or virtual switch names
@@ -298,15 +310,15 @@ class Switch(_Model):
 
     name: Name
     """Unique among hosts, switches and VMs."""
-    ports: int = Field(default=48, ge=1)
+    ports: Whole = Field(default=48, ge=1, le=4096)
     """Ports are numbered 1..ports."""
     stack: Name | None = None
     """Switches of one stack, MLAG, VLT or vPC pair share a stack name; null: standalone."""
-    port_speed: PositiveBitRate | None = None
+    port_speed: LinkRate | None = None
     """Speed of every port; absent: each cable takes the speed of the NIC on it."""
-    backplane: PositiveBitRate | None = None
+    backplane: Annotated[BitRate, Field(gt=0, le=1e15)] | None = None
     """Switching capacity; absent: non-blocking."""
-    mtu: int = Field(default=9216, ge=576, le=9216)
+    mtu: Whole = Field(default=9216, ge=576, le=9216)
     """Largest IP packet it forwards, in bytes; data-centre switches ship with jumbo frames up to 9216."""
     port_channel_hash: AddressHash = AddressHash.TRANSPORT_PORTS
     """What it hashes to pick the member of a static or LACP team it sends to (its port-channel load-balance setting)."""
@@ -351,16 +363,16 @@ class VM(_Model):
     """Unique among hosts, switches and VMs."""
     host: Name
     """The host the VM runs on."""
-    vcpus: int = Field(default=1, ge=1, le=240)
+    vcpus: Whole = Field(default=1, ge=1, le=240)
     memory: PositiveBytes
     """Memory assigned to the VM, e.g. 55GiB; a live migration copies it."""
-    populated: Bytes = Field(default=0, validate_default=False, json_schema_extra=_no_default)
+    populated: Size = Field(default=0, validate_default=False, json_schema_extra=_no_default)
     """The part of memory that is not zero pages; at most memory. Absent: all of memory."""
-    dirty_rate: BitRate = 0.0
+    dirty_rate: Annotated[BitRate, Field(le=FASTEST_LINK_BPS)] = 0.0
     """How fast the guest writes to its memory, e.g. 200MBps; 0bps: it writes nothing."""
-    working_set: Bytes = Field(default=0, validate_default=False, json_schema_extra=_no_default)
+    working_set: Size = Field(default=0, validate_default=False, json_schema_extra=_no_default)
     """The memory the guest writes to (dirtying saturates at it); at most memory. Absent: all of memory."""
-    device_state: Bytes = 32 * 2**20
+    device_state: Size = 32 * 2**20
     """Device state copied during the blackout."""
     cpu_load: Share = 0.0
     """The share of its vCPUs the guest keeps busy, 0 (idle) to 1 (all busy): 0.5 on 4 vCPUs is 2 cores' worth of work."""
@@ -375,9 +387,10 @@ class VM(_Model):
         """populated and working_set default to memory (when memory itself is valid)."""
         if isinstance(data, dict) and isinstance(data.get("memory"), str):
             try:
-                parse_bytes(data["memory"])
+                if parse_bytes(data["memory"]) > LARGEST_BYTES:
+                    return data  # pydantic reports memory once, not populated and working_set too
             except UnitError:
-                return data  # pydantic reports memory once, not populated and working_set too
+                return data
             data = {"populated": data["memory"], "working_set": data["memory"], **data}
         return data
 
@@ -393,9 +406,9 @@ class Flow(_Model):
     """A host or VM name, not the same as from."""
     size: PositiveBytes
     """How much data, e.g. 10GB."""
-    start: Duration = 0.0
+    start: Time = 0.0
     """When the transfer starts."""
-    connections: int = Field(default=1, ge=1, le=64)
+    connections: Whole = Field(default=1, ge=1, le=64)
     """Parallel TCP connections."""
 
 
@@ -403,7 +416,7 @@ class Event(_Model):
     """Something that happens at a given time: a NIC, cable, switch or port
     fails or recovers, a VM migrates, a host is drained, the cluster is patched node by node."""
 
-    at: Duration
+    at: Time
     action: EventAction
     target: Reference | None = None
     """nic_*: host/nic; cable_*: either end of a cable; switch_*: a switch name; port_*: switch/port;
@@ -414,9 +427,9 @@ class Event(_Model):
     """drain and rolling_update only: where the drained VMs go, among the hosts they fit on. Absent: balanced."""
     nodes: tuple[Name, ...] | None = Field(default=None, min_length=1)
     """rolling_update only: the hosts to patch, in order. Absent: every host, in file order."""
-    patch_time: Duration | None = None
+    patch_time: Time | None = None
     """rolling_update only (and required there): how long a drained node is down for its patch and restart."""
-    fail_back: bool | None = None
+    fail_back: Flag | None = None
     """rolling_update only: whether a patched node's VMs move back to it before the next node. Absent: true."""
 
 
