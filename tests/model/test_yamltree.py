@@ -15,8 +15,9 @@ from typing import Any
 import pytest
 from ruamel.yaml import YAML
 
+from hvnet import ScenarioError, parse_scenario
 from hvnet.model import plain_data
-from hvnet.model.yamltree import YamlTreeError, parse_tree
+from hvnet.model.yamltree import MAX_DEPTH, YamlRefused, YamlTreeError, parse_tree
 
 EXAMPLES = sorted(Path(str(resources.files("hvnet") / "examples")).rglob("*.yaml"))
 
@@ -83,7 +84,6 @@ copy: *h2
     [
         "a: 1\na: 2\n",  # a duplicate key
         "a: [1, 2\n",  # a syntax error
-        "a: !!binary aGk=\n",  # an explicit tag
         "a: 1\n---\nb: 2\n",  # two documents
         "a: 2024-13-45\n",  # a date that is no date
     ],
@@ -97,3 +97,33 @@ def test_what_it_does_not_build_it_hands_to_ruamel(text: str) -> None:
 def test_an_empty_document_is_none() -> None:
     assert parse_tree("") is None
     assert parse_tree("# only a comment\n") is None
+
+
+LAUGHS = "a: &a [x, x, x, x, x, x, x, x, x, x]\n" + "".join(
+    f"{chr(98 + i)}: &{chr(98 + i)} [{', '.join([f'*{chr(97 + i)}'] * 10)}]\n" for i in range(8)
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "says"),
+    [
+        ("name: !!binary aGk=\n", 1, "the tag tag:yaml.org,2002:binary is not allowed"),
+        ("hosts: !!python/object:os.system [ls]\n", 1, "is not allowed"),
+        ("name: x\nhosts:\n  - name: h\x01v1\n", 3, "control character U+0001 at column 12"),
+        (LAUGHS, 7, "more than 5,000,000 values once its aliases are expanded"),
+        ("a: " + "[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1) + "\n", 1, f"nested more than {MAX_DEPTH} levels deep"),
+    ],
+    ids=["tag", "python tag", "control character", "billion laughs", "too deep"],
+)
+def test_what_a_scenario_may_not_hold_is_refused_with_its_line(text: str, line: int, says: str) -> None:
+    """Issue 15: explicit tags (a KeyError traceback once), an alias bomb (it never returned),
+    a control character (refused without a line) and absurd nesting each get one clear line."""
+    with pytest.raises(YamlRefused) as refused:
+        parse_tree(text)
+    assert refused.value.line == line and says in refused.value.message
+
+
+def test_a_refusal_reaches_the_user_as_one_line() -> None:
+    with pytest.raises(ScenarioError) as error:
+        parse_scenario("name: !!binary aGk=\nhosts: []\n", "cluster.yaml")
+    assert str(error.value).startswith("cluster.yaml:1: the tag tag:yaml.org,2002:binary is not allowed;")

@@ -34,7 +34,7 @@ from ruamel.yaml.error import MarkedYAMLError, YAMLError
 from hvnet.errors import Problem, ScenarioError, UnitError, decode_text
 from hvnet.model.checks import Loc, check_references
 from hvnet.model.scenario import Scenario
-from hvnet.model.yamltree import YamlTreeError, parse_tree
+from hvnet.model.yamltree import YamlRefused, YamlTreeError, parse_tree
 from hvnet.units import format_bitrate, format_bytes, format_duration, parse_bitrate, parse_bytes, parse_duration, show_value
 
 __all__ = ["describe_value", "load_scenario", "load_yaml", "parse_scenario", "plain_data", "scenario_from_data"]
@@ -74,6 +74,8 @@ def parse_scenario(text: str, filename: str = "<string>") -> Scenario:
 def _parse_yaml(text: str, filename: str) -> object:
     try:
         return parse_tree(text)
+    except YamlRefused as refused:
+        raise ScenarioError([Problem(filename, refused.line, "", refused.message)]) from None
     except YamlTreeError:  # ruamel says what is wrong, as it always has (or reads what libyaml refused)
         pass
     try:

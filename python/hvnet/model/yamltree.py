@@ -25,13 +25,14 @@ from __future__ import annotations
 
 import datetime
 import functools
+import re
 from typing import Any
 
 import yaml
 from ruamel.yaml.nodes import ScalarNode
 from ruamel.yaml.resolver import VersionedResolver
 
-__all__ = ["Lines", "LocatedList", "LocatedMap", "YamlTreeError", "parse_tree"]
+__all__ = ["MAX_DEPTH", "MAX_FILE_BYTES", "MAX_VALUES", "Lines", "LocatedList", "LocatedMap", "YamlRefused", "YamlTreeError", "parse_tree"]
 
 _NULL = "tag:yaml.org,2002:null"
 _BOOL = "tag:yaml.org,2002:bool"
@@ -43,6 +44,25 @@ _MERGE = "tag:yaml.org,2002:merge"
 
 class YamlTreeError(ValueError):
     """Something this reader does not build; ruamel's loader gives the message."""
+
+
+class YamlRefused(ValueError):
+    """YAML that is valid but refused in a scenario file, with the 1-based line and column it is at."""
+
+    def __init__(self, line: int, column: int, message: str) -> None:
+        super().__init__(message)
+        self.line, self.column, self.message = line, column, message
+
+
+#: Limits of a scenario file, each far above what a 64-host, 10,000-VM cluster needs
+#: (docs/scenario.md, "Safe YAML"): past them a file is a mistake or an attack.
+MAX_FILE_BYTES = 64 * 2**20
+MAX_DEPTH = 64
+#: Values the tree holds once every alias is counted as what it stands for
+#: (a "billion laughs" file is a few lines that stand for billions).
+MAX_VALUES = 5_000_000
+#: Control characters other than tab, line feed and carriage return.
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f]")
 
 
 class Lines:
@@ -89,7 +109,7 @@ def _scalar(event: yaml.ScalarEvent) -> Any:
     """A scalar's value: text when quoted or tagged as text, else by YAML 1.2's core rules."""
     plain, quoted = event.implicit
     if event.tag not in (None, "!") and not plain and not quoted:
-        raise YamlTreeError(f"explicit tag {event.tag}")
+        raise _tag_refused(event)
     if not plain or event.style not in ("", None):  # quoted, literal or folded: text
         return event.value
     return _plain(event.value)
@@ -149,6 +169,8 @@ class _Builder:
         self.stack: list[list[Any]] = []
         self.root: Any = None
         self.documents = 0
+        #: How many values each finished mapping or list stands for, aliases counted in full.
+        self.weights: dict[int, int] = {}
 
     def add(self, value: Any, where: tuple[int, int]) -> None:
         """Puts a finished value into the innermost open container (or makes it the root)."""
@@ -157,6 +179,7 @@ class _Builder:
             return
         frame = self.stack[-1]
         container = frame[0]
+        frame[5] += self.weights.get(id(value), 1)
         if isinstance(container, LocatedList):
             container.lc._values[len(container)] = where
             container.append(value)
@@ -189,8 +212,31 @@ class _Builder:
                     container.lc.merged.add(key)
 
 
+def _tag_refused(event: yaml.NodeEvent) -> YamlRefused:
+    mark = event.start_mark
+    line, column = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
+    tag = getattr(event, "tag", None)
+    return YamlRefused(line, column, f"the tag {tag} is not allowed; write the value itself (a scenario holds text, numbers, lists and mappings)")
+
+
+def check_text(text: str) -> None:
+    """Refuses a file too large to be a scenario, or with a control character (YamlRefused)."""
+    if len(text) > MAX_FILE_BYTES:
+        raise YamlRefused(1, 1, f"the file holds {len(text):,} characters; a scenario file holds at most {MAX_FILE_BYTES:,}")
+    found = _CONTROL.search(text)
+    if found is not None:
+        line = text.count("\n", 0, found.start()) + 1
+        column = found.start() - (text.rfind("\n", 0, found.start()) + 1) + 1
+        raise YamlRefused(line, column, f"control character U+{ord(found.group()):04X} at column {column}; remove it (a scenario file is plain text)")
+
+
 def parse_tree(text: str) -> Any:
-    """The one YAML document in `text` as a located tree (None for an empty document)."""
+    """The one YAML document in `text` as a located tree (None for an empty document).
+
+    Raises YamlRefused for what a scenario file may not hold (a tag, a control character,
+    too deep a nesting, aliases that stand for too much), YamlTreeError for what ruamel
+    should word (a syntax error)."""
+    check_text(text)
     builder = _Builder()
     merge_key = False
     try:
@@ -217,18 +263,29 @@ def parse_tree(text: str) -> Any:
                 builder.add(value, where)
             elif isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
                 if event.tag not in (None, "!") and not event.implicit:
-                    raise YamlTreeError(f"explicit tag {event.tag}")
+                    raise _tag_refused(event)
+                if len(builder.stack) >= MAX_DEPTH:
+                    raise YamlRefused(where[0] + 1, where[1] + 1, f"nested more than {MAX_DEPTH} levels deep")
                 container: LocatedMap | LocatedList = (
                     LocatedMap() if isinstance(event, yaml.MappingStartEvent) else LocatedList()
                 )
                 container.lc = Lines(*where)
                 if event.anchor is not None:
                     builder.anchors[event.anchor] = container
-                # (container, key, key seen, key's place, key is a merge key)
-                builder.stack.append([container, None, False, None, False])
+                # (container, key, key seen, key's place, key is a merge key, values it stands for)
+                builder.stack.append([container, None, False, None, False, 0])
             elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
                 frame = builder.stack.pop()
                 start = frame[0].lc
+                weight = 1 + frame[5]
+                if weight > MAX_VALUES:
+                    raise YamlRefused(
+                        start.line + 1,
+                        start.col + 1,
+                        f"this part stands for more than {MAX_VALUES:,} values once its aliases are expanded; "
+                        "write it out, or use fewer aliases of aliases",
+                    )
+                builder.weights[id(frame[0])] = weight
                 builder.add(frame[0], (start.line, start.col))
             elif isinstance(event, yaml.AliasEvent):
                 if event.anchor not in builder.anchors:
