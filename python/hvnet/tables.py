@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from rich.table import Table
 
+from hvnet.model import split_endpoint
 from hvnet.results import OperationResult, Results, TrafficResult
 from hvnet.units import format_bitrate, format_bytes, human_duration
 
@@ -20,7 +21,7 @@ def _seconds(value: float | None) -> str:
 
 
 def _nic(name: str | None) -> str:
-    return "none" if name is None else name.split("/", 1)[1]
+    return "none" if name is None else split_endpoint(name)[1]
 
 
 def _via(t: TrafficResult) -> str:

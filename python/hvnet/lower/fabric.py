@@ -16,6 +16,7 @@ from collections import deque
 from dataclasses import dataclass, field
 
 from hvnet.model import Scenario
+from hvnet.model.refs import parse_ref
 from hvnet.units import bytes_per_s as to_bytes_per_s
 
 __all__ = ["Direction", "Fabric", "Port", "build_fabric", "ecmp_key"]
@@ -33,10 +34,10 @@ class Port:
 
     @classmethod
     def parse(cls, text: str) -> Port:
-        """`hv1/nic1` -> Port("hv1", "nic1"): the one place a `node/port` reference is split
-        (the model has checked it; hvnet/model/scenario.py)."""
-        node, _, port = text.partition("/")
-        return cls(node, port)
+        """`hv1/nic1` -> Port("hv1", "nic1"), split as the model splits it (`model.refs`,
+        which has checked it)."""
+        ref = parse_ref(text)
+        return cls(ref.node, ref.port)
 
 
 @dataclass(frozen=True)
