@@ -23,18 +23,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
-
+from typing import Literal, cast
 from hvnet import _core, frames
 from hvnet.hashing import rss_hash
 from hvnet.cpu import CoreSet, CpuModel, CpuParameters, VmqParameters, coalesces
 from hvnet.endpoints import Endpoints
 from hvnet.fabric import Fabric, Port, build_fabric, ecmp_key
 from hvnet.interfaces import SmbChannel
+from hvnet.lower import specs
 from hvnet.model import Scenario
-
-if TYPE_CHECKING:
-    from hvnet._core import MigrationArgs
 
 __all__ = [
     "ConnectionOutcome",
@@ -57,11 +54,6 @@ MIGRATION_SOURCE_PORT = 64000
 #: SMB listens on port 445; its channels' source ports start here.
 SMB_PORT = 445
 SMB_SOURCE_PORT = 63000
-
-
-_Mac = tuple[int, int, int, int, int, int]
-_Cores = tuple[str, list[int]]
-_EndpointArgs = tuple[str, int, int, str, _Mac, _Cores, _Cores, list[int], list[int], _Cores, _Cores]
 
 
 @dataclass(frozen=True)
@@ -332,21 +324,21 @@ class NetworkModel:
 
     def _guests(
         self, index: dict[str, int], migrations: Sequence[MigrationRequest]
-    ) -> list[tuple[int, float, list[int], list[int]]]:
-        """The busy VMs' own CPU load for the core: (the endpoint of the host it
+    ) -> list[specs.Guest]:
+        """The busy VMs' own CPU load for the core: the endpoint of the host it
         starts on, cores' worth of work = vCPUs × cpu_load, the migrations that
-        move it, its vCPUs). The core spreads it evenly over its host's cores
+        move it, its vCPUs. The core spreads it evenly over its host's cores
         and moves it to the destination when a migration ends, and keeps each
-        of its vCPUs `cpu_load` busy (crates/network/src/run/guests.rs).
+        of its vCPUs `cpu_load` busy (crates/migration/src/guests.rs).
         Without a CPU model there are no cores to load."""
         if self.cpu is None:
             return []
         return [
-            (
-                index[vm.host],
-                vm.vcpus * vm.cpu_load,
-                [i for i, m in enumerate(migrations) if m.vm == vm.name],
-                self.cpu.vcpus.get(vm.name, []),
+            specs.Guest(
+                host=index[vm.host],
+                cores=vm.vcpus * vm.cpu_load,
+                migrations=tuple(i for i, m in enumerate(migrations) if m.vm == vm.name),
+                vcpus=tuple(self.cpu.vcpus.get(vm.name, [])),
             )
             for vm in self.scenario.vms
             if vm.cpu_load > 0
@@ -401,7 +393,7 @@ class NetworkModel:
         """Runs the connections and migrations (check `unreachable` first) and
         records use per `step_s`."""
         ends = [self._ends(m) for m in migrations]
-        endpoints: list[_EndpointArgs] = []
+        endpoints: list[specs.Endpoint] = []
         index: dict[str, int] = {}
         vm_names = {vm.name for vm in self.scenario.vms}
         #: The VMs whose own stack works: those that send or receive (a migration is the hosts').
@@ -422,45 +414,45 @@ class NetworkModel:
             index[name] = len(endpoints)
             host_cores = [] if self.cpu is None else self.cpu.cores[e.host.name]
             endpoints.append(
-                (
-                    kind,
-                    uplink,
-                    e.port_index,
-                    e.address,
-                    e.mac,
-                    cores.for_core(),
-                    cores.for_core(),
-                    host_cores,
-                    list(queue_cores),
-                    guest_send.for_core(),
-                    guest_receive.for_core(),
+                specs.Endpoint(
+                    uplink=specs.Uplink("team" if kind == "team" else "nic", uplink),
+                    port=e.port_index,
+                    address=e.address,
+                    mac=e.mac,
+                    send_cores=_cores(cores),
+                    receive_cores=_cores(cores),
+                    host_cores=tuple(host_cores),
+                    queue_cores=queue_cores,
+                    guest_send_cores=_cores(guest_send),
+                    guest_receive_cores=_cores(guest_receive),
                 )
             )
-        connections: list[tuple[int, int, tuple[int, int] | None, float, float, float | None]] = []
+        connections: list[specs.Connection] = []
         for k, request in enumerate(requests):
             for a in self._uplink_nics(request.source)[2]:
                 for b in self._uplink_nics(request.target)[2]:
                     self._reachable(a, b)
             port = EPHEMERAL_PORT + k % (65536 - EPHEMERAL_PORT)
             connections.append(
-                (
-                    index[request.source],
-                    index[request.target],
-                    (port, SERVICE_PORT),
-                    request.size_bytes,
-                    request.start_s,
-                    request.stop_s,
+                specs.Connection(
+                    source=index[request.source],
+                    target=index[request.target],
+                    ports=(port, SERVICE_PORT),
+                    amount_bytes=request.size_bytes,
+                    start_s=request.start_s,
+                    stop_s=request.stop_s,
                 )
             )
         hosts = {h.name: i for i, h in enumerate(self.scenario.hosts)}
         smb_limits = self._smb_limits(migrations)
-        migration_args: list[MigrationArgs] = []
+        migration_specs: list[specs.Migration] = []
         for i, (m, (source, target)) in enumerate(zip(migrations, ends)):
             for a in self._uplink_nics(source)[2]:
                 for b in self._uplink_nics(target)[2]:
                     self._reachable(a, b)
-            channels: list[tuple[tuple[int, int] | None, tuple[int, int], tuple[float, float] | None]] = []
-            ports = self._smb_ports(source, target, len(m.channels), endpoints[index[target]][6][1], SMB_SOURCE_PORT + 64 * i)
+            channels: list[specs.Channel] = []
+            receive_cores = list(endpoints[index[target]].receive_cores.cores)
+            ports = self._smb_ports(source, target, len(m.channels), receive_cores, SMB_SOURCE_PORT + 64 * i)
             for channel, port in zip(m.channels, ports):
                 pair = None
                 if channel.out_nic is not None and channel.in_nic is not None:
@@ -468,79 +460,105 @@ class NetworkModel:
                     self._reachable(*pair)
                 rdma_cost = self.cpu.parameters.rdma_cost() if self.cpu is not None else 0.0
                 cycles = (rdma_cost, rdma_cost) if channel.rdma else None
-                channels.append((pair, (port, SMB_PORT), cycles))
-            memory = [m.assigned_bytes, m.populated_bytes, m.dirty_bytes_per_s, m.working_set_bytes, m.device_state_bytes]
-            migration_args.append(
-                (
-                    index[source],
-                    index[target],
-                    (MIGRATION_SOURCE_PORT + i % 1000, LIVE_MIGRATION_PORT),
-                    memory,
-                    (m.max_passes, m.stop_bytes, m.switchover_s, m.prepare_bytes_per_s),
-                    m.at_s,
-                    hosts[m.source],
-                    m.simultaneous,
-                    channels,
-                    None if m.compression is None else list(m.compression),
-                    (list(m.after), m.delay_s),
-                    smb_limits.get(m.source) if m.channels else None,
+                channels.append(specs.Channel(nics=pair, ports=(port, SMB_PORT), cycles_per_byte=cycles))
+            memory = specs.GuestMemory(
+                assigned_bytes=m.assigned_bytes,
+                populated_bytes=m.populated_bytes,
+                dirty_bytes_per_s=m.dirty_bytes_per_s,
+                working_set_bytes=m.working_set_bytes,
+                device_state_bytes=m.device_state_bytes,
+            )
+            migration_specs.append(
+                specs.Migration(
+                    source=index[source],
+                    target=index[target],
+                    ports=(MIGRATION_SOURCE_PORT + i % 1000, LIVE_MIGRATION_PORT),
+                    memory=memory,
+                    precopy=specs.Precopy(max_passes=m.max_passes, stop_bytes=m.stop_bytes, switchover_s=m.switchover_s),
+                    prepare_bytes_per_s=m.prepare_bytes_per_s,
+                    at_s=m.at_s,
+                    queue=hosts[m.source],
+                    simultaneous=m.simultaneous,
+                    channels=tuple(channels),
+                    compression=None if m.compression is None else specs.Compression(*m.compression),
+                    after=tuple(m.after),
+                    delay_s=m.delay_s,
+                    through=smb_limits.get(m.source) if m.channels else None,
                 )
             )
         changes = self.changes()
         dynamic = any(t[3] == "dynamic" for t in self.teams)
-        dynamic_queues = any(e[8] for e in endpoints)
+        dynamic_queues = any(e.queue_cores for e in endpoints)
         guests = self._guests(index, migrations)
-        result = _core.run_network(
-            self.fabric.capacities,
-            self.fabric.fatpipe,
-            self.nics,
-            self.teams,
-            endpoints,
-            {pair: self._path_usage(pair, path) for pair, path in self._paths.items()},
-            connections,
-            changes,
-            self.parameters.lacp_timeout_s,
-            rebalance_interval=self.parameters.rebalance_interval_s if dynamic else None,
-            record_step=step_s,
-            migrations=migration_args,
-            guests=guests,
-            dynamic_vmq=(self.vmq.interval_s, self.vmq.busy) if dynamic_queues else None,
+        network = specs.NetworkSpec(
+            resources=tuple(specs.Resource(c, f) for c, f in zip(self.fabric.capacities, self.fabric.fatpipe)),
+            nics=tuple(specs.Nic(send, receive) for send, receive in self.nics),
+            teams=tuple(specs.Team(tuple(m), standby, mode, balancing, switch) for m, standby, mode, balancing, switch in self.teams),
+            endpoints=tuple(endpoints),
+            paths=tuple(_path(pair, *self._path_usage(pair, path)) for pair, path in self._paths.items()),
+            lacp_timeout_s=self.parameters.lacp_timeout_s,
+            rebalance_interval_s=self.parameters.rebalance_interval_s if dynamic else None,
+            dynamic_vmq=specs.DynamicVmq(self.vmq.interval_s, self.vmq.busy) if dynamic_queues else None,
+        )
+        result = _core.run(
+            specs.RunSpec(
+                network=network,
+                connections=tuple(connections),
+                changes=tuple(_change(*change) for change in changes),
+                migrations=tuple(migration_specs),
+                guests=tuple(guests),
+                record_step_s=step_s,
+            )
         )
         names = [str(p) for p in self.nic_ports]
         outcomes = [
             ConnectionOutcome(
-                end_s=end,
-                nics=[(t, None if a is None else names[a], None if b is None else names[b]) for t, a, b in members],
-                blackholed_s=blackholed,
-                stalled_since_s=stalled,
-                sent_bytes=sent,
+                end_s=c.end_s,
+                nics=[(t, None if a is None else names[a], None if b is None else names[b]) for t, a, b in c.members],
+                blackholed_s=c.blackholed_s,
+                stalled_since_s=c.stalled_since_s,
+                sent_bytes=c.sent_bytes,
             )
-            for end, members, blackholed, stalled, sent in zip(
-                result["end"], result["members"], result["blackholed"], result["stalled_since"], result["sent"]
-            )
+            for c in result.connections
         ]
         migration_outcomes = [
             MigrationOutcome(
-                queued_s=m["queued"],
-                start_s=m["start"],
-                end_s=m["end"],
-                passes=list(m["passes"]),
-                blackout_s=m["blackout"],
-                bytes_sent=m["bytes_sent"],
-                peak_bps=8 * m["peak_rate"],
-                connections=list(m["connections"]),
+                queued_s=m.queued_s,
+                start_s=m.start_s,
+                end_s=m.end_s,
+                passes=list(m.passes),
+                blackout_s=m.blackout_s,
+                bytes_sent=m.bytes_sent,
+                peak_bps=8 * m.peak_bytes_per_s,
+                connections=list(m.connections),
             )
-            for m in result["migrations"]
+            for m in result.migrations
         ]
         return NetworkRun(
             outcomes,
-            result["end_time"],
-            result["events"],
-            result["wall_s"],
-            result["series"],
+            result.end_s,
+            result.events,
+            result.wall_s,
+            result.series,
             self.fabric,
             migration_outcomes,
         )
+
+
+def _cores(cores: CoreSet) -> specs.Cores:
+    assert cores.kind in ("none", "rss", "queue", "spread"), cores.kind
+    return specs.Cores(cast(Literal["none", "rss", "queue", "spread"], cores.kind), tuple(cores.cores))
+
+
+def _change(at: float, kind: str, index: int, up: bool) -> specs.Change:
+    assert kind in ("resource", "link"), kind
+    return specs.Change(at, cast(Literal["resource", "link"], kind), index, up)
+
+
+def _path(
+    pair: tuple[int, int], links: list[tuple[int, float]], send: float, receive: float, guest_send: float, guest_receive: float
+) -> specs.Path:
+    return specs.Path(pair[0], pair[1], tuple(links), send, receive, guest_send, guest_receive)
 
 
 def _ephemeral(port: int) -> int:
