@@ -586,3 +586,25 @@ fn network_with_a_vm_on_b() -> (Network, [usize; 2]) {
     }
     (net, vcpus)
 }
+
+#[test]
+fn a_migration_reports_the_cpu_its_connections_cost_on_each_host() {
+    // The compressed migration of 200 units (half zero pages) and its
+    // blackout copy of 1 unit of device state: every byte of memory costs 1
+    // cycle to compress on A (0.5 on each of its 2 cores of 40 cycles/s) and
+    // 1 to decompress on B, and no core sends or receives it (no RSS or VMQ
+    // here): 201 × (0.5 / 40 + 0.5 / 40) = 5.025 core-s on each host.
+    let (net, compression) = network_with_cores();
+    let vm = compressed(compression, 0, 1, 0.0);
+    let run = run_with_migrations(&net, &[], &[], &[vm], &[], None);
+    let m = &run.migrations[0];
+    assert!(close(m.bytes_sent, 201.0), "{m:?}");
+    assert!(close(m.cpu_core_s_source, 201.0 / 40.0), "{m:?}");
+    assert!(close(m.cpu_core_s_destination, 201.0 / 40.0), "{m:?}");
+    let per_connection: f64 = m
+        .connections
+        .iter()
+        .map(|&k| run.connections[k].send_core_s)
+        .sum();
+    assert_eq!(per_connection, m.cpu_core_s_source);
+}

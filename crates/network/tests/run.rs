@@ -475,3 +475,38 @@ fn a_vm_sends_from_its_vcpus_at_its_stacks_send_cost() {
     let used: f64 = vcpus.iter().map(|&v| series[v][0]).sum();
     assert!(close(used, 10.0), "{used}");
 }
+
+#[test]
+fn each_connection_reports_the_cpu_it_cost_on_each_side_stretch_by_stretch() {
+    // A sends from a core of 40 cycles/s at 2 cycles per byte; B receives on
+    // a core of 40 cycles/s at 4 cycles per byte over the first member, 8
+    // over the other. The first member's link goes down at 5 s: 50 units
+    // moved at 10/s, then the other 50 at B's core's 40/8 = 5/s (10 s).
+    // Sending: 100 × 2 / 40 = 5 core-s; receiving: 50 × 4 / 40 + 50 × 8 / 40
+    // = 5 + 10 = 15 core-s.
+    let mut net = network(TeamingMode::SwitchIndependent, ADDRESS_HASH, None);
+    let first = net.resources.len();
+    net.resources
+        .extend([(40.0, Sharing::Shared), (40.0, Sharing::Shared)]);
+    net.endpoints[0].send_cores = Cores::Queue(first);
+    net.endpoints[1].receive_cores = Cores::Queue(first + 1);
+    let member = first_member(&net);
+    for (&(a, _), path) in net.paths.iter_mut() {
+        path.send_cycles_per_byte = 2.0;
+        path.receive_cycles_per_byte = if a == member { 4.0 } else { 8.0 };
+    }
+    let fail = [(
+        5.0,
+        Change::Link {
+            nic: member,
+            up: false,
+        },
+    )];
+    let report = &net
+        .run(&[connection(0, 1, 49152, 100.0)], &fail, None)
+        .connections[0];
+    assert_eq!(report.members.len(), 2, "it moved once");
+    assert!(close(report.end.unwrap(), 15.0), "{report:?}");
+    assert!(close(report.send_core_s, 5.0), "{report:?}");
+    assert!(close(report.receive_core_s, 15.0), "{report:?}");
+}
