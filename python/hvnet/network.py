@@ -1,8 +1,9 @@
 """The scenario as the Rust core sees it: NICs, teams, endpoints and paths.
 
-This module turns names into indices and events into changes, then makes
-one call into the core, which picks team members, fails over, rebalances and
-runs the engine (`crates/network/src/run.rs`). Paths between every pair of
+This module turns names into indices and events into changes, builds the
+core's typed specs (`hvnet.lower.specs`), then makes one call into the core
+(`_core.run`), which picks team members, fails over, rebalances and runs the
+engine (`crates/network/src/run.rs`, migrations: `crates/migration`). Paths between every pair of
 NICs a connection may use come from `fabric.py`; a pair with no cabled path
 goes through a resource of capacity 0, so a connection that lands there is
 black-holed rather than silently rerouted. So does a pair whose full-size
