@@ -10,9 +10,6 @@ of its nodes' part), from the migrations' end times.
 
 from __future__ import annotations
 
-from hvnet.calibration import Calibration, CpuParameters
-from hvnet.lower import frames
-from hvnet.lower.cpu import coalesces
 from hvnet.lower.fabric import Port
 from hvnet.lower.migrations import MigrationRequest
 from hvnet.lower.network import NetworkModel
@@ -99,43 +96,10 @@ def vcpu_series(model: NetworkModel, series: list[list[float]]) -> list[VcpuSeri
     ]
 
 
-def _core_seconds(scenario: Scenario, host_name: str, cycles: float, cpu: CpuParameters) -> float:
-    """Core-seconds that `cycles` take on a core of that host."""
-    host = scenario.host(host_name)
-    return cycles / cpu.cycles_per_s(host)
-
-
-def migration_results(
-    scenario: Scenario,
-    plan: Plan,
-    requests: list[MigrationRequest],
-    run: NetworkRun,
-    calibration: Calibration,
-) -> list[MigrationResult]:
-    """One record per migration, in the order they were asked for."""
-    cpu = calibration.cpu
-    mtu = {f"{h.name}/{n.name}": n.mtu for h in scenario.hosts for n in h.nics}
-    rsc = {f"{h.name}/{n.name}": coalesces(h, n) for h in scenario.hosts for n in h.nics}
-    out = []
-    for move, request, outcome in zip(plan.moves, requests, run.migrations):
-        send_cycles = receive_cycles = 0.0
-        rdma = any(channel.rdma for channel in request.channels)
-        wire = 1.0
-        if request.compression is not None:
-            ratio, zero_ratio, compress, decompress, zero_cycles, _ = request.compression
-            zero = (request.assigned_bytes - request.populated_bytes) if outcome.passes else 0.0
-            data = outcome.bytes_sent - zero
-            send_cycles += data * compress + zero * zero_cycles
-            receive_cycles += data * decompress + zero * zero_cycles
-            wire = (data * ratio + zero * zero_ratio) / outcome.bytes_sent if outcome.bytes_sent else 1.0
-        for k in outcome.connections:
-            connection = run.outcomes[k]
-            out_nic, in_nic = connection.nics[0][1], connection.nics[0][2]
-            mss = frames.mss(min(mtu.get(out_nic or "", 1500), mtu.get(in_nic or "", 1500)))
-            send_cycles += wire * connection.sent_bytes * (cpu.rdma_cost() if rdma else cpu.send_cost())
-            receive_cycles += wire * connection.sent_bytes * (cpu.rdma_cost() if rdma else cpu.receive_cost(mss, rsc.get(in_nic or "", False)))
-        out.append(_record(scenario, request, outcome, send_cycles, receive_cycles, cpu, move.operation))
-    return out
+def migration_results(plan: Plan, requests: list[MigrationRequest], run: NetworkRun) -> list[MigrationResult]:
+    """One record per migration, in the order they were asked for; its CPU cost is the
+    core's count (each byte's cycles on the cores it used, compression included)."""
+    return [_record(request, outcome, move.operation) for move, request, outcome in zip(plan.moves, requests, run.migrations)]
 
 
 def _option(request: MigrationRequest) -> str:
@@ -146,15 +110,7 @@ def _option(request: MigrationRequest) -> str:
     return "smb_direct" if any(channel.rdma for channel in request.channels) else "smb"
 
 
-def _record(
-    scenario: Scenario,
-    request: MigrationRequest,
-    outcome: MigrationOutcome,
-    send_cycles: float,
-    receive_cycles: float,
-    cpu: CpuParameters,
-    operation: int,
-) -> MigrationResult:
+def _record(request: MigrationRequest, outcome: MigrationOutcome, operation: int) -> MigrationResult:
     duration = None if outcome.end_s is None or outcome.start_s is None else outcome.end_s - outcome.start_s
     return MigrationResult(
         vm=request.vm,
@@ -171,8 +127,8 @@ def _record(
         blackout_ms=None if outcome.blackout_s is None else 1000 * outcome.blackout_s,
         blackout_start_s=None if outcome.blackout_s is None or outcome.end_s is None else outcome.end_s - outcome.blackout_s,
         peak_gbps=outcome.peak_bps / 1e9,
-        cpu_core_s_source=_core_seconds(scenario, request.source, send_cycles, cpu),
-        cpu_core_s_destination=_core_seconds(scenario, request.target, receive_cycles, cpu),
+        cpu_core_s_source=outcome.cpu_core_s_source,
+        cpu_core_s_destination=outcome.cpu_core_s_destination,
         operation=operation,
     )
 

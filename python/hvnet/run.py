@@ -14,8 +14,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from hvnet import _core
+from hvnet.lower import specs
 from hvnet.lower.fabric import Fabric
-from hvnet.lower.migrations import MigrationRequest, guests, migration_args, migration_ends, smb_limits
+from hvnet.lower.migrations import MigrationRequest, guest_specs, migration_ends, migration_specs, smb_limits
 from hvnet.lower.network import ConnectionRequest, NetworkModel
 from hvnet.units import bits_per_s
 
@@ -35,6 +36,9 @@ class ConnectionOutcome:
     stalled_since_s: float | None
     #: Bytes it moved (its size unless it was stopped or never completed).
     sent_bytes: float
+    #: Core-seconds it cost its sending and its receiving side (the core's count).
+    send_core_s: float = 0.0
+    receive_core_s: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -51,6 +55,9 @@ class MigrationOutcome:
     peak_bps: float
     #: Its connections, as indices into `NetworkRun.outcomes`.
     connections: list[int]
+    #: Core-seconds it cost the source and the destination host (the core's count).
+    cpu_core_s_source: float = 0.0
+    cpu_core_s_destination: float = 0.0
 
 
 @dataclass
@@ -77,63 +84,47 @@ def run(
     records use per `step_s`."""
     ends = migration_ends(model, migrations)
     talking = {end for r in requests for end in (r.source, r.target)}
-    endpoints, index = model.endpoint_args(talking)
-    connections = model.connection_args(requests, index)
+    endpoints, index = model.endpoint_specs(talking)
+    connections = model.connection_specs(requests, index)
     limits = smb_limits(model, migrations)
-    migration_specs = migration_args(model, migrations, ends, index, [e[6][1] for e in endpoints], limits)
+    moves = migration_specs(model, migrations, ends, index, [e.receive_cores.cores for e in endpoints], limits)
     changes = model.changes()
-    dynamic_queues = any(e[8] for e in endpoints)
-    busy_guests = guests(model, index, migrations)
-    teaming, vmq = model.calibration.teaming, model.calibration.vmq
-    result = _core.run_network(
-        model.fabric.capacities,
-        model.fabric.fatpipe,
-        model.nics,
-        model.teams,
-        endpoints,
-        model.path_args(),
-        connections,
-        changes,
-        teaming.lacp_timeout_s,
-        rebalance_interval=teaming.rebalance_interval_s if model.dynamic else None,
-        record_step=step_s,
-        migrations=migration_specs,
-        guests=busy_guests,
-        dynamic_vmq=(vmq.interval_s, vmq.busy) if dynamic_queues else None,
+    busy = guest_specs(model, index, migrations)
+    spec = specs.RunSpec(
+        network=model.network_spec(endpoints),
+        connections=tuple(connections),
+        changes=tuple(changes),
+        migrations=tuple(moves),
+        guests=tuple(busy),
+        record_step_s=step_s,
     )
+    report = _core.run(spec)
     names = [str(p) for p in model.nic_ports]
     outcomes = [
         ConnectionOutcome(
-            end_s=end,
-            nics=[(t, None if a is None else names[a], None if b is None else names[b]) for t, a, b in members],
-            blackholed_s=blackholed,
-            stalled_since_s=stalled,
-            sent_bytes=sent,
+            end_s=c.end_s,
+            nics=[(t, None if a is None else names[a], None if b is None else names[b]) for t, a, b in c.members],
+            blackholed_s=c.blackholed_s,
+            stalled_since_s=c.stalled_since_s,
+            sent_bytes=c.sent_bytes,
+            send_core_s=c.send_core_s,
+            receive_core_s=c.receive_core_s,
         )
-        for end, members, blackholed, stalled, sent in zip(
-            result["end"], result["members"], result["blackholed"], result["stalled_since"], result["sent"]
-        )
+        for c in report.connections
     ]
     migration_outcomes = [
         MigrationOutcome(
-            queued_s=m["queued"],
-            start_s=m["start"],
-            end_s=m["end"],
-            passes=list(m["passes"]),
-            blackout_s=m["blackout"],
-            bytes_sent=m["bytes_sent"],
-            peak_bps=bits_per_s(m["peak_rate"]),
-            connections=list(m["connections"]),
+            queued_s=m.queued_s,
+            start_s=m.start_s,
+            end_s=m.end_s,
+            passes=list(m.passes),
+            blackout_s=m.blackout_s,
+            bytes_sent=m.bytes_sent,
+            peak_bps=bits_per_s(m.peak_bytes_per_s),
+            connections=list(m.connections),
+            cpu_core_s_source=m.cpu_core_s_source,
+            cpu_core_s_destination=m.cpu_core_s_destination,
         )
-        for m in result["migrations"]
+        for m in report.migrations
     ]
-    return NetworkRun(
-        outcomes,
-        result["end_time"],
-        result["events"],
-        result["wall_s"],
-        result["series"],
-        model.fabric,
-        migration_outcomes,
-    )
-
+    return NetworkRun(outcomes, report.end_s, report.events, report.wall_s, report.series, model.fabric, migration_outcomes)

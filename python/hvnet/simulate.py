@@ -52,7 +52,7 @@ def simulate(
     if problems:
         raise ScenarioError(problems)
     outcome = run(model, requests, step_s, migrations)
-    migrated = migration_results(scenario, plan, migrations, outcome, calibration)
+    migrated = migration_results(plan, migrations, outcome)
     series = outcome.series or []
     return Results(
         scenario=scenario.name,

@@ -3,8 +3,10 @@
 //! Activities (byte transfers, CPU work) consume resources (link directions,
 //! cores) with per-resource coefficients; their rates are the weighted
 //! max-min fair allocation ([`lmm`]), recomputed at each event ([`sim`]).
-//! The engine knows nothing of files, YAML or Hyper-V: callers build
-//! resources and activities, and react to events.
+//! The engine knows nothing of files, YAML or Hyper-V (no NICs, no VMs, no
+//! PyO3): callers build resources and activities, and react to events. A
+//! timer carries a plain `u64` tag; the network's run keeps the typed timer
+//! each tag stands for (`hvnet_network::Timer`).
 
 pub mod lmm;
 pub mod record;

@@ -1,12 +1,18 @@
-//! hvnet's network behaviour, on the engine.
+//! hvnet's network behaviour, on the engine. It knows nothing of live
+//! migration: migration is built on it (crate `hvnet-migration`), through
+//! the run's [`Driver`].
 //!
+//! - [`spec`]: what a run is given ([`Network`], [`Nic`], [`Team`],
+//!   [`Endpoint`], [`Path`], [`Connection`], [`Change`], [`DynamicVmq`]) and
+//!   its validation ([`check`], [`SpecError`]).
 //! - [`mod@toeplitz`]: the Toeplitz hash and Microsoft's default RSS key.
 //! - [`rss`]: the flow key RSS hashes ([`FlowKey`]), [`rss_hash`], and the
 //!   [`IndirectionTable`] that turns a hash into a receive queue.
 //! - [`team`]: which team member carries a connection, each way.
 //! - [`cores`]: which core sends and receives a connection (RSS, VMQ, vRSS).
-//! - [`run`]: connections on NICs and teams, with failures, failover and
-//!   rebalancing, dynamic VMQ, and live migrations (pre-copy over TCP), run on the engine.
+//! - [`run`]: connections on NICs and teams, with failures, failover,
+//!   rebalancing and dynamic VMQ, run on the engine; the [`Run`] a higher
+//!   layer drives through a [`Driver`].
 //!
 //! It knows nothing of files or scenario syntax: callers describe NICs,
 //! teams, endpoints and paths by index.
@@ -16,6 +22,7 @@
 pub mod cores;
 pub mod rss;
 pub mod run;
+pub mod spec;
 pub mod team;
 pub mod toeplitz;
 
@@ -23,9 +30,9 @@ pub use cores::Cores;
 pub use rss::{
     rss_hash, FlowKey, IndirectionTable, TableError, MAX_INDIRECTION_TABLE_LEN, RSS_KEY_LEN,
 };
-pub use run::{
-    Change, Channel, Compression, Connection, ConnectionReport, DynamicVmq, Endpoint, Guest,
-    Migration, MigrationReport, Network, Nic, Path, RunReport, Uplink,
+pub use run::{ConnectionReport, Driver, Resources, Run, RunReport, Timer};
+pub use spec::{
+    check, Change, Connection, DynamicVmq, Endpoint, Network, Nic, Path, SpecError, Uplink,
 };
 pub use team::{AddressHash, Flow, LoadBalancing, SwitchHash, Team, TeamingMode};
 pub use toeplitz::{toeplitz, HashError, MICROSOFT_RSS_KEY};

@@ -17,14 +17,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Literal
 
 from hvnet.lower.fabric import Fabric, Port
+from hvnet.lower.specs import Change
 from hvnet.model import Scenario
 
-__all__ = ["Change", "changes"]
+__all__ = ["changes"]
 
-#: (at s, "resource" or "link", resource id or NIC index, up)
-Change = tuple[float, str, int, bool]
+Kind = Literal["resource", "link"]
 
 #: Operations, not failures: they become migrations (`migrations.py`).
 _OPERATIONS = ("migrate", "drain", "rolling_update")
@@ -37,7 +38,7 @@ class _Held:
     causes: dict[tuple[str, int], set[str]] = field(default_factory=dict)
     out: list[Change] = field(default_factory=list)
 
-    def hold(self, at: float, kind: str, index: int, cause: str, down: bool) -> None:
+    def hold(self, at: float, kind: Kind, index: int, cause: str, down: bool) -> None:
         causes = self.causes.setdefault((kind, index), set())
         was_up = not causes
         if down:
@@ -45,7 +46,7 @@ class _Held:
         else:
             causes.discard(cause)
         if was_up != (not causes):
-            self.out.append((at, kind, index, not causes))
+            self.out.append(Change(at_s=at, kind=kind, index=index, up=not causes))
 
 
 def changes(

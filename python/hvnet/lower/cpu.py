@@ -53,25 +53,12 @@ guest's vCPU, and a guest whose own work fills its vCPUs receives slowly.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from hvnet.calibration import CpuParameters
+from hvnet.lower.specs import Cores
 from hvnet.model import Host, Nic, Scenario
 
-__all__ = ["CoreSet", "CpuModel", "coalesces"]
-
-@dataclass(frozen=True)
-class CoreSet:
-    """The cores an endpoint's connections may land on: `kind` is `rss`
-    (hash through the indirection table), `queue` (one core) or `spread`
-    (vRSS: hash over the set)."""
-
-    kind: str
-    cores: tuple[int, ...]
-
-    def for_core(self) -> tuple[str, list[int]]:
-        return self.kind, list(self.cores)
-
+__all__ = ["CpuModel", "coalesces"]
 
 class CpuModel:
     """Core resources of every host, and each endpoint's core sets."""
@@ -101,7 +88,7 @@ class CpuModel:
                 self._vm_queue[name] = 1 + i % (count - 1) if count > 1 else 0
         self._scenario = scenario
 
-    def host_set(self, host: Host, nic_names: list[str]) -> CoreSet:
+    def host_set(self, host: Host, nic_names: list[str]) -> Cores:
         """RSS on `rss_queues` cores from the NIC's base core on (for a team:
         the union of its members' sets, in member order)."""
         cores = self.cores[host.name]
@@ -112,25 +99,25 @@ class CpuModel:
                 core = cores[(nic.rss_base_core + k) % len(cores)]
                 if core not in chosen:
                     chosen.append(core)
-        return CoreSet("rss", tuple(chosen[:64]))
+        return Cores("rss", tuple(chosen[:64]))
 
     def _vrss(self, vm_name: str, host: Host, nic_names: list[str]) -> bool:
         """vRSS works for a VM of 2 or more vCPUs on VMQ NICs of 10 Gbps or more (BEHAVIOUR.md)."""
         nics = [host.nic(n) for n in nic_names]
         return self._scenario.vm(vm_name).vcpus >= 2 and all(n.vmq and n.speed >= 10e9 for n in nics)
 
-    def vm_set(self, vm_name: str, host: Host, nic_names: list[str]) -> CoreSet:
+    def vm_set(self, vm_name: str, host: Host, nic_names: list[str]) -> Cores:
         """VMQ's core, vRSS's spread, or the default queue's core 0."""
         cores = self.cores[host.name]
         if not all(host.nic(n).vmq for n in nic_names):
-            return CoreSet("queue", (cores[0],))
+            return Cores("queue", (cores[0],))
         first = self._vm_queue[vm_name]
         if self._vrss(vm_name, host, nic_names):
             width = min(self._scenario.vm(vm_name).vcpus, len(cores))
-            return CoreSet("spread", tuple(cores[(first + i) % len(cores)] for i in range(width)))
-        return CoreSet("queue", (cores[first],))
+            return Cores("spread", tuple(cores[(first + i) % len(cores)] for i in range(width)))
+        return Cores("queue", (cores[first],))
 
-    def guest_sets(self, vm_name: str, host: Host, nic_names: list[str]) -> tuple[CoreSet, CoreSet]:
+    def guest_sets(self, vm_name: str, host: Host, nic_names: list[str]) -> tuple[Cores, Cores]:
         """The VM's vCPUs its own stack sends and receives on: it sends from whichever vCPU its
         application runs on (spread over them all), and receives on vCPU 0 (the one its synthetic
         NIC interrupts), or, with vRSS, spread over all of them. The first call for a VM adds its
@@ -140,7 +127,7 @@ class CpuModel:
             self.vcpus[vm_name] = [self._add_resource(f"{vm_name} vCPU {k}", cycles) for k in range(count)]
         vcpus = tuple(self.vcpus[vm_name])
         receive = vcpus if self._vrss(vm_name, host, nic_names) else vcpus[:1]
-        return CoreSet("spread", vcpus), CoreSet("spread" if len(receive) > 1 else "queue", receive)
+        return Cores("spread", vcpus), Cores("spread" if len(receive) > 1 else "queue", receive)
 
     def vm_queue_cores(self, vm_name: str, host: Host, nic_names: list[str]) -> tuple[int, ...]:
         """The cores dynamic VMQ may move the VM's queue among: those static VMQ

@@ -27,11 +27,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from hvnet.calibration import Calibration
 from hvnet.errors import Problem
 from hvnet.hashing import rss_hash
+from hvnet.lower import specs
 from hvnet.lower.fabric import Fabric, Port
 from hvnet.lower.interfaces import SmbChannel, migration_network, smb_channels
 from hvnet.lower.network import EPHEMERAL_PORT, NetworkModel
@@ -39,10 +39,7 @@ from hvnet.lower.operations import Plan, plan_operations
 from hvnet.model import Scenario
 from hvnet.units import bytes_per_s
 
-if TYPE_CHECKING:
-    from hvnet._core import MigrationArgs
-
-__all__ = ["MigrationRequest", "guests", "migration_args", "migration_ends", "migration_requests", "smb_limits"]
+__all__ = ["MigrationRequest", "guest_specs", "migration_ends", "migration_requests", "migration_specs", "smb_limits"]
 
 #: Live migration over TCP/IP listens on port 6600 (BEHAVIOUR.md).
 LIVE_MIGRATION_PORT = 6600
@@ -76,9 +73,8 @@ class MigrationRequest:
     prepare_bytes_per_s: float | None = None
     #: SMB's connections (`interfaces.SmbChannel`); empty for TCP/IP and Compression.
     channels: tuple[SmbChannel, ...] = ()
-    #: The Compression option: (ratio, zero-page ratio, compress, decompress and
-    #: zero-page cycles per byte, weight); None otherwise.
-    compression: tuple[float, float, float, float, float, float] | None = None
+    #: The Compression option's costs; None for the other options.
+    compression: specs.Compression | None = None
     #: Migrations (indices, earlier ones) that must end before it is asked
     #: for, and the pause after the last of them: it is asked for then, or at
     #: `at_s` if later. Empty: at `at_s`.
@@ -106,7 +102,14 @@ def migration_requests(
         option = str(source.live_migration.option.value)
         c = calibration.compression
         compression = (
-            (c.ratio, c.zero_ratio, c.compress_cycles_per_byte, c.decompress_cycles_per_byte, c.zero_cycles_per_byte, c.weight)
+            specs.Compression(
+                ratio=c.ratio,
+                zero_ratio=c.zero_ratio,
+                compress_cycles_per_byte=c.compress_cycles_per_byte,
+                decompress_cycles_per_byte=c.decompress_cycles_per_byte,
+                zero_cycles_per_byte=c.zero_cycles_per_byte,
+                weight=c.weight,
+            )
             if option == "compression"
             else None
         )
@@ -170,7 +173,7 @@ def migration_ends(model: NetworkModel, migrations: Sequence[MigrationRequest]) 
             ends.append((model.endpoints.via(source, m.via[0]), model.endpoints.via(target, m.via[1])))
     return ends
 
-def _smb_ports(model: NetworkModel, source_end: str, target_end: str, channels: int, receive_cores: list[int], first: int) -> list[int]:
+def _smb_ports(model: NetworkModel, source_end: str, target_end: str, channels: int, receive_cores: Sequence[int], first: int) -> list[int]:
     """Source ports for SMB's connections such that, as far as the receiving
     host's RSS cores allow, each lands on a core of its own (assumed: SMB
     spreads its connections over the RSS queues it opens them for). The
@@ -200,45 +203,46 @@ def smb_limits(model: NetworkModel, migrations: Sequence[MigrationRequest]) -> d
             limits[m.source] = model.fabric.add(f"SMB bandwidth limit for live migration of {m.source}", limit / 8)
     return limits
 
-def guests(
-    model: NetworkModel, index: dict[str, int], migrations: Sequence[MigrationRequest]
-) -> list[tuple[int, float, list[int], list[int]]]:
+def guest_specs(model: NetworkModel, index: dict[str, int], migrations: Sequence[MigrationRequest]) -> list[specs.Guest]:
     """The busy VMs' own CPU load for the core: (the endpoint of the host it
     starts on, cores' worth of work = vCPUs × cpu_load, the migrations that
     move it, its vCPUs). The core spreads it evenly over its host's cores
     and moves it to the destination when a migration ends, and keeps each
-    of its vCPUs `cpu_load` busy (crates/network/src/run/guests.rs).
+    of its vCPUs `cpu_load` busy (crates/migration/src/guests.rs).
     Without a CPU model there are no cores to load."""
     if model.cpu is None:
         return []
+    moves: dict[str, list[int]] = {}
+    for i, m in enumerate(migrations):
+        moves.setdefault(m.vm, []).append(i)
     return [
-        (
-            index[vm.host],
-            vm.vcpus * vm.cpu_load,
-            [i for i, m in enumerate(migrations) if m.vm == vm.name],
-            model.cpu.vcpus.get(vm.name, []),
+        specs.Guest(
+            host=index[vm.host],
+            cores=vm.vcpus * vm.cpu_load,
+            migrations=tuple(moves.get(vm.name, ())),
+            vcpus=tuple(model.cpu.vcpus.get(vm.name, [])),
         )
         for vm in model.scenario.vms
         if vm.cpu_load > 0
     ]
 
 
-def migration_args(
+def migration_specs(
     model: NetworkModel,
     migrations: Sequence[MigrationRequest],
     ends: Sequence[tuple[str, str]],
     index: dict[str, int],
-    receive_cores: Sequence[list[int]],
+    receive_cores: Sequence[Sequence[int]],
     limits: dict[str, int],
-) -> list[MigrationArgs]:
+) -> list[specs.Migration]:
     """The core's arguments of each migration: its endpoints (`ends`, `migration_ends`, by
     `index`), ports, memory, pre-copy parameters, queue, SMB channels, compression and
     waits. `receive_cores`: each endpoint's receive cores (SMB picks its channels' ports by them)."""
     hosts = {h.name: i for i, h in enumerate(model.scenario.hosts)}
-    out: list[MigrationArgs] = []
+    out: list[specs.Migration] = []
     for i, (m, (source, target)) in enumerate(zip(migrations, ends)):
         model.reach(source, target)
-        channels: list[tuple[tuple[int, int] | None, tuple[int, int], tuple[float, float] | None]] = []
+        channels: list[specs.Channel] = []
         ports = _smb_ports(model, source, target, len(m.channels), receive_cores[index[target]], SMB_SOURCE_PORT + 64 * i)
         for channel, port in zip(m.channels, ports):
             pair = None
@@ -247,22 +251,30 @@ def migration_args(
                 model.reachable(*pair)
             rdma_cost = model.cpu.parameters.rdma_cost() if model.cpu is not None else 0.0
             cycles = (rdma_cost, rdma_cost) if channel.rdma else None
-            channels.append((pair, (port, SMB_PORT), cycles))
-        memory = [m.assigned_bytes, m.populated_bytes, m.dirty_bytes_per_s, m.working_set_bytes, m.device_state_bytes]
+            channels.append(specs.Channel(nics=pair, ports=(port, SMB_PORT), cycles_per_byte=cycles))
+        memory = specs.GuestMemory(
+            assigned_bytes=m.assigned_bytes,
+            populated_bytes=m.populated_bytes,
+            dirty_bytes_per_s=m.dirty_bytes_per_s,
+            working_set_bytes=m.working_set_bytes,
+            device_state_bytes=m.device_state_bytes,
+        )
         out.append(
-            (
-                index[source],
-                index[target],
-                (MIGRATION_SOURCE_PORT + i % 1000, LIVE_MIGRATION_PORT),
-                memory,
-                (m.max_passes, m.stop_bytes, m.switchover_s, m.prepare_bytes_per_s),
-                m.at_s,
-                hosts[m.source],
-                m.simultaneous,
-                channels,
-                None if m.compression is None else list(m.compression),
-                (list(m.after), m.delay_s),
-                limits.get(m.source) if m.channels else None,
+            specs.Migration(
+                source=index[source],
+                target=index[target],
+                ports=(MIGRATION_SOURCE_PORT + i % 1000, LIVE_MIGRATION_PORT),
+                memory=memory,
+                precopy=specs.Precopy(max_passes=m.max_passes, stop_bytes=m.stop_bytes, switchover_s=m.switchover_s),
+                prepare_bytes_per_s=m.prepare_bytes_per_s,
+                at_s=m.at_s,
+                queue=hosts[m.source],
+                simultaneous=m.simultaneous,
+                channels=tuple(channels),
+                compression=m.compression,
+                after=tuple(m.after),
+                delay_s=m.delay_s,
+                through=limits.get(m.source) if m.channels else None,
             )
         )
     return out

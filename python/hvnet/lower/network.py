@@ -19,9 +19,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from hvnet.calibration import Calibration
-from hvnet.lower import frames
-from hvnet.lower.changes import Change, changes
-from hvnet.lower.cpu import CoreSet, CpuModel, coalesces
+from hvnet.lower import frames, specs
+from hvnet.lower.changes import changes
+from hvnet.lower.cpu import CpuModel, coalesces
 from hvnet.lower.endpoints import Endpoints
 from hvnet.lower.fabric import Port, build_fabric, ecmp_key
 from hvnet.model import Scenario
@@ -33,11 +33,6 @@ EPHEMERAL_PORT = 49152
 #: Destination port of generated connections (ntttcp's default port).
 SERVICE_PORT = 5001
 
-_Mac = tuple[int, int, int, int, int, int]
-_Cores = tuple[str, list[int]]
-EndpointArgs = tuple[str, int, int, str, _Mac, _Cores, _Cores, list[int], list[int], _Cores, _Cores]
-ConnectionArgs = tuple[int, int, tuple[int, int] | None, float, float, float | None]
-PathArgs = tuple[list[tuple[int, float]], float, float, float, float]
 
 
 @dataclass(frozen=True)
@@ -147,21 +142,19 @@ class NetworkModel:
             self._paths[(a, b)] = path
         return self._paths[(a, b)] != [self._unreachable]
 
-    def _path_usage(
-        self, pair: tuple[int, int], path: list[int]
-    ) -> tuple[list[tuple[int, float]], float, float, float, float]:
+    def _path_spec(self, pair: tuple[int, int], path: list[int]) -> specs.Path:
         """The links of a NIC pair with their use per payload byte, the
         cycles per payload byte on the sending and the receiving core, and
         on the sending and receiving VM's vCPU (where an end is a VM)."""
         if self.links_only:
-            return [(r, 1.0) for r in path], 0.0, 0.0, 0.0, 0.0
-        links = [(r, self._coefficients.get(pair, 1.0)) for r in path]
+            return specs.Path(pair[0], pair[1], tuple((r, 1.0) for r in path), 0.0, 0.0, 0.0, 0.0)
+        links = tuple((r, self._coefficients.get(pair, 1.0)) for r in path)
         if self.cpu is None:
-            return links, 0.0, 0.0, 0.0, 0.0
+            return specs.Path(pair[0], pair[1], links, 0.0, 0.0, 0.0, 0.0)
         cpu = self.cpu.parameters
         mss = frames.mss(min(self._mtu[pair[0]], self._mtu[pair[1]]))
         receive = cpu.receive_cost(mss, self.coalesces[pair[1]])
-        return links, cpu.send_cost(), receive, cpu.send_cost(), cpu.guest_receive_cost(mss)
+        return specs.Path(pair[0], pair[1], links, cpu.send_cost(), receive, cpu.send_cost(), cpu.guest_receive_cost(mss))
 
     def unreachable(self, requests: Sequence[ConnectionRequest]) -> list[tuple[int, str]]:
         """(request index, why) for each connection that no pair of its NICs can carry."""
@@ -178,10 +171,10 @@ class NetworkModel:
             for b in self.uplink(target)[2]:
                 self.reachable(a, b)
 
-    def endpoint_args(self, talking: set[str]) -> tuple[list[EndpointArgs], dict[str, int]]:
+    def endpoint_specs(self, talking: set[str]) -> tuple[list[specs.Endpoint], dict[str, int]]:
         """Every endpoint for the core, and each name's index. `talking`: the VMs whose
         own stack works (those that send or receive; a migration is the hosts')."""
-        endpoints: list[EndpointArgs] = []
+        endpoints: list[specs.Endpoint] = []
         index: dict[str, int] = {}
         vm_names = {vm.name for vm in self.scenario.vms}
         for name in self.endpoints.names():
@@ -189,7 +182,7 @@ class NetworkModel:
             e = self.endpoints[name]
             names = [self.nic_ports[n].port for n in nics]
             queue_cores: tuple[int, ...] = ()
-            guest_send = guest_receive = cores = CoreSet("none", ())
+            guest_send = guest_receive = cores = specs.Cores("none", ())
             if self.cpu is not None and name in vm_names:
                 cores = self.cpu.vm_set(name, e.host, names)
                 queue_cores = self.cpu.vm_queue_cores(name, e.host, names)
@@ -200,38 +193,56 @@ class NetworkModel:
             index[name] = len(endpoints)
             host_cores = [] if self.cpu is None else self.cpu.cores[e.host.name]
             endpoints.append(
-                (
-                    kind,
-                    uplink,
-                    e.port_index,
-                    e.address,
-                    e.mac,
-                    cores.for_core(),
-                    cores.for_core(),
-                    host_cores,
-                    list(queue_cores),
-                    guest_send.for_core(),
-                    guest_receive.for_core(),
+                specs.Endpoint(
+                    uplink=specs.Uplink("team" if kind == "team" else "nic", uplink),
+                    port=e.port_index,
+                    address=e.address,
+                    mac=e.mac,
+                    send_cores=cores,
+                    receive_cores=cores,
+                    host_cores=tuple(host_cores),
+                    queue_cores=queue_cores,
+                    guest_send_cores=guest_send,
+                    guest_receive_cores=guest_receive,
                 )
             )
         return endpoints, index
 
-    def connection_args(self, requests: Sequence[ConnectionRequest], index: dict[str, int]) -> list[ConnectionArgs]:
+    def connection_specs(self, requests: Sequence[ConnectionRequest], index: dict[str, int]) -> list[specs.Connection]:
         """Each request as a connection for the core, from its own source port."""
-        connections: list[ConnectionArgs] = []
+        connections: list[specs.Connection] = []
         for k, request in enumerate(requests):
             self.reach(request.source, request.target)
             port = EPHEMERAL_PORT + k % (65536 - EPHEMERAL_PORT)
             connections.append(
-                (index[request.source], index[request.target], (port, SERVICE_PORT), request.size_bytes, request.start_s, request.stop_s)
+                specs.Connection(
+                    source=index[request.source],
+                    target=index[request.target],
+                    ports=(port, SERVICE_PORT),
+                    amount_bytes=request.size_bytes,
+                    start_s=request.start_s,
+                    stop_s=request.stop_s,
+                )
             )
         return connections
 
-    def path_args(self) -> dict[tuple[int, int], PathArgs]:
-        """The path of every NIC pair recorded so far, with its use per byte."""
-        return {pair: self._path_usage(pair, path) for pair, path in self._paths.items()}
+    def network_spec(self, endpoints: Sequence[specs.Endpoint]) -> specs.NetworkSpec:
+        """The network for the core: every resource, NIC, team and endpoint, the path of every
+        NIC pair recorded so far with its use per byte, and the teaming and VMQ parameters."""
+        teaming, vmq = self.calibration.teaming, self.calibration.vmq
+        dynamic_queues = any(e.queue_cores for e in endpoints)
+        return specs.NetworkSpec(
+            resources=tuple(specs.Resource(c, f) for c, f in zip(self.fabric.capacities, self.fabric.fatpipe)),
+            nics=tuple(specs.Nic(send, receive) for send, receive in self.nics),
+            teams=tuple(specs.Team(tuple(m), standby, mode, lb, switch) for m, standby, mode, lb, switch in self.teams),
+            endpoints=tuple(endpoints),
+            paths=tuple(self._path_spec(pair, path) for pair, path in self._paths.items()),
+            lacp_timeout_s=teaming.lacp_timeout_s,
+            rebalance_interval_s=teaming.rebalance_interval_s if self.dynamic else None,
+            dynamic_vmq=specs.DynamicVmq(vmq.interval_s, vmq.busy) if dynamic_queues else None,
+        )
 
-    def changes(self) -> list[Change]:
+    def changes(self) -> list[specs.Change]:
         """The scenario's events as resource and link changes, in time order (`changes.py`)."""
         dropped = self._frames_dropped if [self._frames_dropped] in self._paths.values() else None
         return changes(self.scenario, self.fabric, self.nic_index, self.uncabled, dropped)
@@ -240,3 +251,4 @@ class NetworkModel:
     def dynamic(self) -> bool:
         """Whether a team balances dynamically (the core then rebalances it)."""
         return any(t[3] == "dynamic" for t in self.teams)
+

@@ -35,22 +35,11 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use hvnet_engine::{ResourceId, Seconds, Simulation, TimerId};
+use hvnet_engine::{ResourceId, TimerId};
 
-use super::{State, REBALANCE};
+use super::{Run, Timer};
 use crate::cores::Cores;
-
-/// Dynamic VMQ's parameters.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct DynamicVmq {
-    /// How often queues are spread again.
-    pub interval: Seconds,
-    /// Share of its capacity above which a core sheds a queue (0..1].
-    pub busy: f64,
-}
-
-/// The tag of dynamic VMQ's tick (a rebalancing tick of its own).
-pub(super) const QUEUE_TICK: u64 = REBALANCE | 1;
+use crate::spec::Network;
 
 /// Where each dynamic queue is now.
 pub(super) struct Queues {
@@ -61,7 +50,7 @@ pub(super) struct Queues {
 }
 
 impl Queues {
-    pub(super) fn new(network: &super::Network) -> Self {
+    pub(super) fn new(network: &Network) -> Self {
         let core_of = network
             .endpoints
             .iter()
@@ -83,7 +72,7 @@ impl Queues {
     }
 }
 
-impl State<'_> {
+impl<T: Copy> Run<'_, T> {
     /// The core that receives, at endpoint `e`, the connection with this RSS hash.
     pub(super) fn receive_core(&self, e: u32, hash: u32) -> Option<ResourceId> {
         self.queues
@@ -102,7 +91,7 @@ impl State<'_> {
     }
 
     /// The dynamic queues in use (a connection of theirs moves data), by core.
-    fn in_use(&self, sim: &mut Simulation) -> BTreeMap<ResourceId, Vec<u32>> {
+    fn in_use(&mut self) -> BTreeMap<ResourceId, Vec<u32>> {
         let mut keys: Vec<usize> = self.running.keys().copied().collect();
         keys.sort_unstable();
         let mut busy = BTreeSet::new();
@@ -110,7 +99,7 @@ impl State<'_> {
             let c = &self.connections[k];
             let ends = [c.source, c.target];
             if ends.iter().any(|e| self.queues.core_of.contains_key(e))
-                && sim.rate(self.running[&k].activity) > 0.0
+                && self.sim.rate(self.running[&k].activity) > 0.0
             {
                 busy.extend(
                     ends.into_iter()
@@ -126,7 +115,7 @@ impl State<'_> {
     }
 
     /// Cycles/s that endpoint `e`'s connections put on its queue now.
-    fn queue_cycles(&self, sim: &mut Simulation, e: u32) -> f64 {
+    fn queue_cycles(&mut self, e: u32) -> f64 {
         let endpoint = &self.network.endpoints[e as usize];
         let send_follows = endpoint.send_cores == endpoint.receive_cores;
         let mut keys: Vec<usize> = self.running.keys().copied().collect();
@@ -144,7 +133,7 @@ impl State<'_> {
                 per_byte += send;
             }
             if per_byte > 0.0 {
-                cycles += sim.rate(r.activity) * per_byte;
+                cycles += self.sim.rate(r.activity) * per_byte;
             }
         }
         cycles
@@ -153,23 +142,15 @@ impl State<'_> {
     /// One tick of dynamic VMQ: for each host, the heaviest queue of its
     /// busiest shared core moves to its least-loaded core when that lowers
     /// the busiest core's load (see the module header).
-    pub(super) fn balance_queues(&mut self, sim: &mut Simulation) {
+    pub(super) fn balance_queues(&mut self) {
         self.queues.tick = None;
         let Some(vmq) = self.network.dynamic_vmq else {
             return;
         };
         let net = self.network;
-        let load = |sim: &mut Simulation, core: ResourceId| {
-            let capacity = sim.capacity(core);
-            if capacity > 0.0 {
-                sim.usage(core) / capacity
-            } else {
-                f64::INFINITY
-            }
-        };
         // Each host's queues in use, by core.
         let mut hosts: BTreeMap<&[ResourceId], BTreeMap<ResourceId, Vec<u32>>> = BTreeMap::new();
-        for (core, queues) in self.in_use(sim) {
+        for (core, queues) in self.in_use() {
             for e in queues {
                 let host = hosts
                     .entry(&net.endpoints[e as usize].queue_cores)
@@ -180,7 +161,7 @@ impl State<'_> {
         for (cores, on) in hosts {
             let mut busiest: Option<(f64, ResourceId)> = None;
             for (&core, here) in &on {
-                let l = load(sim, core);
+                let l = self.load(core);
                 if here.len() > 1 && busiest.is_none_or(|(max, _)| l > max) {
                     busiest = Some((l, core));
                 }
@@ -190,7 +171,7 @@ impl State<'_> {
             };
             let mut heaviest: Option<(f64, u32)> = None;
             for &e in &on[&from] {
-                let w = self.queue_cycles(sim, e);
+                let w = self.queue_cycles(e);
                 if heaviest.is_none_or(|(most, _)| w > most) {
                     heaviest = Some((w, e));
                 }
@@ -200,23 +181,33 @@ impl State<'_> {
             };
             let mut least: Option<(f64, ResourceId)> = None;
             for &core in cores.iter().filter(|&&c| c != from) {
-                let l = load(sim, core);
+                let l = self.load(core);
                 if least.is_none_or(|(min, _)| l < min) {
                     least = Some((l, core));
                 }
             }
             let Some((_, to)) = least else { continue };
-            let capacity = sim.capacity(to);
-            if capacity > 0.0 && (sim.usage(to) + cycles) / capacity < max {
-                self.move_queue(sim, queue, to);
+            let capacity = self.sim.capacity(to);
+            if capacity > 0.0 && (self.sim.usage(to) + cycles) / capacity < max {
+                self.move_queue(queue, to);
             }
         }
-        self.keep_balancing_queues(sim);
+        self.keep_balancing_queues();
+    }
+
+    /// The share of its capacity core `core` does now (infinite when it is down).
+    fn load(&mut self, core: ResourceId) -> f64 {
+        let capacity = self.sim.capacity(core);
+        if capacity > 0.0 {
+            self.sim.usage(core) / capacity
+        } else {
+            f64::INFINITY
+        }
     }
 
     /// Binds endpoint `e`'s queue to `core` and reroutes its running
     /// connections there (their team members stay as they are).
-    fn move_queue(&mut self, sim: &mut Simulation, e: u32, core: ResourceId) {
+    fn move_queue(&mut self, e: u32, core: ResourceId) {
         self.queues.core_of.insert(e, core);
         let mut keys: Vec<usize> = self
             .running
@@ -227,29 +218,30 @@ impl State<'_> {
         keys.sort_unstable();
         for k in keys {
             let r = &self.running[&k];
-            let usage = self.usage(k, r.out_nic, r.in_nic);
-            sim.reroute(r.activity, usage);
+            let (out_nic, in_nic) = (r.out_nic, r.in_nic);
+            self.reroute_on(k, out_nic, in_nic);
         }
     }
 
     /// Schedules the next tick of dynamic VMQ while a core holds two or more
     /// dynamic queues in use.
-    pub(super) fn keep_balancing_queues(&mut self, sim: &mut Simulation) {
+    pub(super) fn keep_balancing_queues(&mut self) {
         let Some(vmq) = self.network.dynamic_vmq else {
             return;
         };
         if self.queues.tick.is_some() {
             return;
         }
-        if self.in_use(sim).values().any(|queues| queues.len() > 1) {
-            self.queues.tick = Some(sim.schedule(sim.now() + vmq.interval, QUEUE_TICK));
+        if self.in_use().values().any(|queues| queues.len() > 1) {
+            let at = self.sim.now() + vmq.interval;
+            self.queues.tick = Some(self.schedule_timer(at, Timer::QueueTick));
         }
     }
 
     /// No tick outlives the last connection.
-    pub(super) fn stop_balancing_queues(&mut self, sim: &mut Simulation) {
+    pub(super) fn stop_balancing_queues(&mut self) {
         if let Some(tick) = self.queues.tick.take() {
-            sim.cancel_timer(tick);
+            self.sim.cancel_timer(tick);
         }
     }
 }

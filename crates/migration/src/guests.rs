@@ -1,4 +1,4 @@
-//! The guests' own CPU load on the run: what the VMs' work leaves of their
+//! The guests' own CPU load on the network's run: what the VMs' work leaves of their
 //! host's cores for network processing and for live-migration compression.
 //!
 //! A guest keeps `cores` cores' worth of work busy (vCPUs × its load). The
@@ -43,21 +43,10 @@
 
 use std::collections::BTreeMap;
 
-use hvnet_engine::{ActivityId, ActivitySpec, ResourceId, Sharing, Simulation};
+use hvnet_engine::{ActivityId, ActivitySpec, ResourceId, Sharing};
+use hvnet_network::{Network, Resources, Run};
 
-use super::Network;
-
-/// One VM's own CPU load.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Guest {
-    /// The endpoint of the host it runs on at the start.
-    pub host: u32,
-    /// Cores' worth of work it keeps busy: its vCPUs × its load (0..1).
-    pub cores: f64,
-    /// Its virtual processors (resources), when they are modelled: the same
-    /// work keeps each of them `cores / vcpus.len()` busy.
-    pub vcpus: Vec<ResourceId>,
-}
+use crate::spec::Guest;
 
 /// A core that guests may use: its meter, and its background activity with
 /// that activity's bound (cycles/s) while guests ask for the core.
@@ -67,48 +56,50 @@ struct Core {
     busy: Option<(ActivityId, f64)>,
 }
 
-pub(super) struct Guests {
+pub(crate) struct Guests {
     specs: Vec<Guest>,
     /// The endpoint of the host each guest runs on now.
     host_of: Vec<u32>,
+    /// The endpoints of every host a guest may run on.
+    hosts: Vec<u32>,
     /// Every core of every host a guest may run on, by resource id.
     cores: BTreeMap<ResourceId, Core>,
 }
 
 impl Guests {
-    /// Adds a meter for every core of every host in `hosts` (where the guests
-    /// run at the start, and where migrations move them): call before the
-    /// simulation starts recording.
-    pub(super) fn new(
-        specs: &[Guest],
-        hosts: impl IntoIterator<Item = u32>,
-        network: &Network,
-        sim: &mut Simulation,
-    ) -> Self {
-        let mut cores = BTreeMap::new();
+    /// The guests, which may run on the hosts of endpoints `hosts` (where
+    /// they run at the start, and where migrations move them).
+    pub(crate) fn new(specs: &[Guest], hosts: impl IntoIterator<Item = u32>) -> Self {
         let mut hosts: Vec<u32> = hosts.into_iter().collect();
         hosts.sort_unstable();
         hosts.dedup();
-        let vcpus = specs.iter().flat_map(|g| g.vcpus.iter().copied());
-        for core in hosts
-            .into_iter()
-            .flat_map(|host| network.endpoints[host as usize].host_cores.iter().copied())
-            .chain(vcpus)
-        {
-            cores.entry(core).or_insert_with(|| Core {
-                meter: sim.add_resource(f64::MAX, Sharing::Fatpipe),
-                busy: None,
-            });
-        }
         Self {
             specs: specs.to_vec(),
             host_of: specs.iter().map(|g| g.host).collect(),
-            cores,
+            hosts,
+            cores: BTreeMap::new(),
+        }
+    }
+
+    /// Adds a meter for every core of every host a guest may run on, and
+    /// for every vCPU: call before the simulation starts recording.
+    pub(crate) fn add_meters(&mut self, network: &Network, resources: &mut Resources<'_>) {
+        let vcpus = self.specs.iter().flat_map(|g| g.vcpus.iter().copied());
+        for core in self
+            .hosts
+            .iter()
+            .flat_map(|&host| network.endpoints[host as usize].host_cores.iter().copied())
+            .chain(vcpus)
+        {
+            self.cores.entry(core).or_insert_with(|| Core {
+                meter: resources.add(f64::MAX, Sharing::Fatpipe),
+                busy: None,
+            });
         }
     }
 
     /// Guest `g` runs on the host of endpoint `host` from now on.
-    pub(super) fn moved(&mut self, g: usize, host: u32) {
+    pub(crate) fn moved(&mut self, g: usize, host: u32) {
         self.host_of[g] = host;
     }
 
@@ -130,22 +121,22 @@ impl Guests {
 
     /// Starts, re-bounds or ends each core's background activity to match
     /// where the guests run now.
-    pub(super) fn place(&mut self, sim: &mut Simulation, network: &Network) {
-        let demand = self.demand(network);
+    pub(crate) fn place<T: Copy>(&mut self, run: &mut Run<'_, T>) {
+        let demand = self.demand(run.network());
         for (&core, state) in &mut self.cores {
             let wanted = demand.get(&core).copied().unwrap_or(0.0);
             match state.busy {
                 Some((_, bound)) if bound == wanted => {}
                 Some((activity, _)) if wanted > 0.0 => {
-                    sim.set_bound(activity, Some(wanted));
+                    run.set_background_bound(activity, Some(wanted));
                     state.busy = Some((activity, wanted));
                 }
                 Some((activity, _)) => {
-                    sim.cancel(activity);
+                    run.cancel_background(activity);
                     state.busy = None;
                 }
                 None if wanted > 0.0 => {
-                    let activity = sim.start(&ActivitySpec {
+                    let activity = run.start_background(&ActivitySpec {
                         bound: Some(wanted),
                         ..ActivitySpec::new(f64::INFINITY, vec![(core, 1.0), (state.meter, 1.0)])
                     });
@@ -159,7 +150,7 @@ impl Guests {
     /// The recorded use of each core less its guests' (`series[r][k]`, one
     /// row per resource of the network, then the meters): the network's
     /// resources only, with the guests' work taken off their cores.
-    pub(super) fn network_work(
+    pub(crate) fn network_work(
         &self,
         mut series: Vec<Vec<f64>>,
         resources: usize,

@@ -1,0 +1,141 @@
+//! A connection's life on the run: it starts on the members the rules give
+//! it, moves, is black-holed while its path is down, and completes, stops
+//! or is closed; the CPU it costs is counted over each stretch of its route.
+
+use hvnet_engine::{ActivitySpec, Seconds};
+
+use super::{Run, Running};
+
+impl<T: Copy> Run<'_, T> {
+    pub(super) fn start(&mut self, k: usize) {
+        let c = self.connections[k];
+        let (out_nic, in_nic) = self.members(&c);
+        let usage = self.usage(k, out_nic, in_nic);
+        let activity = self.sim.start(&ActivitySpec {
+            weight: c.weight,
+            ..ActivitySpec::new(c.amount, usage.resources)
+        });
+        self.reports[k]
+            .members
+            .push((self.sim.now(), out_nic, in_nic));
+        self.of_activity.insert(activity, k);
+        self.running.insert(
+            k,
+            Running {
+                activity,
+                out_nic,
+                in_nic,
+                blackholed_since: None,
+                segment_from: c.amount,
+                send_core_s_per_byte: usage.send_core_s_per_byte,
+                receive_core_s_per_byte: usage.receive_core_s_per_byte,
+            },
+        );
+        self.update_blackhole(self.sim.now(), k);
+    }
+
+    pub(super) fn move_to(&mut self, k: usize, out_nic: Option<u32>, in_nic: Option<u32>) {
+        let r = &self.running[&k];
+        if (r.out_nic, r.in_nic) == (out_nic, in_nic) {
+            return;
+        }
+        self.reroute_on(k, out_nic, in_nic);
+        if let Some(r) = self.running.get_mut(&k) {
+            r.out_nic = out_nic;
+            r.in_nic = in_nic;
+        }
+        self.reports[k]
+            .members
+            .push((self.sim.now(), out_nic, in_nic));
+        self.update_blackhole(self.sim.now(), k);
+    }
+
+    /// Gives running connection `k` the usage of a NIC pair now (its cores
+    /// as they are now), counting the CPU of the stretch that ends.
+    pub(super) fn reroute_on(&mut self, k: usize, out_nic: Option<u32>, in_nic: Option<u32>) {
+        self.account(k);
+        let usage = self.usage(k, out_nic, in_nic);
+        let activity = self.running[&k].activity;
+        self.sim.reroute(activity, usage.resources);
+        let left = self.sim.remaining(activity);
+        if let Some(r) = self.running.get_mut(&k) {
+            r.segment_from = left;
+            r.send_core_s_per_byte = usage.send_core_s_per_byte;
+            r.receive_core_s_per_byte = usage.receive_core_s_per_byte;
+        }
+    }
+
+    /// Adds the CPU of running connection `k` since its route was last set.
+    pub(super) fn account(&mut self, k: usize) {
+        let Some(r) = self.running.get_mut(&k) else {
+            return;
+        };
+        let left = self.sim.remaining(r.activity);
+        let moved = r.segment_from - left;
+        r.segment_from = left;
+        let report = &mut self.reports[k];
+        report.send_core_s += moved * r.send_core_s_per_byte;
+        report.receive_core_s += moved * r.receive_core_s_per_byte;
+    }
+
+    fn path_down(&self, k: usize) -> bool {
+        let r = &self.running[&k];
+        let fallback = self.fallback(&self.connections[k]);
+        let path = self.network.paths.get(&(
+            r.out_nic.unwrap_or(fallback.0),
+            r.in_nic.unwrap_or(fallback.1),
+        ));
+        r.out_nic.is_none()
+            || r.in_nic.is_none()
+            || path.is_some_and(|p| p.links.iter().any(|&(res, _)| !self.resource_up[res]))
+    }
+
+    pub(super) fn update_blackhole(&mut self, now: Seconds, k: usize) {
+        let down = self.path_down(k);
+        let Some(r) = self.running.get_mut(&k) else {
+            return;
+        };
+        match (r.blackholed_since, down) {
+            (None, true) => r.blackholed_since = Some(now),
+            (Some(since), false) => {
+                self.reports[k].blackholed += now - since;
+                r.blackholed_since = None;
+            }
+            _ => {}
+        }
+    }
+
+    /// Connection `k`, whose activity completed, moved its whole amount.
+    pub(super) fn completed(&mut self, k: usize) {
+        self.update_blackhole(self.sim.now(), k);
+        self.account(k);
+        self.running.remove(&k);
+        self.reports[k].end = Some(self.sim.now());
+        self.reports[k].sent = self.connections[k].amount;
+    }
+
+    /// Ends running connection `k` now: what it moved so far is what it
+    /// sent. Returns it, `None` if it was not running.
+    pub(super) fn end(&mut self, k: usize) -> Option<Running> {
+        self.account(k);
+        let r = self.running.remove(&k)?;
+        self.of_activity.remove(&r.activity);
+        self.reports[k].sent = self.connections[k].amount - self.sim.remaining(r.activity);
+        self.reports[k].end = Some(self.sim.now());
+        self.sim.cancel(r.activity);
+        Some(r)
+    }
+
+    /// The sender of connection `k` stops (its `stop` time): it ends, with
+    /// the time it was black-holed so far; `busy`: whether a driver has
+    /// work under way (the periodic ticks then go on).
+    pub(super) fn stop(&mut self, k: usize, busy: bool) {
+        let Some(r) = self.end(k) else {
+            return;
+        };
+        if let Some(since) = r.blackholed_since {
+            self.reports[k].blackholed += self.sim.now() - since;
+        }
+        self.stop_ticks_when_idle(busy);
+    }
+}

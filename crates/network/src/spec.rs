@@ -1,0 +1,500 @@
+//! What a run is given: the network (resources, NICs, teams, endpoints,
+//! paths and parameters), its connections and its changes, by index, and
+//! their validation.
+//!
+//! [`check`] refuses what the run cannot run (an index out of range, a
+//! number that is not finite, a connection with no path), each with a
+//! message that says which part is wrong. Names given as text (a teaming
+//! mode, a kind of cores, an address) become types through `FromStr` and
+//! the constructors here, with the same messages. A run of specs that
+//! passed [`check`] does not panic.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::net::IpAddr;
+use std::str::FromStr;
+
+use hvnet_engine::{Rate, ResourceId, Seconds, Sharing};
+
+use crate::cores::Cores;
+use crate::team::{AddressHash, LoadBalancing, SwitchHash, Team, TeamingMode};
+
+/// Why a spec cannot be run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SpecError(pub String);
+
+impl fmt::Display for SpecError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for SpecError {}
+
+fn bad<T>(message: String) -> Result<T, SpecError> {
+    Err(SpecError(message))
+}
+
+/// A NIC's cable, as engine resources.
+#[derive(Clone, Copy, Debug)]
+pub struct Nic {
+    pub send: ResourceId,
+    pub receive: ResourceId,
+}
+
+/// What carries an endpoint's traffic.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Uplink {
+    Nic(u32),
+    Team(u32),
+}
+
+/// A host or VM that sends or receives.
+#[derive(Clone, Debug)]
+pub struct Endpoint {
+    pub uplink: Uplink,
+    /// Its port on the vSwitch (Hyper-V port affinity).
+    pub port: u32,
+    pub address: IpAddr,
+    pub mac: [u8; 6],
+    /// The cores that send its connections' data.
+    pub send_cores: Cores,
+    /// The cores that receive its connections' data.
+    pub receive_cores: Cores,
+    /// All the cores of its host (compression spreads over them).
+    pub host_cores: Vec<ResourceId>,
+    /// The cores dynamic VMQ may move its queue among (its receive cores
+    /// must then be one `Queue`); empty: its cores stay as they are.
+    pub queue_cores: Vec<ResourceId>,
+    /// A VM's virtual processors on which its own network stack sends and
+    /// receives its connections' data; `Cores::None` for a host.
+    pub guest_send_cores: Cores,
+    pub guest_receive_cores: Cores,
+}
+
+/// What a connection between two NICs uses per byte of payload.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Path {
+    /// `(resource, coefficient)`: the links (coefficient above 1 for frame
+    /// and header overhead) and backplanes on the way.
+    pub links: Vec<(ResourceId, f64)>,
+    /// CPU cycles per payload byte on the sending and the receiving core.
+    pub send_cycles_per_byte: f64,
+    pub receive_cycles_per_byte: f64,
+    /// Cycles per payload byte on the sending and the receiving VM's
+    /// virtual processor (its guest's stack), where an end is a VM.
+    pub guest_send_cycles_per_byte: f64,
+    pub guest_receive_cycles_per_byte: f64,
+}
+
+/// One connection between two endpoints.
+#[derive(Clone, Copy, Debug)]
+pub struct Connection {
+    pub source: u32,
+    pub target: u32,
+    /// TCP/UDP ports; `None` for other traffic.
+    pub ports: Option<(u16, u16)>,
+    pub amount: f64,
+    pub start: Seconds,
+    /// When the sender stops (a test that runs for a set time, like
+    /// ntttcp's `-t`); `None` to send until `amount` is done.
+    pub stop: Option<Seconds>,
+    /// The NIC pair it is bound to (an SMB channel), instead of the one the
+    /// team rules give; `None`: the rules decide.
+    pub pinned: Option<(u32, u32)>,
+    /// Cycles per byte on its sending and receiving cores, instead of its
+    /// path's (RDMA moves data with next to no CPU); `None`: the path's.
+    pub cycles: Option<(f64, f64)>,
+    /// Compression on the way: `(wire bytes per byte, compress cycles per
+    /// byte, decompress cycles per byte)`; the (de)compression is spread over
+    /// all the sending and receiving host's cores. `None`: no compression.
+    pub compression: Option<(f64, f64, f64)>,
+    /// Its weight in the max-min share (below 1: it yields to the rest, as
+    /// compression uses only otherwise idle CPU).
+    pub weight: f64,
+    /// A resource it also passes through, one unit per byte (a host's SMB
+    /// bandwidth limit for live migration); `None`: none.
+    pub through: Option<ResourceId>,
+}
+
+impl Connection {
+    /// An ordinary connection: placed by the rules, the path's cycles, no
+    /// compression, weight 1, through nothing else.
+    pub fn new(
+        source: u32,
+        target: u32,
+        ports: Option<(u16, u16)>,
+        amount: f64,
+        start: Seconds,
+        stop: Option<Seconds>,
+    ) -> Self {
+        Self {
+            source,
+            target,
+            ports,
+            amount,
+            start,
+            stop,
+            pinned: None,
+            cycles: None,
+            compression: None,
+            weight: 1.0,
+            through: None,
+        }
+    }
+}
+
+/// Something that goes down or comes back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Change {
+    /// A resource loses (`up: false`) or regains its capacity.
+    Resource { resource: ResourceId, up: bool },
+    /// A NIC's link state.
+    Link { nic: u32, up: bool },
+}
+
+/// Dynamic VMQ's parameters (see [`crate::run`]'s `vmq`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DynamicVmq {
+    /// How often queues are spread again.
+    pub interval: Seconds,
+    /// Share of its capacity above which a core sheds a queue (0..1].
+    pub busy: f64,
+}
+
+/// The network and its parameters.
+#[derive(Clone, Debug, Default)]
+pub struct Network {
+    /// `(capacity, sharing)` of each resource; ids are positions.
+    pub resources: Vec<(Rate, Sharing)>,
+    pub nics: Vec<Nic>,
+    pub teams: Vec<Team>,
+    pub endpoints: Vec<Endpoint>,
+    /// From NIC `a` (leaving by it) to NIC `b` (arriving on it).
+    pub paths: HashMap<(u32, u32), Path>,
+    /// How long an LACP team takes to see a member that forwards nothing.
+    pub lacp_timeout: Seconds,
+    /// Period of dynamic teams' rebalancing; `None` for none.
+    pub rebalance_interval: Option<Seconds>,
+    /// Dynamic VMQ's parameters; `None`: every queue stays on its core.
+    pub dynamic_vmq: Option<DynamicVmq>,
+}
+
+impl FromStr for TeamingMode {
+    type Err = SpecError;
+
+    fn from_str(name: &str) -> Result<Self, SpecError> {
+        Ok(match name {
+            "switch_independent" => TeamingMode::SwitchIndependent,
+            "static" => TeamingMode::Static,
+            "lacp" => TeamingMode::Lacp,
+            _ => return bad(format!("unknown teaming mode {name:?}")),
+        })
+    }
+}
+
+impl FromStr for LoadBalancing {
+    type Err = SpecError;
+
+    fn from_str(name: &str) -> Result<Self, SpecError> {
+        Ok(match name {
+            "transport_ports" => LoadBalancing::AddressHash(AddressHash::TransportPorts),
+            "ip_addresses" => LoadBalancing::AddressHash(AddressHash::IpAddresses),
+            "mac_addresses" => LoadBalancing::AddressHash(AddressHash::MacAddresses),
+            "hyperv_port" => LoadBalancing::HyperVPort,
+            "dynamic" => LoadBalancing::Dynamic,
+            _ => return bad(format!("unknown load balancing {name:?}")),
+        })
+    }
+}
+
+impl FromStr for SwitchHash {
+    type Err = SpecError;
+
+    fn from_str(name: &str) -> Result<Self, SpecError> {
+        Ok(match name {
+            "transport_ports" => SwitchHash::TransportPorts,
+            "ip_addresses" => SwitchHash::IpAddresses,
+            "mac_addresses" => SwitchHash::MacAddresses,
+            _ => return bad(format!("unknown switch hash {name:?}")),
+        })
+    }
+}
+
+/// An endpoint's address.
+pub fn parse_address(address: &str) -> Result<IpAddr, SpecError> {
+    address
+        .parse()
+        .or_else(|_| bad(format!("{address:?} is not an IP address")))
+}
+
+/// An uplink by kind (`"nic"` or `"team"`) and index.
+pub fn uplink(kind: &str, index: u32) -> Result<Uplink, SpecError> {
+    match kind {
+        "nic" => Ok(Uplink::Nic(index)),
+        "team" => Ok(Uplink::Team(index)),
+        _ => bad(format!("endpoint uplink {kind:?} {index} does not exist")),
+    }
+}
+
+impl Cores {
+    /// Cores by kind: `"none"`, `"rss"` (1 to 64 cores), `"queue"` (one
+    /// core) or `"spread"` (one or more).
+    pub fn from_kind(kind: &str, cores: Vec<ResourceId>) -> Result<Cores, SpecError> {
+        Ok(match (kind, cores.as_slice()) {
+            ("none", _) => Cores::None,
+            ("rss", _) if !cores.is_empty() && cores.len() <= 64 => Cores::Rss(cores),
+            ("queue", &[core]) => Cores::Queue(core),
+            ("spread", _) if !cores.is_empty() => Cores::Spread(cores),
+            _ => {
+                return bad(format!(
+                    "cores {kind:?} with {} cores is not valid",
+                    cores.len()
+                ))
+            }
+        })
+    }
+
+    fn resources(&self) -> &[ResourceId] {
+        match self {
+            Cores::None => &[],
+            Cores::Queue(core) => std::slice::from_ref(core),
+            Cores::Rss(cores) | Cores::Spread(cores) => cores,
+        }
+    }
+}
+
+fn valid(x: f64) -> bool {
+    x.is_finite() && x >= 0.0
+}
+
+impl Network {
+    /// Fails unless `r` is one of its resources.
+    pub fn check_resource(&self, r: ResourceId) -> Result<ResourceId, SpecError> {
+        if r < self.resources.len() {
+            Ok(r)
+        } else {
+            bad(format!("resource {r} does not exist"))
+        }
+    }
+
+    /// Fails unless `n` is one of its NICs.
+    pub fn check_nic(&self, n: u32) -> Result<u32, SpecError> {
+        if (n as usize) < self.nics.len() {
+            Ok(n)
+        } else {
+            bad(format!("NIC {n} does not exist"))
+        }
+    }
+
+    /// Fails unless `e` is one of its endpoints.
+    pub fn has_endpoint(&self, e: u32) -> bool {
+        (e as usize) < self.endpoints.len()
+    }
+
+    /// Whether a path is given from NIC `a` to NIC `b`.
+    pub fn has_path(&self, a: u32, b: u32) -> bool {
+        self.paths.contains_key(&(a, b))
+    }
+
+    /// Checks the network alone: resources, NICs, teams, endpoints, paths
+    /// and parameters.
+    pub fn check(&self) -> Result<(), SpecError> {
+        for (r, &(c, _)) in self.resources.iter().enumerate() {
+            if !valid(c) {
+                return bad(format!(
+                    "resource {r}: capacity {c} is not a finite number >= 0"
+                ));
+            }
+        }
+        for nic in &self.nics {
+            self.check_resource(nic.send)?;
+            self.check_resource(nic.receive)?;
+        }
+        for team in &self.teams {
+            if team.members.is_empty() {
+                return bad("a team needs at least one member".into());
+            }
+            for &m in team.members.iter().chain(team.standby.iter()) {
+                self.check_nic(m)?;
+            }
+        }
+        for endpoint in &self.endpoints {
+            self.check_endpoint(endpoint)?;
+        }
+        self.check_paths()?;
+        self.check_parameters()
+    }
+
+    fn check_endpoint(&self, endpoint: &Endpoint) -> Result<(), SpecError> {
+        match endpoint.uplink {
+            Uplink::Nic(n) => {
+                self.check_nic(n)?;
+            }
+            Uplink::Team(t) if (t as usize) < self.teams.len() => {}
+            Uplink::Team(t) => return bad(format!("endpoint uplink \"team\" {t} does not exist")),
+        }
+        let cores = [
+            &endpoint.send_cores,
+            &endpoint.receive_cores,
+            &endpoint.guest_send_cores,
+            &endpoint.guest_receive_cores,
+        ];
+        for &r in cores
+            .iter()
+            .flat_map(|c| c.resources())
+            .chain(&endpoint.host_cores)
+            .chain(&endpoint.queue_cores)
+        {
+            self.check_resource(r)?;
+        }
+        if !endpoint.queue_cores.is_empty() && !matches!(endpoint.receive_cores, Cores::Queue(_)) {
+            return bad(format!(
+                "endpoint {}: only a VM queue (receive cores \"queue\") can be dynamic",
+                endpoint.address
+            ));
+        }
+        Ok(())
+    }
+
+    fn check_paths(&self) -> Result<(), SpecError> {
+        let mut pairs: Vec<&(u32, u32)> = self.paths.keys().collect();
+        pairs.sort_unstable();
+        for &(a, b) in pairs {
+            self.check_nic(a)?;
+            self.check_nic(b)?;
+            let path = &self.paths[&(a, b)];
+            for &(r, coeff) in &path.links {
+                if !valid(coeff) {
+                    return bad(format!(
+                        "path from NIC {a} to NIC {b}: coefficient {coeff} is not finite and >= 0"
+                    ));
+                }
+                self.check_resource(r)?;
+            }
+            let cycles = [
+                path.send_cycles_per_byte,
+                path.receive_cycles_per_byte,
+                path.guest_send_cycles_per_byte,
+                path.guest_receive_cycles_per_byte,
+            ];
+            if !cycles.into_iter().all(valid) {
+                return bad(format!(
+                    "path from NIC {a} to NIC {b}: cycles per byte must be finite and >= 0"
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    fn check_parameters(&self) -> Result<(), SpecError> {
+        if !valid(self.lacp_timeout)
+            || self
+                .rebalance_interval
+                .is_some_and(|r| !(r.is_finite() && r > 0.0))
+        {
+            return bad("lacp_timeout must be >= 0 and rebalance_interval > 0".into());
+        }
+        if self.dynamic_vmq.is_some_and(|v| {
+            !(v.interval.is_finite() && v.interval > 0.0 && v.busy > 0.0 && v.busy <= 1.0)
+        }) {
+            return bad("dynamic_vmq needs an interval > 0 and a busy share in (0, 1]".into());
+        }
+        Ok(())
+    }
+
+    /// The NICs an uplink may send or receive on.
+    pub fn candidates(&self, uplink: Uplink) -> Vec<u32> {
+        match uplink {
+            Uplink::Nic(n) => vec![n],
+            Uplink::Team(t) => self.teams[t as usize].members.clone(),
+        }
+    }
+
+    /// Checks a connection (`i` names it in messages) against the network:
+    /// its endpoints, amount and times, and a path for every pair of NICs
+    /// it may use.
+    pub fn check_connection(&self, i: usize, c: &Connection) -> Result<(), SpecError> {
+        if !self.has_endpoint(c.source) || !self.has_endpoint(c.target) {
+            return bad(format!("connection {i}: endpoint does not exist"));
+        }
+        if !(valid(c.amount) && valid(c.start)) {
+            return bad(format!(
+                "connection {i}: amount {} and start {} must be finite and >= 0",
+                c.amount, c.start
+            ));
+        }
+        let (s, t) = (
+            &self.endpoints[c.source as usize],
+            &self.endpoints[c.target as usize],
+        );
+        if s.address.is_ipv4() != t.address.is_ipv4() {
+            return bad(format!(
+                "connection {i}: endpoints of different IP versions"
+            ));
+        }
+        for a in self.candidates(s.uplink) {
+            for b in self.candidates(t.uplink) {
+                if !self.has_path(a, b) {
+                    return bad(format!(
+                        "connection {i}: no path given from NIC {a} to NIC {b}"
+                    ));
+                }
+            }
+        }
+        if c.stop.is_some_and(|t| !valid(t)) {
+            return bad(format!("connection {i}: stop must be a time >= 0"));
+        }
+        Ok(())
+    }
+
+    /// Checks a change against the network.
+    pub fn check_change(&self, at: Seconds, change: Change) -> Result<(), SpecError> {
+        if !valid(at) {
+            return bad(format!("change at {at} is not a time >= 0"));
+        }
+        match change {
+            Change::Resource { resource, .. } => self.check_resource(resource).map(|_| ()),
+            Change::Link { nic, .. } => self.check_nic(nic).map(|_| ()),
+        }
+    }
+}
+
+/// Checks everything [`Network::run`] is given: the network, each
+/// connection and change, and the recording step.
+pub fn check(
+    network: &Network,
+    connections: &[Connection],
+    changes: &[(Seconds, Change)],
+    record_step: Option<Seconds>,
+) -> Result<(), SpecError> {
+    network.check()?;
+    for (i, c) in connections.iter().enumerate() {
+        network.check_connection(i, c)?;
+    }
+    for &(at, change) in changes {
+        network.check_change(at, change)?;
+    }
+    if record_step.is_some_and(|s| !(s.is_finite() && s > 0.0)) {
+        return bad("record_step must be > 0".into());
+    }
+    Ok(())
+}
+
+impl Change {
+    /// A change by kind: `"resource"` (`index` a resource) or `"link"`
+    /// (`index` a NIC), going down (`up: false`) or coming back.
+    pub fn from_kind(kind: &str, index: usize, up: bool) -> Result<Change, SpecError> {
+        match kind {
+            "resource" => Ok(Change::Resource {
+                resource: index,
+                up,
+            }),
+            "link" => match u32::try_from(index) {
+                Ok(nic) => Ok(Change::Link { nic, up }),
+                Err(_) => bad(format!("NIC {index} does not exist")),
+            },
+            _ => bad(format!("unknown change {kind:?}")),
+        }
+    }
+}

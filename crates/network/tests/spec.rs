@@ -1,0 +1,118 @@
+//! The specs' validation: what `check` refuses, and with which message.
+
+use std::collections::HashMap;
+use std::net::{IpAddr, Ipv4Addr};
+
+use hvnet_engine::Sharing;
+use hvnet_network::{
+    check, Change, Connection, Cores, Endpoint, LoadBalancing, Network, Nic, Path, SpecError,
+    TeamingMode, Uplink,
+};
+
+/// Two NICs (resources 0/1 and 2/3) and a path from NIC 0 to NIC 1 only.
+fn network() -> Network {
+    let endpoint = |nic, last: u8| Endpoint {
+        uplink: Uplink::Nic(nic),
+        port: 0,
+        address: IpAddr::V4(Ipv4Addr::new(10, 0, 0, last)),
+        mac: [0, 0x15, 0x5d, 0, 0, last],
+        send_cores: Cores::None,
+        receive_cores: Cores::None,
+        host_cores: vec![],
+        queue_cores: vec![],
+        guest_send_cores: Cores::None,
+        guest_receive_cores: Cores::None,
+    };
+    Network {
+        resources: vec![(10.0, Sharing::Shared); 4],
+        nics: vec![
+            Nic {
+                send: 0,
+                receive: 1,
+            },
+            Nic {
+                send: 2,
+                receive: 3,
+            },
+        ],
+        endpoints: vec![endpoint(0, 1), endpoint(1, 2)],
+        paths: HashMap::from([(
+            (0, 1),
+            Path {
+                links: vec![(0, 1.0), (3, 1.0)],
+                ..Path::default()
+            },
+        )]),
+        lacp_timeout: 3.0,
+        ..Network::default()
+    }
+}
+
+fn message(result: Result<(), SpecError>) -> String {
+    result.expect_err("refused").to_string()
+}
+
+#[test]
+fn a_valid_run_passes() {
+    let c = Connection::new(0, 1, Some((49152, 5001)), 100.0, 0.0, None);
+    let change = (1.0, Change::Link { nic: 1, up: false });
+    assert_eq!(check(&network(), &[c], &[change], Some(0.5)), Ok(()));
+}
+
+#[test]
+fn a_connection_needs_a_path_for_its_nics() {
+    let back = Connection::new(1, 0, None, 100.0, 0.0, None);
+    assert_eq!(
+        message(check(&network(), &[back], &[], None)),
+        "connection 0: no path given from NIC 1 to NIC 0"
+    );
+}
+
+#[test]
+fn indices_and_numbers_out_of_range_are_refused() {
+    let mut net = network();
+    net.nics[1].receive = 9;
+    assert_eq!(message(net.check()), "resource 9 does not exist");
+    let mut net = network();
+    net.resources[2].0 = f64::NAN;
+    assert_eq!(
+        message(net.check()),
+        "resource 2: capacity NaN is not a finite number >= 0"
+    );
+    let c = Connection::new(0, 1, None, -1.0, 0.0, None);
+    assert_eq!(
+        message(check(&network(), &[c], &[], None)),
+        "connection 0: amount -1 and start 0 must be finite and >= 0"
+    );
+    let change = (0.0, Change::Link { nic: 5, up: true });
+    assert_eq!(
+        message(check(&network(), &[], &[change], None)),
+        "NIC 5 does not exist"
+    );
+    assert_eq!(
+        message(check(&network(), &[], &[], Some(0.0))),
+        "record_step must be > 0"
+    );
+}
+
+#[test]
+fn names_become_types_or_are_refused() {
+    assert_eq!("lacp".parse(), Ok(TeamingMode::Lacp));
+    assert_eq!("dynamic".parse(), Ok(LoadBalancing::Dynamic));
+    assert_eq!(
+        "lacp2".parse::<TeamingMode>().unwrap_err().to_string(),
+        "unknown teaming mode \"lacp2\""
+    );
+    assert_eq!(
+        Cores::from_kind("queue", vec![1, 2])
+            .unwrap_err()
+            .to_string(),
+        "cores \"queue\" with 2 cores is not valid"
+    );
+    assert_eq!(
+        Change::from_kind("switch", 0, true)
+            .unwrap_err()
+            .to_string(),
+        "unknown change \"switch\""
+    );
+}

@@ -1,0 +1,376 @@
+//! The specs as Python gives them (`hvnet.lower.specs`, read attribute by
+//! attribute), and their conversion into the crates' types. Names given as
+//! text become types through the crates' own parsers; nothing is checked
+//! here (the crates' `check` functions do that).
+
+use std::collections::HashMap;
+
+use hvnet_engine::Sharing;
+use hvnet_migration::{Channel, Compression, Guest, GuestMemory, Migration, PrecopyParameters};
+use hvnet_network::{
+    spec, Change, Connection, Cores, DynamicVmq, Endpoint, Network, Nic, Path, SpecError, Team,
+};
+use pyo3::FromPyObject;
+
+#[derive(FromPyObject)]
+pub struct Resource {
+    capacity: f64,
+    fatpipe: bool,
+}
+
+#[derive(FromPyObject)]
+pub struct NicSpec {
+    send: usize,
+    receive: usize,
+}
+
+#[derive(FromPyObject)]
+pub struct TeamSpec {
+    members: Vec<u32>,
+    standby: Option<u32>,
+    mode: String,
+    balancing: String,
+    switch_hash: String,
+}
+
+#[derive(FromPyObject)]
+pub struct UplinkSpec {
+    kind: String,
+    index: u32,
+}
+
+#[derive(FromPyObject)]
+pub struct CoresSpec {
+    kind: String,
+    cores: Vec<usize>,
+}
+
+#[derive(FromPyObject)]
+pub struct EndpointSpec {
+    uplink: UplinkSpec,
+    port: u32,
+    address: String,
+    mac: [u8; 6],
+    send_cores: CoresSpec,
+    receive_cores: CoresSpec,
+    host_cores: Vec<usize>,
+    queue_cores: Vec<usize>,
+    guest_send_cores: CoresSpec,
+    guest_receive_cores: CoresSpec,
+}
+
+#[derive(FromPyObject)]
+pub struct PathSpec {
+    out_nic: u32,
+    in_nic: u32,
+    links: Vec<(usize, f64)>,
+    send_cycles_per_byte: f64,
+    receive_cycles_per_byte: f64,
+    guest_send_cycles_per_byte: f64,
+    guest_receive_cycles_per_byte: f64,
+}
+
+#[derive(FromPyObject)]
+pub struct DynamicVmqSpec {
+    interval_s: f64,
+    busy: f64,
+}
+
+#[derive(FromPyObject)]
+pub struct NetworkSpec {
+    resources: Vec<Resource>,
+    nics: Vec<NicSpec>,
+    teams: Vec<TeamSpec>,
+    endpoints: Vec<EndpointSpec>,
+    paths: Vec<PathSpec>,
+    lacp_timeout_s: f64,
+    rebalance_interval_s: Option<f64>,
+    dynamic_vmq: Option<DynamicVmqSpec>,
+}
+
+#[derive(FromPyObject)]
+pub struct ConnectionSpec {
+    source: u32,
+    target: u32,
+    ports: Option<(u16, u16)>,
+    amount_bytes: f64,
+    start_s: f64,
+    stop_s: Option<f64>,
+}
+
+#[derive(FromPyObject)]
+pub struct ChangeSpec {
+    at_s: f64,
+    kind: String,
+    index: usize,
+    up: bool,
+}
+
+#[derive(FromPyObject)]
+pub struct GuestMemorySpec {
+    assigned_bytes: f64,
+    populated_bytes: f64,
+    dirty_bytes_per_s: f64,
+    working_set_bytes: f64,
+    device_state_bytes: f64,
+}
+
+#[derive(FromPyObject)]
+pub struct PrecopySpec {
+    max_passes: u32,
+    stop_bytes: f64,
+    switchover_s: f64,
+}
+
+#[derive(FromPyObject)]
+pub struct ChannelSpec {
+    nics: Option<(u32, u32)>,
+    ports: (u16, u16),
+    cycles_per_byte: Option<(f64, f64)>,
+}
+
+#[derive(FromPyObject)]
+pub struct CompressionSpec {
+    ratio: f64,
+    zero_ratio: f64,
+    compress_cycles_per_byte: f64,
+    decompress_cycles_per_byte: f64,
+    zero_cycles_per_byte: f64,
+    weight: f64,
+}
+
+#[derive(FromPyObject)]
+pub struct MigrationSpec {
+    source: u32,
+    target: u32,
+    ports: (u16, u16),
+    memory: GuestMemorySpec,
+    precopy: PrecopySpec,
+    prepare_bytes_per_s: Option<f64>,
+    at_s: f64,
+    queue: u32,
+    simultaneous: u32,
+    channels: Vec<ChannelSpec>,
+    compression: Option<CompressionSpec>,
+    after: Vec<usize>,
+    delay_s: f64,
+    through: Option<usize>,
+}
+
+#[derive(FromPyObject)]
+pub struct GuestSpec {
+    host: u32,
+    cores: f64,
+    migrations: Vec<usize>,
+    vcpus: Vec<usize>,
+}
+
+#[derive(FromPyObject)]
+pub struct RunSpec {
+    network: NetworkSpec,
+    connections: Vec<ConnectionSpec>,
+    changes: Vec<ChangeSpec>,
+    migrations: Vec<MigrationSpec>,
+    guests: Vec<GuestSpec>,
+    record_step_s: Option<f64>,
+}
+
+/// A run in the crates' types.
+pub struct CoreRun {
+    pub network: Network,
+    pub connections: Vec<Connection>,
+    pub changes: Vec<(f64, Change)>,
+    pub migrations: Vec<Migration>,
+    pub guests: Vec<Guest>,
+    pub record_step: Option<f64>,
+}
+
+impl TryFrom<TeamSpec> for Team {
+    type Error = SpecError;
+
+    fn try_from(t: TeamSpec) -> Result<Self, SpecError> {
+        Ok(Team {
+            members: t.members,
+            standby: t.standby,
+            mode: t.mode.parse()?,
+            balancing: t.balancing.parse()?,
+            switch_hash: t.switch_hash.parse()?,
+        })
+    }
+}
+
+impl TryFrom<CoresSpec> for Cores {
+    type Error = SpecError;
+
+    fn try_from(c: CoresSpec) -> Result<Self, SpecError> {
+        Cores::from_kind(&c.kind, c.cores)
+    }
+}
+
+impl TryFrom<EndpointSpec> for Endpoint {
+    type Error = SpecError;
+
+    fn try_from(e: EndpointSpec) -> Result<Self, SpecError> {
+        Ok(Endpoint {
+            uplink: spec::uplink(&e.uplink.kind, e.uplink.index)?,
+            port: e.port,
+            address: spec::parse_address(&e.address)?,
+            mac: e.mac,
+            send_cores: e.send_cores.try_into()?,
+            receive_cores: e.receive_cores.try_into()?,
+            host_cores: e.host_cores,
+            queue_cores: e.queue_cores,
+            guest_send_cores: e.guest_send_cores.try_into()?,
+            guest_receive_cores: e.guest_receive_cores.try_into()?,
+        })
+    }
+}
+
+impl From<PathSpec> for ((u32, u32), Path) {
+    fn from(p: PathSpec) -> Self {
+        let path = Path {
+            links: p.links,
+            send_cycles_per_byte: p.send_cycles_per_byte,
+            receive_cycles_per_byte: p.receive_cycles_per_byte,
+            guest_send_cycles_per_byte: p.guest_send_cycles_per_byte,
+            guest_receive_cycles_per_byte: p.guest_receive_cycles_per_byte,
+        };
+        ((p.out_nic, p.in_nic), path)
+    }
+}
+
+impl TryFrom<NetworkSpec> for Network {
+    type Error = SpecError;
+
+    fn try_from(n: NetworkSpec) -> Result<Self, SpecError> {
+        let sharing = |fatpipe| {
+            if fatpipe {
+                Sharing::Fatpipe
+            } else {
+                Sharing::Shared
+            }
+        };
+        Ok(Network {
+            resources: (n.resources.iter())
+                .map(|r| (r.capacity, sharing(r.fatpipe)))
+                .collect(),
+            nics: (n.nics.iter())
+                .map(|n| Nic {
+                    send: n.send,
+                    receive: n.receive,
+                })
+                .collect(),
+            teams: n
+                .teams
+                .into_iter()
+                .map(Team::try_from)
+                .collect::<Result<_, _>>()?,
+            endpoints: (n.endpoints.into_iter())
+                .map(Endpoint::try_from)
+                .collect::<Result<_, _>>()?,
+            paths: n
+                .paths
+                .into_iter()
+                .map(Into::into)
+                .collect::<HashMap<_, _>>(),
+            lacp_timeout: n.lacp_timeout_s,
+            rebalance_interval: n.rebalance_interval_s,
+            dynamic_vmq: n.dynamic_vmq.map(|v| DynamicVmq {
+                interval: v.interval_s,
+                busy: v.busy,
+            }),
+        })
+    }
+}
+
+impl From<ConnectionSpec> for Connection {
+    fn from(c: ConnectionSpec) -> Self {
+        Connection::new(
+            c.source,
+            c.target,
+            c.ports,
+            c.amount_bytes,
+            c.start_s,
+            c.stop_s,
+        )
+    }
+}
+
+impl From<CompressionSpec> for Compression {
+    fn from(c: CompressionSpec) -> Self {
+        Compression {
+            ratio: c.ratio,
+            zero_ratio: c.zero_ratio,
+            compress_cycles: c.compress_cycles_per_byte,
+            decompress_cycles: c.decompress_cycles_per_byte,
+            zero_cycles: c.zero_cycles_per_byte,
+            weight: c.weight,
+        }
+    }
+}
+
+impl From<MigrationSpec> for Migration {
+    fn from(m: MigrationSpec) -> Self {
+        let memory = m.memory;
+        Migration {
+            source: m.source,
+            target: m.target,
+            ports: m.ports,
+            channels: (m.channels.into_iter())
+                .map(|c| Channel {
+                    nics: c.nics,
+                    ports: c.ports,
+                    cycles: c.cycles_per_byte,
+                })
+                .collect(),
+            compression: m.compression.map(Compression::from),
+            memory: GuestMemory {
+                assigned: memory.assigned_bytes,
+                populated: memory.populated_bytes,
+                dirty_rate: memory.dirty_bytes_per_s,
+                working_set: memory.working_set_bytes,
+                device_state: memory.device_state_bytes,
+            },
+            parameters: PrecopyParameters {
+                max_passes: m.precopy.max_passes,
+                stop_bytes: m.precopy.stop_bytes,
+                switchover: m.precopy.switchover_s,
+            },
+            prepare_rate: m.prepare_bytes_per_s,
+            at: m.at_s,
+            after: m.after,
+            delay: m.delay_s,
+            through: m.through,
+            queue: m.queue,
+            simultaneous: m.simultaneous,
+        }
+    }
+}
+
+impl From<GuestSpec> for Guest {
+    fn from(g: GuestSpec) -> Self {
+        Guest {
+            host: g.host,
+            cores: g.cores,
+            migrations: g.migrations,
+            vcpus: g.vcpus,
+        }
+    }
+}
+
+impl TryFrom<RunSpec> for CoreRun {
+    type Error = SpecError;
+
+    fn try_from(r: RunSpec) -> Result<Self, SpecError> {
+        Ok(CoreRun {
+            network: r.network.try_into()?,
+            connections: r.connections.into_iter().map(Connection::from).collect(),
+            changes: (r.changes.into_iter())
+                .map(|c| Ok((c.at_s, Change::from_kind(&c.kind, c.index, c.up)?)))
+                .collect::<Result<_, SpecError>>()?,
+            migrations: r.migrations.into_iter().map(Migration::from).collect(),
+            guests: r.guests.into_iter().map(Guest::from).collect(),
+            record_step: r.record_step_s,
+        })
+    }
+}

@@ -1,0 +1,250 @@
+"""The specs of one run of the Rust core, field for field as the core reads them.
+
+Frozen, slotted dataclasses that mirror `crates/network/src/spec.rs` and
+`crates/migration/src/spec.rs`; `hvnet._core.run` reads them by attribute
+(`crates/python/src/specs.rs`). Everything is by index: resources, NICs,
+teams, endpoints, migrations. Units are in the names: bytes, bytes per
+second, seconds, cycles per byte; a core's capacity is in cycles per second.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+__all__ = [
+    "Change",
+    "Channel",
+    "Compression",
+    "Connection",
+    "Cores",
+    "DynamicVmq",
+    "Endpoint",
+    "Guest",
+    "GuestMemory",
+    "Migration",
+    "NetworkSpec",
+    "Nic",
+    "Path",
+    "Precopy",
+    "Resource",
+    "RunSpec",
+    "Team",
+    "Uplink",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Resource:
+    """A link direction, backplane or core: capacity in bytes/s (links) or cycles/s (cores)."""
+
+    capacity: float
+    #: Each user gets the whole capacity (a backplane) rather than a share.
+    fatpipe: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Nic:
+    """A NIC: the resource ids of its cable's two directions."""
+
+    send: int
+    receive: int
+
+
+@dataclass(frozen=True, slots=True)
+class Team:
+    """A team of NICs (indices); mode, balancing and switch hash by name."""
+
+    members: tuple[int, ...]
+    standby: int | None
+    #: "switch_independent", "static" or "lacp".
+    mode: str
+    #: "transport_ports", "ip_addresses", "mac_addresses", "hyperv_port" or "dynamic".
+    balancing: str
+    #: What the switch hashes: "transport_ports", "ip_addresses" or "mac_addresses".
+    switch_hash: str
+
+
+@dataclass(frozen=True, slots=True)
+class Uplink:
+    """What carries an endpoint's traffic: a NIC or a team, by index."""
+
+    kind: Literal["nic", "team"]
+    index: int
+
+
+@dataclass(frozen=True, slots=True)
+class Cores:
+    """How an endpoint's connections spread over cores (resource ids)."""
+
+    kind: Literal["none", "rss", "queue", "spread"]
+    cores: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Endpoint:
+    """A host or VM that sends or receives."""
+
+    uplink: Uplink
+    #: Its port on the vSwitch.
+    port: int
+    address: str
+    mac: tuple[int, int, int, int, int, int]
+    send_cores: Cores
+    receive_cores: Cores
+    #: All the cores of its host (compression spreads over them).
+    host_cores: tuple[int, ...]
+    #: The cores dynamic VMQ may move its queue among; empty: none.
+    queue_cores: tuple[int, ...]
+    #: A VM's vCPUs its own stack sends and receives on.
+    guest_send_cores: Cores
+    guest_receive_cores: Cores
+
+
+@dataclass(frozen=True, slots=True)
+class Path:
+    """What a connection from NIC `out_nic` to NIC `in_nic` uses per payload byte."""
+
+    out_nic: int
+    in_nic: int
+    #: (resource, use per payload byte) of each link and backplane.
+    links: tuple[tuple[int, float], ...]
+    send_cycles_per_byte: float
+    receive_cycles_per_byte: float
+    guest_send_cycles_per_byte: float
+    guest_receive_cycles_per_byte: float
+
+
+@dataclass(frozen=True, slots=True)
+class DynamicVmq:
+    """Dynamic VMQ: how often queues spread again, and the busy share of a core (0, 1]."""
+
+    interval_s: float
+    busy: float
+
+
+@dataclass(frozen=True, slots=True)
+class NetworkSpec:
+    """The network: resources, NICs, teams, endpoints, paths and parameters."""
+
+    resources: tuple[Resource, ...]
+    nics: tuple[Nic, ...]
+    teams: tuple[Team, ...]
+    endpoints: tuple[Endpoint, ...]
+    paths: tuple[Path, ...]
+    lacp_timeout_s: float
+    rebalance_interval_s: float | None
+    dynamic_vmq: DynamicVmq | None
+
+
+@dataclass(frozen=True, slots=True)
+class Connection:
+    """A connection between two endpoints (indices)."""
+
+    source: int
+    target: int
+    ports: tuple[int, int] | None
+    amount_bytes: float
+    start_s: float
+    #: When the sender stops; None: when its amount is done.
+    stop_s: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """A resource or a NIC's link goes down (`up=False`) or comes back."""
+
+    at_s: float
+    kind: Literal["resource", "link"]
+    index: int
+    up: bool
+
+
+@dataclass(frozen=True, slots=True)
+class GuestMemory:
+    """A VM's memory as pre-copy sees it."""
+
+    assigned_bytes: float
+    populated_bytes: float
+    dirty_bytes_per_s: float
+    working_set_bytes: float
+    device_state_bytes: float
+
+
+@dataclass(frozen=True, slots=True)
+class Precopy:
+    """Pre-copy's limits: passes, the size small enough to stop at, the switch-over."""
+
+    max_passes: int
+    stop_bytes: float
+    switchover_s: float
+
+
+@dataclass(frozen=True, slots=True)
+class Channel:
+    """An SMB channel: bound to a NIC pair (None: the team rules place it), with
+    cycles per byte on the sending and receiving cores (None: the path's)."""
+
+    nics: tuple[int, int] | None
+    ports: tuple[int, int]
+    cycles_per_byte: tuple[float, float] | None
+
+
+@dataclass(frozen=True, slots=True)
+class Compression:
+    """The Compression option: compressed bytes per byte, cycles per byte, weight."""
+
+    ratio: float
+    zero_ratio: float
+    compress_cycles_per_byte: float
+    decompress_cycles_per_byte: float
+    zero_cycles_per_byte: float
+    weight: float
+
+
+@dataclass(frozen=True, slots=True)
+class Migration:
+    """One VM's live migration between two host endpoints."""
+
+    source: int
+    target: int
+    ports: tuple[int, int]
+    memory: GuestMemory
+    precopy: Precopy
+    prepare_bytes_per_s: float | None
+    at_s: float
+    #: Its source host's queue, and how many that host runs at once.
+    queue: int
+    simultaneous: int
+    #: SMB channels; empty for TCP/IP and Compression.
+    channels: tuple[Channel, ...]
+    compression: Compression | None
+    #: Earlier migrations it waits for, and the pause after the last ends.
+    after: tuple[int, ...]
+    delay_s: float
+    #: A resource all its bytes pass (a host's SMB limit); None: none.
+    through: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Guest:
+    """A busy VM's own CPU load: its host endpoint at the start, cores' worth of
+    work, the migrations that move it, and its vCPUs (resources)."""
+
+    host: int
+    cores: float
+    migrations: tuple[int, ...]
+    vcpus: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RunSpec:
+    """One run: the network, connections, changes, migrations and guests."""
+
+    network: NetworkSpec
+    connections: tuple[Connection, ...]
+    changes: tuple[Change, ...]
+    migrations: tuple[Migration, ...]
+    guests: tuple[Guest, ...]
+    #: Record resource use over bins of this many seconds; None: no record.
+    record_step_s: float | None

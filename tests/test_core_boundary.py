@@ -1,0 +1,74 @@
+"""The typed boundary to the Rust core: `_core.run` reads `hvnet.lower.specs`
+and answers with frozen reports; a spec the core refuses raises CoreError."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from hvnet import _core
+from hvnet.lower import specs
+
+
+def _spec(amount: float = 100.0) -> specs.RunSpec:
+    """Two NICs of 10 bytes/s each way (resources 0-3), one connection from NIC 0's host to NIC 1's."""
+    none = specs.Cores("none", ())
+
+    def endpoint(nic: int, last: int) -> specs.Endpoint:
+        return specs.Endpoint(
+            uplink=specs.Uplink("nic", nic),
+            port=0,
+            address=f"10.0.0.{last}",
+            mac=(0, 0x15, 0x5D, 0, 0, last),
+            send_cores=none,
+            receive_cores=none,
+            host_cores=(),
+            queue_cores=(),
+            guest_send_cores=none,
+            guest_receive_cores=none,
+        )
+
+    network = specs.NetworkSpec(
+        resources=tuple(specs.Resource(10.0, False) for _ in range(4)),
+        nics=(specs.Nic(0, 1), specs.Nic(2, 3)),
+        teams=(),
+        endpoints=(endpoint(0, 1), endpoint(1, 2)),
+        paths=(specs.Path(0, 1, ((0, 1.0), (3, 1.0)), 0.0, 0.0, 0.0, 0.0),),
+        lacp_timeout_s=3.0,
+        rebalance_interval_s=None,
+        dynamic_vmq=None,
+    )
+    connection = specs.Connection(0, 1, (49152, 5001), amount, 0.0, None)
+    return specs.RunSpec(network, (connection,), (), (), (), None)
+
+
+def test_a_run_returns_typed_reports() -> None:
+    report = _core.run(_spec())
+    assert isinstance(report, _core.RunReport)
+    assert report.end_s == pytest.approx(10.0)
+    (connection,) = report.connections
+    assert connection.end_s == pytest.approx(10.0)
+    assert connection.members == [(0.0, 0, 1)]
+    assert connection.sent_bytes == 100.0
+    assert connection.send_core_s == connection.receive_core_s == 0.0
+    assert report.migrations == [] and report.series is None
+
+
+def test_a_spec_the_core_refuses_raises_core_error() -> None:
+    assert issubclass(_core.CoreError, ValueError)
+    with pytest.raises(_core.CoreError, match="amount -1 and start 0 must be finite and >= 0"):
+        _core.run(_spec(amount=-1.0))
+    spec = _spec()
+    bad_path = dataclasses.replace(spec.network, paths=(specs.Path(0, 1, ((7, 1.0),), 0.0, 0.0, 0.0, 0.0),))
+    with pytest.raises(_core.CoreError, match="resource 7 does not exist"):
+        _core.run(dataclasses.replace(spec, network=bad_path))
+    bad_mode = dataclasses.replace(spec.network, teams=(specs.Team((0, 1), None, "lacp2", "dynamic", "ip_addresses"),))
+    with pytest.raises(_core.CoreError, match='unknown teaming mode "lacp2"'):
+        _core.run(dataclasses.replace(spec, network=bad_mode))
+
+
+def test_reports_are_frozen() -> None:
+    report = _core.run(_spec())
+    with pytest.raises(AttributeError):
+        report.end_s = 1.0  # type: ignore[misc]
