@@ -87,7 +87,7 @@ def run(
     endpoints, index = model.endpoint_specs(talking)
     connections = model.connection_specs(requests, index)
     limits = smb_limits(model, migrations)
-    moves = migration_specs(model, migrations, ends, index, [e.receive_cores.cores for e in endpoints], limits)
+    moves = migration_specs(model, migrations, ends, index, limits)
     changes = model.changes()
     busy = guest_specs(model, index, migrations)
     spec = specs.RunSpec(

@@ -99,6 +99,8 @@ pub(crate) struct Migrations<'s> {
     dependents: Vec<Vec<usize>>,
     /// The guest each migration moves, if any.
     guest_of: Vec<Option<usize>>,
+    /// The ports of each migration's SMB channels ([`crate::transport::smb_ports`]).
+    pub(crate) channel_ports: Vec<Vec<(u16, u16)>>,
     guests: Guests,
 }
 
@@ -127,7 +129,7 @@ pub fn run_with_migrations(
     guests: &[Guest],
     record_step: Option<Seconds>,
 ) -> RunReport {
-    let mut driver = Migrations::new(migrations, guests);
+    let mut driver = Migrations::new(network, migrations, guests);
     let report = network.drive(connections, changes, record_step, &mut driver);
     let series =
         (report.series).map(|all| driver.guests.network_work(all, network.resources.len()));
@@ -141,7 +143,7 @@ pub fn run_with_migrations(
 }
 
 impl<'s> Migrations<'s> {
-    fn new(specs: &'s [Migration], guests: &[Guest]) -> Self {
+    fn new(network: &Network, specs: &'s [Migration], guests: &[Guest]) -> Self {
         let mut guest_of = vec![None; specs.len()];
         for (g, guest) in guests.iter().enumerate() {
             for &i in &guest.migrations {
@@ -176,6 +178,9 @@ impl<'s> Migrations<'s> {
             dependents: dependents(specs),
             guests: Guests::new(guests, hosts),
             guest_of,
+            channel_ports: (specs.iter().enumerate())
+                .map(|(i, m)| crate::transport::smb_ports(network, i, m))
+                .collect(),
         }
     }
 

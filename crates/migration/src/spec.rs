@@ -12,9 +12,9 @@ use crate::precopy::{GuestMemory, PrecopyParameters};
 /// interface) placed on the team's members by the team's rules.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Channel {
-    /// The NIC pair it is bound to; `None`: the team rules decide, by its ports.
+    /// The NIC pair it is bound to; `None`: the team rules decide, by its
+    /// ports (SMB picks them: [`crate::transport::smb_ports`]).
     pub nics: Option<(u32, u32)>,
-    pub ports: (u16, u16),
     /// Cycles per byte on the sending and receiving cores instead of the
     /// path's (SMB Direct: RDMA); `None`: the path's.
     pub cycles: Option<(f64, f64)>,

@@ -12,12 +12,76 @@
 //!   channels share the step's bytes by their rates: every channel may carry
 //!   the whole step, and the step ends when what they moved together
 //!   reaches its size (checked after each event, and by a timer at the time
-//!   the current rates would reach it).
+//!   the current rates would reach it). Each channel's source port is
+//!   chosen so that, as far as the receiving host's RSS queues allow, it
+//!   lands on a queue (a core) of its own ([`smb_ports`]).
 
-use hvnet_network::{Connection, Run};
+use std::net::IpAddr;
+
+use hvnet_network::{rss_hash, Connection, FlowKey, Network, Run, MICROSOFT_RSS_KEY};
 
 use crate::run::{MigrationTimer, Migrations, Under};
-use crate::spec::Channel;
+use crate::spec::{Channel, Migration};
+
+/// SMB listens on port 445.
+pub const SMB_PORT: u16 = 445;
+/// The first source port SMB tries for the channels of migration `i` is
+/// `SMB_SOURCE_PORT + 64 i`, counted on in Windows' dynamic range.
+const SMB_SOURCE_PORT: u32 = 63_000;
+/// Windows' dynamic (ephemeral) port range: 49152-65535.
+const EPHEMERAL_FIRST: u32 = 49_152;
+const EPHEMERAL_COUNT: u32 = 65_536 - EPHEMERAL_FIRST;
+/// Ports SMB tries for one channel before it settles for a queue in use.
+const TRIES: usize = 4096;
+
+/// The `(source, destination)` ports of the SMB channels of migration `i`
+/// (the `i`-th of the run): from its first source port on, each channel
+/// takes the first port whose connection the destination's RSS queues put
+/// on a queue no earlier channel uses, while one is left (assumed: SMB
+/// spreads its connections over the RSS queues it opens them for; see
+/// docs/model.md). A destination without cores modelled takes the ports in turn.
+pub fn smb_ports(network: &Network, i: usize, m: &Migration) -> Vec<(u16, u16)> {
+    let (source, target) = (
+        &network.endpoints[m.source as usize],
+        &network.endpoints[m.target as usize],
+    );
+    let queues = &target.receive_cores;
+    let mut used: Vec<usize> = Vec::new();
+    let mut next = SMB_SOURCE_PORT + 64 * i as u32;
+    let mut ports = Vec::with_capacity(m.channels.len());
+    for _ in &m.channels {
+        let mut taken = (ephemeral(next), None);
+        for _ in 0..TRIES {
+            let port = ephemeral(next);
+            next += 1;
+            let queue = queues.queue(hash(source.address, target.address, port));
+            taken = (port, queue);
+            let free = queue.is_none_or(|q| !used.contains(&q));
+            if free || used.len() >= queues.queues() {
+                break;
+            }
+        }
+        used.extend(taken.1);
+        ports.push((taken.0, SMB_PORT));
+    }
+    ports
+}
+
+/// A port counted on from the start of Windows' dynamic range past its end.
+fn ephemeral(port: u32) -> u16 {
+    let port = if port < EPHEMERAL_FIRST {
+        port
+    } else {
+        EPHEMERAL_FIRST + (port - EPHEMERAL_FIRST) % EPHEMERAL_COUNT
+    };
+    u16::try_from(port).unwrap_or(u16::MAX)
+}
+
+/// The RSS hash of an SMB connection from `port` to 445.
+fn hash(source: IpAddr, target: IpAddr, port: u16) -> u32 {
+    FlowKey::new(source, target, Some((port, SMB_PORT)))
+        .map_or(0, |key| rss_hash(&key, &MICROSOFT_RSS_KEY))
+}
 
 impl Migrations<'_> {
     /// Opens the connections of migration `i`'s step of `bytes`, of which
@@ -31,14 +95,15 @@ impl Migrations<'_> {
     ) {
         let spec = &self.specs[i];
         // TCP/IP is one connection that the rules place; SMB one per channel.
-        let bound: Vec<Option<Channel>> = if spec.channels.is_empty() {
+        let bound: Vec<Option<(Channel, (u16, u16))>> = if spec.channels.is_empty() {
             vec![None]
         } else {
-            spec.channels.iter().copied().map(Some).collect()
+            let ports = self.channel_ports[i].iter().copied();
+            spec.channels.iter().copied().zip(ports).map(Some).collect()
         };
         let connections = bound.into_iter().map(|channel| {
             let (pinned, ports, cycles) = match channel {
-                Some(c) => (c.nics, c.ports, c.cycles),
+                Some((c, ports)) => (c.nics, ports, c.cycles),
                 None => (None, spec.ports, None),
             };
             Connection {

@@ -198,13 +198,12 @@ fn smb_spreads_each_step_over_its_channels() {
     // 200 units moves at 20/s, in 10 s, where TCP/IP rides one member at 10/s.
     let net = network(TeamingMode::SwitchIndependent, ADDRESS_HASH, None);
     let tcp = migration(0.0, 200.0, 0.0);
-    let channel = |nic, port| Channel {
+    let channel = |nic| Channel {
         nics: Some((nic, 2)),
-        ports: (port, 445),
         cycles: None,
     };
     let smb = Migration {
-        channels: vec![channel(0, 50000), channel(1, 50001)],
+        channels: vec![channel(0), channel(1)],
         ..migration(0.0, 200.0, 0.0)
     };
     let over_tcp = &run_with_migrations(&net, &[], &[], &[tcp], &[], None).migrations[0];
@@ -607,4 +606,53 @@ fn a_migration_reports_the_cpu_its_connections_cost_on_each_host() {
         .map(|&k| run.connections[k].send_core_s)
         .sum();
     assert_eq!(per_connection, m.cpu_core_s_source);
+}
+
+#[test]
+fn smb_gives_each_channel_a_receive_queue_of_its_own_while_one_is_left() {
+    // B receives with RSS over 4 cores: 4 channels land on 4 different
+    // queues; a 5th shares one. Without cores modelled, the ports are taken
+    // in turn from migration i's first port, 63000 + 64 i, counted on in
+    // Windows' dynamic range (49152-65535) past its end.
+    let mut net = network(TeamingMode::SwitchIndependent, ADDRESS_HASH, None);
+    let cores = Cores::Rss(vec![10, 11, 12, 13]);
+    let channel = Channel {
+        nics: None,
+        cycles: None,
+    };
+    let smb = |n| Migration {
+        channels: vec![channel; n],
+        ..migration(0.0, 200.0, 0.0)
+    };
+    let in_turn = hvnet_migration::transport::smb_ports(&net, 0, &smb(3));
+    assert_eq!(in_turn, vec![(63000, 445), (63001, 445), (63002, 445)]);
+    let wrapped = hvnet_migration::transport::smb_ports(&net, 100, &smb(1));
+    let expected = 49152 + (63000 + 6400 - 49152) % 16384;
+    assert_eq!(wrapped, vec![(expected as u16, 445)]);
+
+    net.endpoints[1].receive_cores = cores.clone();
+    let hash = |port: u16| {
+        let key = hvnet_network::FlowKey::new(
+            net.endpoints[0].address,
+            net.endpoints[1].address,
+            Some((port, 445)),
+        )
+        .unwrap();
+        hvnet_network::rss_hash(&key, &hvnet_network::MICROSOFT_RSS_KEY)
+    };
+    let ports = hvnet_migration::transport::smb_ports(&net, 0, &smb(5));
+    let queues: Vec<usize> = ports
+        .iter()
+        .map(|&(p, _)| cores.queue(hash(p)).unwrap())
+        .collect();
+    let mut first_four = queues[..4].to_vec();
+    first_four.sort_unstable();
+    assert_eq!(
+        first_four,
+        vec![0, 1, 2, 3],
+        "ports {ports:?} land on queues {queues:?}"
+    );
+    assert!(ports
+        .iter()
+        .all(|&(p, d)| (63000..63064).contains(&p) && d == 445));
 }

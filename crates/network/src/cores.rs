@@ -36,17 +36,36 @@ const TABLE_LEN: usize = 128;
 impl Cores {
     /// The core that does the work of the connection with this RSS hash.
     pub fn core(&self, hash: u32) -> Option<ResourceId> {
+        match (self, self.queue(hash)) {
+            (Cores::Queue(core), _) => Some(*core),
+            (Cores::Rss(cores) | Cores::Spread(cores), Some(q)) => Some(cores[q]),
+            _ => None,
+        }
+    }
+
+    /// Which of its queues (a position in its set) the connection with this
+    /// RSS hash lands on; `None` when CPU is not modelled.
+    pub fn queue(&self, hash: u32) -> Option<usize> {
         match self {
             Cores::None => None,
-            Cores::Queue(core) => Some(*core),
+            Cores::Queue(_) => Some(0),
             Cores::Rss(cores) if !cores.is_empty() => {
                 let queues = u16::try_from(cores.len()).expect("at most 64 RSS queues");
                 let table =
                     IndirectionTable::round_robin(TABLE_LEN, queues).expect("a valid table");
-                Some(cores[table.queue(hash) as usize])
+                Some(table.queue(hash) as usize)
             }
-            Cores::Spread(cores) if !cores.is_empty() => Some(cores[hash as usize % cores.len()]),
+            Cores::Spread(cores) if !cores.is_empty() => Some(hash as usize % cores.len()),
             _ => None,
+        }
+    }
+
+    /// How many queues (cores) it spreads connections over.
+    pub fn queues(&self) -> usize {
+        match self {
+            Cores::None => 0,
+            Cores::Queue(_) => 1,
+            Cores::Rss(cores) | Cores::Spread(cores) => cores.len(),
         }
     }
 }

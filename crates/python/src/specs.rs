@@ -125,7 +125,6 @@ pub struct PrecopySpec {
 #[derive(FromPyObject)]
 pub struct ChannelSpec {
     nics: Option<(u32, u32)>,
-    ports: (u16, u16),
     cycles_per_byte: Option<(f64, f64)>,
 }
 
@@ -319,7 +318,6 @@ impl From<MigrationSpec> for Migration {
             channels: (m.channels.into_iter())
                 .map(|c| Channel {
                     nics: c.nics,
-                    ports: c.ports,
                     cycles: c.cycles_per_byte,
                 })
                 .collect(),

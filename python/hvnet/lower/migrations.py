@@ -9,9 +9,9 @@ the way it drives connections do the work.
   TCP connection from the source host to the destination host, on port 6600;
   the team member and the cores follow the rules of any connection.
 - **SMB** (Multichannel; SMB Direct when both ends have RDMA interfaces):
-  each step is spread over SMB's channels (`interfaces.smb_channels`), each
-  with a source port such that, as far as the receiving host's RSS cores
-  allow, it lands on a core of its own. SMB Direct moves data with next to
+  each step is spread over SMB's channels (`interfaces.smb_channels`); the
+  core gives each a source port such that, as far as the receiving host's RSS
+  queues allow, it lands on a core of its own. SMB Direct moves data with next to
   no CPU (`CpuParameters.rdma_cycles_per_byte`). A host's SMB bandwidth
   limit for live migration is a resource all its SMB migrations pass.
 - **Compression**: each step is one TCP connection that carries the step's
@@ -20,7 +20,7 @@ the way it drives connections do the work.
   cores and decompression cycles over the destination's; its weight is low,
   so it uses only CPU (and bandwidth) that nothing else wants — the guests'
   own work included (a VM's `cpu_load`, which stays on the source host until
-  its migration ends; `guests`).
+  its migration ends; `guest_specs`).
 """
 
 from __future__ import annotations
@@ -30,11 +30,10 @@ from dataclasses import dataclass
 
 from hvnet.calibration import Calibration
 from hvnet.errors import Problem
-from hvnet.hashing import rss_hash
 from hvnet.lower import specs
 from hvnet.lower.fabric import Fabric, Port
 from hvnet.lower.interfaces import SmbChannel, migration_network, smb_channels
-from hvnet.lower.network import EPHEMERAL_PORT, NetworkModel
+from hvnet.lower.network import NetworkModel
 from hvnet.lower.operations import Plan, plan_operations
 from hvnet.model import Scenario
 from hvnet.units import bytes_per_s
@@ -45,9 +44,6 @@ __all__ = ["MigrationRequest", "guest_specs", "migration_ends", "migration_reque
 LIVE_MIGRATION_PORT = 6600
 #: Source ports of migrations' connections start here.
 MIGRATION_SOURCE_PORT = 64000
-#: SMB listens on port 445; its channels' source ports start here.
-SMB_PORT = 445
-SMB_SOURCE_PORT = 63000
 
 
 @dataclass(frozen=True)
@@ -173,26 +169,6 @@ def migration_ends(model: NetworkModel, migrations: Sequence[MigrationRequest]) 
             ends.append((model.endpoints.via(source, m.via[0]), model.endpoints.via(target, m.via[1])))
     return ends
 
-def _smb_ports(model: NetworkModel, source_end: str, target_end: str, channels: int, receive_cores: Sequence[int], first: int) -> list[int]:
-    """Source ports for SMB's connections such that, as far as the receiving
-    host's RSS cores allow, each lands on a core of its own (assumed: SMB
-    spreads its connections over the RSS queues it opens them for). The
-    core follows from the connection's Toeplitz hash through a 128-entry
-    indirection table filled round robin (crates/network/src/cores.rs)."""
-    source, target = model.endpoints[source_end].address, model.endpoints[target_end].address
-    used: set[int] = set()
-    ports, port = [], first
-    for _ in range(channels):
-        for _attempt in range(4096):
-            candidate = _ephemeral(port)
-            core = (rss_hash(source, target, candidate, SMB_PORT) & 127) % max(len(receive_cores), 1)
-            port += 1
-            if core not in used or len(used) >= len(receive_cores):
-                break
-        used.add(core)
-        ports.append(candidate)
-    return ports
-
 def smb_limits(model: NetworkModel, migrations: Sequence[MigrationRequest]) -> dict[str, int]:
     """A resource per host that limits its SMB live migrations, all together
     (`Set-SmbBandwidthLimit -Category LiveMigration`), for the hosts that have one."""
@@ -232,26 +208,24 @@ def migration_specs(
     migrations: Sequence[MigrationRequest],
     ends: Sequence[tuple[str, str]],
     index: dict[str, int],
-    receive_cores: Sequence[Sequence[int]],
     limits: dict[str, int],
 ) -> list[specs.Migration]:
     """The core's arguments of each migration: its endpoints (`ends`, `migration_ends`, by
-    `index`), ports, memory, pre-copy parameters, queue, SMB channels, compression and
-    waits. `receive_cores`: each endpoint's receive cores (SMB picks its channels' ports by them)."""
+    `index`), ports, memory, pre-copy parameters, queue, SMB channels (the core picks their
+    ports: crates/migration/src/transport.rs), compression and waits."""
     hosts = {h.name: i for i, h in enumerate(model.scenario.hosts)}
     out: list[specs.Migration] = []
     for i, (m, (source, target)) in enumerate(zip(migrations, ends)):
         model.reach(source, target)
         channels: list[specs.Channel] = []
-        ports = _smb_ports(model, source, target, len(m.channels), receive_cores[index[target]], SMB_SOURCE_PORT + 64 * i)
-        for channel, port in zip(m.channels, ports):
+        for channel in m.channels:
             pair = None
             if channel.out_nic is not None and channel.in_nic is not None:
                 pair = (model.nic_index[Port.parse(channel.out_nic)], model.nic_index[Port.parse(channel.in_nic)])
                 model.reachable(*pair)
             rdma_cost = model.cpu.parameters.rdma_cost() if model.cpu is not None else 0.0
             cycles = (rdma_cost, rdma_cost) if channel.rdma else None
-            channels.append(specs.Channel(nics=pair, ports=(port, SMB_PORT), cycles_per_byte=cycles))
+            channels.append(specs.Channel(nics=pair, cycles_per_byte=cycles))
         memory = specs.GuestMemory(
             assigned_bytes=m.assigned_bytes,
             populated_bytes=m.populated_bytes,
@@ -279,7 +253,3 @@ def migration_specs(
         )
     return out
 
-
-def _ephemeral(port: int) -> int:
-    """A source port in Windows' dynamic range (49152-65535), counting on from its start after the end."""
-    return EPHEMERAL_PORT + (port - EPHEMERAL_PORT) % (65536 - EPHEMERAL_PORT)

@@ -182,11 +182,11 @@ class Precopy:
 
 @dataclass(frozen=True, slots=True)
 class Channel:
-    """An SMB channel: bound to a NIC pair (None: the team rules place it), with
-    cycles per byte on the sending and receiving cores (None: the path's)."""
+    """An SMB channel: bound to a NIC pair (None: the team rules place it, by the port
+    the core picks for it), with cycles per byte on the sending and receiving cores
+    (None: the path's)."""
 
     nics: tuple[int, int] | None
-    ports: tuple[int, int]
     cycles_per_byte: tuple[float, float] | None
 
 
