@@ -354,6 +354,33 @@ def validate(
         _err().print(f"wrote {markdown}", highlight=False)
 
 
+# --- hvnet import: files from real systems, normalised (docs/import.md) -------------
+
+import_app = typer.Typer(help="Read files from real systems and tools into hvnet's records.", no_args_is_help=True)
+app.add_typer(import_app, name="import")
+
+
+@import_app.command("measurement")
+def import_measurement(
+    files: Annotated[list[Path], typer.Argument(help="Measurement files: NTttcp, iperf3 -J, PDH-CSV, sar/sadf, ip, /proc/net/dev.")],
+    json_out: JsonOut = None,
+    force: Force = False,
+) -> None:
+    """Detect each file's format and normalise it: throughput, threads, CPU, retransmits, counter series."""
+    from hvnet.importers import measurement_document, read_measurement
+    from hvnet.importers.show import measurement_table
+
+    if json_out is not None and str(json_out) != "-":
+        _refuse_to_overwrite(json_out, force)
+    with _user_errors():
+        records = [record for path in files for record in read_measurement(path)]
+    if json_out is not None:
+        _write_json(json_out, measurement_document(records), force)
+    if json_out is None or str(json_out) != "-":
+        for record in records:
+            _out().print(measurement_table(record))
+
+
 def _version_callback(value: bool) -> None:
     if value:
         _out().print(f"hvnet {__version__}")
