@@ -463,6 +463,9 @@ impl System {
         true
     }
 
+    /// The algorithm of the module header, in one piece (as SimGrid's
+    /// `lmm_solve` is): its steps share the saturation state of every
+    /// constraint and variable, which splitting would only pass around.
     fn do_solve(&mut self, restart: f64) {
         let s = &mut self.scratch;
         // The variables to fill again: all of them, or those frozen at or

@@ -450,7 +450,10 @@ impl Simulation {
         self.join_class(a, left, spec);
     }
 
-    fn join_class(&mut self, a: ActivityId, work: Amount, spec: &ActivitySpec) {
+    /// The class an activity of this spec belongs to: its usage with each
+    /// resource once (coefficients merged as the resource's sharing says),
+    /// sorted, and the key that identifies the class.
+    fn class_key(&self, spec: &ActivitySpec) -> (Vec<(ResourceId, f64)>, ClassKey) {
         assert!(
             spec.weight > 0.0 && spec.weight.is_finite(),
             "weight must be finite and > 0"
@@ -478,6 +481,12 @@ impl Simulation {
             weight: spec.weight.to_bits(),
             bound: bound.to_bits(),
         };
+        (usage, key)
+    }
+
+    fn join_class(&mut self, a: ActivityId, work: Amount, spec: &ActivitySpec) {
+        let (usage, key) = self.class_key(spec);
+        let bound = f64::from_bits(key.bound);
         let c = match self.class_of_key.get(&key) {
             Some(&c) => {
                 let members = self.class(c).members + 1;
