@@ -73,3 +73,13 @@ def test_a_loaded_scenario_names_its_file_in_later_errors(tmp_path: Path) -> Non
     with pytest.raises(hvnet.ScenarioError) as error:
         hvnet.simulate(hvnet.load(path))
     assert str(error.value).startswith(f"{path}:")
+
+
+def test_the_readmes_python_example_runs(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """README's Python snippet is code a user pastes: it must run as written."""
+    root = Path(__file__).parents[1]
+    readme = (root / "README.md").read_text()
+    snippet = readme.split("```python\n", 1)[1].split("```", 1)[0]
+    monkeypatch.chdir(root)
+    exec(compile(snippet, "README.md", "exec"), {})
+    assert "copy-1" in capsys.readouterr().out
