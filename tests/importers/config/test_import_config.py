@@ -385,3 +385,20 @@ def test_a_custom_power_plan_is_assumed_balanced(tmp_path: Path) -> None:
                          "ActiveScheme": None}
     result = import_config([write_dump(tmp_path, "hv7.json", data)])
     assert "power_plan: balanced  # ASSUMED: power plan 'Contoso Hyper-V' is none of Windows' own" in result.yaml
+
+
+def test_the_docs_show_the_errors_as_they_are(tmp_path: Path) -> None:
+    """docs/import.md's "Configuration" section quotes real messages."""
+    docs = (HERE.parents[2] / "docs" / "import.md").read_text(encoding="utf-8")
+    section = docs[docs.index("## Configuration"):]
+    data = dump("lbfo_static.json")
+    data["NetLbfoTeam"][0]["TeamingMode"] = "Statisch"
+    path = write_dump(tmp_path, "HV4.json", data)
+    assert error_of([path]).replace(str(path), "HV4.json") in section
+    again = dump("lbfo_dynamic_hv1.json")
+    again["Header"]["ComputerName"] = "HV1"
+    first, second = write_dump(tmp_path, "HV1.json", again), write_dump(tmp_path, "HV2.json", again)
+    assert error_of([first, second]).replace(str(tmp_path) + "/", "") in section
+    other = tmp_path / "other.json"
+    other.write_text('{"Name": "NIC1"}')
+    assert error_of([other]).replace(str(tmp_path) + "/", "") in section
