@@ -18,16 +18,11 @@ from hvnet._version import __version__
 from hvnet.compare import comparison_document, comparison_tables, run_comparison
 from hvnet.demo import LEFT_OUT, REPORT, is_hvnet_page, run_demo
 from hvnet.errors import HvnetError, UnitError
-from hvnet.flows import read_flows, run_flows
 from hvnet.model import load_scenario, parse_scenario, scenario_json_schema
-from hvnet.report import write_comparison, write_report
 from hvnet.simulate import simulate as run_simulation
 from hvnet.sweep import DEFAULT_WORKERS, run_sweep, summary_table, write_parquet
 from hvnet.tables import results_tables
-from hvnet.topology import leaf_spine, star
-from hvnet.ntttcp import format_ntttcp, run_ntttcp
 from hvnet.units import parse_bytes, parse_duration
-from hvnet.validate import run_validation, validation_markdown
 from hvnet.variants import load_variants
 
 app = typer.Typer(
@@ -99,6 +94,8 @@ def demo(
     """Drain the built-in two-node cluster over each transport and three team designs; compare, write a report.
 
     A report hvnet wrote before (a previous demo's) is replaced; any other file is kept unless --force."""
+    from hvnet.report import write_comparison
+
     if not is_hvnet_page(report):
         _refuse_to_overwrite(report, force)
     with _user_errors():
@@ -121,6 +118,8 @@ def simulate(
     force: Force = False,
 ) -> None:
     """Simulate a scenario; print a table, and optionally write JSON and an HTML report."""
+    from hvnet.report import write_report
+
     if report is not None:
         _refuse_to_overwrite(report, force)
     with _user_errors():
@@ -166,6 +165,8 @@ def compare(
     force: Force = False,
 ) -> None:
     """Simulate every variant of every file; one table, the best of each metric marked (docs/sweeps.md)."""
+    from hvnet.report import write_comparison
+
     for path in (report, json_out):
         if path is not None and str(path) != "-":
             _refuse_to_overwrite(path, force)
@@ -249,6 +250,8 @@ def flows(
     ] = False,
 ) -> None:
     """Run a traffic matrix; report each row's completion time."""
+    from hvnet.flows import read_flows, run_flows
+
     with _user_errors():
         scenario = load_scenario(scenario_file)
         result = run_flows(scenario, read_flows(flows_csv, scenario), flows_csv, links_only=links_only)
@@ -268,6 +271,8 @@ def topology_star(
     nic: Annotated[str, typer.Option(help="NIC speed, e.g. 10Gbps.")] = "10Gbps",
 ) -> None:
     """N hosts, one NIC each, cabled to one non-blocking switch."""
+    from hvnet.topology import star
+
     with _user_errors():
         text = star(hosts, nic)
         parse_scenario(text, "<star>")
@@ -283,6 +288,8 @@ def topology_leaf_spine(
     uplink: Annotated[str, typer.Option(help="Leaf-to-spine cable speed.")] = "40Gbps",
 ) -> None:
     """Hosts spread over leaf switches; every leaf cabled to every spine."""
+    from hvnet.topology import leaf_spine
+
     with _user_errors():
         text = leaf_spine(hosts, nic, leaves, spines, uplink)
         parse_scenario(text, "<leaf-spine>")
@@ -301,6 +308,8 @@ def ntttcp(
     force: Force = False,
 ) -> None:
     """Predict an `ntttcp -m N,*,ip -l 128k -t T` run, printed the way ntttcp prints it."""
+    from hvnet.ntttcp import format_ntttcp, run_ntttcp
+
     with _user_errors():
         scenario = load_scenario(scenario_file)
         result = run_ntttcp(scenario, sender, receiver, threads, parse_duration(time), parse_bytes(buffer))
@@ -330,6 +339,8 @@ def validate(
     force: Force = False,
 ) -> None:
     """Compare hvnet's predictions with the public measurements it is calibrated on."""
+    from hvnet.validate import run_validation, validation_markdown
+
     with _user_errors():
         checks = run_validation()
     table = Table(title="hvnet beside public measurements", title_justify="left")
