@@ -126,7 +126,7 @@ def read_pdh_csv(text: str, file: str) -> Measurement:
                 raise fail(file, line, "", f"expected a PDH-CSV header \"(PDH-CSV 4.0) ...\", found {cells[0][:40]!r}")
             header, header_line = cells, line
             continue
-        if not cells or (len(cells) == 1 and (cells[0].strip() in _TRAILERS or not cells[0].strip())):
+        if not cells or ",".join(cells).strip() in _TRAILERS or not "".join(cells).strip():
             continue
         rows.append((line, cells))
     if header is None:
