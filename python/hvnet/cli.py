@@ -392,6 +392,51 @@ def import_measurement(
             _out().print(measurement_table(record))
 
 
+@import_app.command("collect-script")
+def import_collect_script(
+    out: Annotated[Path | None, typer.Option("--out", "-o", help="Write the script to this file (default: standard output).")] = None,
+    force: Force = False,
+) -> None:
+    """Print the PowerShell script to run on each Hyper-V host: it writes HOSTNAME.json for `hvnet import config`."""
+    from hvnet.importers.config import collect_script
+
+    if out is None:
+        sys.stdout.write(collect_script())
+        return
+    _refuse_to_overwrite(out, force)
+    with _user_errors():
+        out.write_text(collect_script(), encoding="utf-8")
+    _err().print(f"wrote {out}; run it on each host: powershell -ExecutionPolicy Bypass -File {out.name}", highlight=False)
+
+
+@import_app.command("config")
+def import_config_command(
+    dumps: Annotated[list[Path], typer.Argument(help="One JSON dump per host, as the collection script writes them.")],
+    out: Annotated[Path | None, typer.Option("--out", "-o", help="Write the scenario to this file (default: standard output).")] = None,
+    force: Force = False,
+) -> None:
+    """Turn hosts' configuration dumps into one scenario; what the dumps cannot tell is marked ASSUMED and listed."""
+    from hvnet.importers.config import import_config
+
+    if out is not None:
+        _refuse_to_overwrite(out, force)
+    with _user_errors():
+        imported = import_config(dumps)
+        if out is None:
+            sys.stdout.write(imported.yaml)
+        else:
+            out.write_text(imported.yaml, encoding="utf-8")
+    err = _err()
+    for assumption in imported.assumptions:
+        err.print(f"assumed: {assumption}", style="yellow", highlight=False, markup=False)
+    for problem in imported.problems:
+        err.print(f"problem: {problem}", style="red", highlight=False, markup=False)
+    if out is not None:
+        err.print(f"wrote {out}: {len(imported.assumptions)} assumptions to check (marked ASSUMED in it)", highlight=False)
+    if imported.problems:
+        raise typer.Exit(1)
+
+
 def _version_callback(value: bool) -> None:
     if value:
         _out().print(f"hvnet {__version__}")
