@@ -16,10 +16,12 @@ report's promise to render is not checked otherwise.
 
 from __future__ import annotations
 
+import re
 import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import Result
@@ -65,8 +67,9 @@ class Rendered:
     screenshot: Path
 
 
-def render(page: Path, tmp_path: Path) -> Rendered:
-    """Opens `page` offline in headless Chromium, waits for every chart, and takes a full-page screenshot."""
+def render(page: Path, tmp_path: Path, then: Callable[[Any], None] | None = None) -> Rendered:
+    """Opens `page` offline in headless Chromium, waits for every chart, runs `then(driver)` if
+    given (clicks, more checks), and takes a full-page screenshot."""
     chromium, driver_path = shutil.which("chromium"), shutil.which("chromedriver")
     if chromium is None or driver_path is None:
         pytest.fail(f"Debian's Chromium and its driver are needed for this test; install them with: {INSTALL}")
@@ -88,6 +91,8 @@ def render(page: Path, tmp_path: Path) -> Rendered:
         WebDriverWait(driver, 120).until(lambda d: (c := d.execute_script(CHARTS))[0] > 0 and c[0] == c[1])
         total, drawn = driver.execute_script(CHARTS)
         titles = driver.execute_script(TITLES)
+        if then is not None:
+            then(driver)
         console = driver.get_log("browser")
         height = driver.execute_script("return document.documentElement.scrollHeight")
         driver.set_window_size(1320, height + 100)
@@ -108,12 +113,12 @@ def test_every_chart_renders_in_chromium_without_console_errors(
 
     nics = sum(len(host.nics) for host in failover_scenario.hosts)
     hosts = len(failover_scenario.hosts)
-    assert page.total == page.drawn == nics + hosts == 6, "a chart per NIC and a CPU heatmap per host"
+    idle = 1  # hv2 / nic2, the standby member of its team, carries nothing: named, not drawn
+    assert page.total == page.drawn == nics - idle + hosts == 5, "a chart per busy NIC and a CPU heatmap per host"
     assert page.titles == [
         "hv1 / nic1 (10 Gbps)",
         "hv1 / nic2 (10 Gbps)",
         "hv2 / nic1 (10 Gbps)",
-        "hv2 / nic2 (10 Gbps)",
         "hv1: CPU per core (% busy)",
         "hv2: CPU per core (% busy)",
     ]
@@ -125,11 +130,53 @@ def test_every_chart_renders_in_chromium_without_console_errors(
 def test_the_demo_report_renders_every_variants_charts(
     cli: Callable[..., Result], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """What the README's first command writes: 11 variants, each with 4 NIC charts and a migration timeline."""
+    """What the README's first command writes: 11 variants, each with 4 NIC charts (less the idle
+    ones, named instead) and a migration timeline."""
     monkeypatch.chdir(tmp_path)
     assert cli("demo").exit_code == 0
+    html = (tmp_path / "hvnet-demo.html").read_text(encoding="utf-8")
+    idle = [int(n) for n in re.findall(r"Idle, not drawn: sent and received nothing \((\d+)\)", html)]
     page = render(tmp_path / "hvnet-demo.html", tmp_path)
-    assert page.total == page.drawn == 11 * (4 + 1)
+    assert page.total == page.drawn == 11 * (4 + 1) - sum(idle)
     severe = [entry for entry in page.console if entry["level"] == "SEVERE"]
     assert severe == [], f"errors in the browser console: {severe}"
     assert page.screenshot.stat().st_size > 10_000
+
+
+def test_a_large_clusters_report_draws_what_is_picked_and_opened(
+    tmp_path: Path, scale_results: Results, scale_scenario: Scenario
+) -> None:
+    """12 hosts × 5 VMs in a rolling update: 8 NIC charts and one whose NIC is picked from a list,
+    the timeline by host, 4 host heatmaps and one picked. Picking another NIC redraws that chart;
+    opening a host's group draws its migrations and fills their table."""
+    report = tmp_path / "scale.html"
+    write_report(scale_results, scale_scenario, report)
+    seen: dict[str, Any] = {}
+
+    def pick_and_open(driver: Any) -> None:
+        from selenium.webdriver.support.wait import WebDriverWait
+
+        seen["picked"] = driver.execute_script(
+            """const select = document.querySelector('select[data-pack="nic-chart-data"]');
+            select.selectedIndex = select.options.length - 1;
+            select.dispatchEvent(new Event("change"));
+            return select.options[select.selectedIndex].textContent;"""
+        )
+        title = "return (document.querySelector('#nic-chart-other .gtitle') || {}).textContent"
+        WebDriverWait(driver, 30).until(lambda d: seen["picked"].startswith(d.execute_script(title) + ":"))
+        driver.execute_script("document.querySelectorAll('details.group')[2].open = true")
+        group = "const g = document.querySelectorAll('details.group')[2]; "
+        drawn = group + "return [!!g.querySelector('.group-chart svg.main-svg'), g.querySelectorAll('tbody tr').length]"
+        WebDriverWait(driver, 30).until(lambda d: d.execute_script(drawn)[0])
+        seen["rows"] = driver.execute_script(drawn)[1]
+        seen["closed"] = driver.execute_script("return [...document.querySelectorAll('details.group')].filter(d => !d.open).length")
+
+    page = render(report, tmp_path, pick_and_open)
+    assert page.total == page.drawn == 8 + 1 + 1 + 4 + 1
+    assert page.titles[8] not in page.titles[:8], "the list offers the NICs not drawn above"
+    assert seen["picked"].split(":")[0] not in page.titles[:9]
+    hv3 = [m for m in scale_results.migrations if m.source == "hv3"]
+    assert seen["rows"] == len(hv3) > 0
+    assert seen["closed"] == 11
+    severe = [entry for entry in page.console if entry["level"] == "SEVERE"]
+    assert severe == [], f"errors in the browser console: {severe}"

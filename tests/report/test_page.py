@@ -16,6 +16,7 @@ import pytest
 from hvnet import Results, Scenario, parse_scenario, simulate
 from hvnet.report import render_report, write_report
 from hvnet.report.charts import plotly_bundle
+from hvnet.report.resample import significant
 from hvnet.report.sections import NOT_SIMULATED, adapters_section
 from hvnet.tables import results_tables
 from hvnet.units import human_duration
@@ -95,21 +96,27 @@ def nic_charts(html: str) -> list[tuple[str, list[dict[str, object]], dict[str, 
     return [chart for chart in charts(html) if chart[0].startswith("nic-chart-")]
 
 
-def test_one_chart_per_nic_with_title_and_units(failover_report: str, failover_results: Results) -> None:
+def test_one_chart_per_nic_that_carried_traffic_with_title_and_units(
+    failover_report: str, failover_results: Results
+) -> None:
     found = nic_charts(failover_report)
-    assert [div_id for div_id, _, _ in found] == [f"nic-chart-{i}" for i in range(4)]
+    assert [div_id for div_id, _, _ in found] == [f"nic-chart-{i}" for i in range(3)]
     titles = [layout["title"]["text"] for _, _, layout in found]  # type: ignore[index]
-    assert titles == ["hv1 / nic1 (10 Gbps)", "hv1 / nic2 (10 Gbps)", "hv2 / nic1 (10 Gbps)", "hv2 / nic2 (10 Gbps)"]
+    assert titles == ["hv1 / nic1 (10 Gbps)", "hv1 / nic2 (10 Gbps)", "hv2 / nic1 (10 Gbps)"]
+    # hv2's nic2 is the standby member of its team: it carries nothing, so it is named, not drawn.
+    assert "Idle, not drawn: sent and received nothing (1): hv2 / nic2." in failover_report
     for (_, traces, layout), adapter in zip(found, failover_results.adapters):
         assert layout["xaxis"]["title"]["text"] == "time (s)"  # type: ignore[index]
         assert layout["yaxis"]["title"]["text"] == "Gbps"  # type: ignore[index]
         receive, send, link = traces
         assert (receive["name"], send["name"], link["name"]) == ("Receive", "Send", "Link speed")
-        assert link["y"] == [10.0, 10.0] and link["line"]["dash"] == "dash"  # type: ignore[index]
-        # Gbps, one point per step and one closing the last step: a step line over the whole run.
-        assert send["y"][:-1] == [v / 1e9 for v in adapter.send_bps]  # type: ignore[index]
-        assert receive["y"][:-1] == [v / 1e9 for v in adapter.receive_bps]  # type: ignore[index]
-        assert send["x"][-1] == len(adapter.send_bps) * failover_results.step_s  # type: ignore[index]
+        assert link["y"] == [10, 10] and link["line"]["dash"] == "dash"  # type: ignore[index]
+        # Gbps (4 significant digits), one point per step (33 steps: no resampling) and one closing
+        # the last step: a step line over the whole run, the axis ending with the last step.
+        assert (send["x0"], send["dx"]) == (0, 1)
+        assert send["y"][:-1] == [significant(v / 1e9) for v in adapter.send_bps]  # type: ignore[index]
+        assert receive["y"][:-1] == [significant(v / 1e9) for v in adapter.receive_bps]  # type: ignore[index]
+        assert layout["xaxis"]["range"] == [0, len(adapter.send_bps) * failover_results.step_s]  # type: ignore[index]
 
 
 def test_the_traffic_table_is_the_terminal_tables(failover_report: str, failover_results: Results) -> None:
@@ -137,7 +144,7 @@ def test_the_summary_and_what_is_not_there_yet(failover_report: str) -> None:
         assert f'<section id="{section}">' in failover_report
 
 
-def test_a_stalled_entry_reads_never_and_a_lone_nic_still_gets_a_chart() -> None:
+def test_a_stalled_entry_reads_never_and_an_idle_nic_gets_no_chart() -> None:
     scenario = parse_scenario(
         """
 name: Stalled
@@ -156,10 +163,9 @@ events: [{at: 1s, action: nic_down, target: hv2/nic1}]
     stuck = next(row for row in rows if row[0] == "stuck")
     assert stuck[:2] == ["stuck", "hv1 → hv2"] and "10 GB" in stuck and "never" in stuck
     assert html.count('<tr class="stalled">') == 1
-    assert len(nic_charts(html)) == 3
-    _, spare, layout = nic_charts(html)[1]
-    assert layout["title"]["text"] == "hv1 / spare (1 Gbps)"  # type: ignore[index]
-    assert "no traffic" in json.dumps(layout["annotations"])
+    titles = [layout["title"]["text"] for _, _, layout in nic_charts(html)]  # type: ignore[index]
+    assert titles == ["hv1 / nic1 (10 Gbps)", "hv2 / nic1 (10 Gbps)"]
+    assert "Idle, not drawn: sent and received nothing (1): hv1 / spare." in html
 
 
 def test_charts_are_laid_out_two_or_three_per_row(failover_results: Results) -> None:
@@ -189,8 +195,8 @@ def test_a_cpu_heatmap_per_host_shows_each_core_in_percent(failover_report: str,
     (trace,) = heatmaps[0][1]
     hv1 = [c for c in failover_results.cores if c.host == "hv1"]
     assert trace["y"] == [f"core {c.core}" for c in hv1]
-    assert trace["z"] == [[100 * b for b in c.busy] for c in hv1]
-    assert (trace["zmin"], trace["zmax"]) == (0, 100)
+    assert trace["z"] == [[significant(100 * b, 2) for b in c.busy] for c in hv1]
+    assert (trace["zmin"], trace["zmax"], trace["dx"]) == (0, 100, 1)
 
 
 def test_a_migration_timeline_shows_queue_passes_and_blackout() -> None:
@@ -209,11 +215,13 @@ def test_a_migration_timeline_shows_queue_passes_and_blackout() -> None:
     scenario = parse_scenario(text)
     html = render_report(simulate(scenario), scenario)
     (timeline,) = [chart for chart in charts(html) if chart[0] == "migration-chart-0"]
-    names = [trace["name"] for trace in timeline[1]]
-    assert names.count("blackout") == 3
-    assert names.count("queued") == 1
-    assert names.count("pre-copy pass") == 3
+    bars = {trace["name"]: trace["y"] for trace in timeline[1]}  # one trace per kind, a bar per point
+    assert len(bars["blackout"]) == 3 and len(bars["pre-copy pass"]) == 3
+    assert bars["queued"] == ["vm3 (hv1 → hv2, tcp_ip)"]
     assert '<section id="migrations">' in html
+    # Small: the migrations grouped under their source host, the group open, its summary row first.
+    assert html.count('<details class="group" open>') == 1 and 'class="packed"' not in html
+    assert "<summary><span>hv1</span><span>3 migrations</span>" in html
     assert "Maintenance windows" not in html, "migrate events alone have no maintenance window"
 
 
@@ -243,9 +251,9 @@ def test_a_rolling_update_shows_its_window_and_each_node() -> None:
     assert f"{human_duration(hv1.down_s)} → {human_duration(hv1.back_s)}" in html
     # The timeline has a bar per node while it is down, from down_s for patch_time (600 s).
     (timeline,) = [chart for chart in charts(html) if chart[0] == "migration-chart-0"]
-    down = [trace for trace in timeline[1] if trace["name"] == "node down"]
-    assert [trace["y"][0] for trace in down] == ["hv1 down for its patch", "hv2 down for its patch"]
-    assert down[0]["base"][0] == pytest.approx(hv1.down_s) and down[0]["x"][0] == pytest.approx(600)
+    (down,) = [trace for trace in timeline[1] if trace["name"] == "node down"]
+    assert down["y"] == ["hv1 down for its patch", "hv2 down for its patch"]
+    assert down["base"][0] == pytest.approx(hv1.down_s) and down["x"][0] == pytest.approx(600)
 
 
 def test_a_vm_whose_stack_worked_gets_a_vcpu_heatmap() -> None:
@@ -268,7 +276,8 @@ def test_a_vm_whose_stack_worked_gets_a_vcpu_heatmap() -> None:
         + "traffic: [{from: vm1, to: vm2, size: 1GB}]\n"
     )
     results = simulate(scenario)
-    heatmaps = [chart for chart in charts(render_report(results, scenario)) if chart[0].startswith("cpu-chart-")]
+    html = render_report(results, scenario)
+    heatmaps = [chart for chart in charts(html) if chart[0].startswith(("cpu-chart-", "vcpu-chart-"))]
     titles = [layout["title"]["text"] for _, _, layout in heatmaps]  # type: ignore[index]
     assert titles == [
         "hv1: CPU per core (% busy)",
@@ -279,3 +288,4 @@ def test_a_vm_whose_stack_worked_gets_a_vcpu_heatmap() -> None:
     (trace,) = heatmaps[3][1]
     assert trace["y"] == ["vCPU 0", "vCPU 1"]
     assert max(trace["z"][0]) > 0 and max(trace["z"][1]) == 0
+    assert "VMs whose vCPUs did no network work" not in html, "a VM without a stack at work has no vCPU series"

@@ -12,6 +12,7 @@ from html import escape
 
 from hvnet._version import __version__
 from hvnet.report.charts import plotly_bundle
+from hvnet.report.embed import RUNTIME
 from hvnet.report.sections import Section
 
 __all__ = ["page"]
@@ -53,6 +54,24 @@ table.traffic .center { text-align: center; }
 table.summary th { color: var(--muted); font-weight: 500; width: 220px; }
 .stalled, tr.stalled td { color: #c62828; }
 td.best { color: #1b7f3b; font-weight: 600; }
+.chooser { margin: 14px 0 6px; font-size: 13px; color: var(--muted); }
+.chooser select { font: inherit; color: var(--ink); margin-left: 4px; max-width: 100%; }
+p.idle { margin-top: 10px; }
+.groups { margin-top: 14px; border: 1px solid var(--line); border-radius: 4px; font-size: 13px; }
+.group-head, .groups summary { display: grid; gap: 0 12px; align-items: baseline; padding: 5px 12px 5px 28px;
+  grid-template-columns: minmax(90px, 1.2fr) minmax(110px, 1.2fr) repeat(3, minmax(80px, 1fr)) minmax(70px, 1fr); }
+.group-head { color: var(--muted); background: #f5f7fa; border-bottom: 1px solid var(--line); font-weight: 600; }
+.group-head span:not(:first-child), .groups summary span:not(:first-child) { text-align: right; }
+.groups details + details, .group-head + details { border-top: 1px solid #eef1f4; }
+.groups summary { cursor: pointer; list-style: none; position: relative; font-variant-numeric: tabular-nums; }
+.groups summary::-webkit-details-marker { display: none; }
+.groups summary::before { content: "\\25B8"; position: absolute; left: 11px; color: var(--muted); }
+.groups details[open] > summary::before { content: "\\25BE"; }
+.groups summary:hover { background: #f5f7fa; }
+.groups summary > span:first-child { font-weight: 600; }
+.group-body { padding: 4px 12px 12px; }
+.group-body .chart { margin-bottom: 8px; }
+.group-body .chart:empty { display: none; }
 footer { color: var(--muted); font-size: 12px; text-align: center; padding: 0 0 24px; }
 """
 
@@ -75,6 +94,7 @@ def page(title: str, description: str, sections: Sequence[Section], note: str) -
 <link rel="icon" href="data:,">
 <style>{_CSS}</style>
 <script type="text/javascript">{plotly_bundle()}</script>
+<script>{RUNTIME}</script>
 </head>
 <body>
 <header>

@@ -14,11 +14,21 @@ from html import escape
 from rich.table import Table
 
 from hvnet.model import Scenario
-from hvnet.report.charts import adapter_chart, cpu_heatmap, migration_timeline
+from hvnet.report.charts import (
+    Figure,
+    adapter_chart_title,
+    adapter_figure,
+    cpu_figure,
+    figure_div,
+    hosts_timeline_figure,
+    migration_figure,
+)
 from hvnet.report.diagram import design_svg
-from hvnet.results import Results
+from hvnet.report.embed import data_script
+from hvnet.report.resample import bin_factor
+from hvnet.results import MigrationResult, OperationResult, Results
 from hvnet.tables import traffic_table
-from hvnet.units import format_duration
+from hvnet.units import format_bytes, format_duration, human_duration
 
 __all__ = [
     "NOT_SIMULATED",
@@ -109,50 +119,196 @@ _FIT_SCRIPT = """<script>
 </script>"""
 
 
+#: A section draws at most this many NIC charts (the busiest); a list picks any other.
+SHOWN_NICS = 8
+#: ... and this many CPU heatmaps of hosts (and as many of VMs).
+SHOWN_HEATMAPS = 4
+#: A host with more cores than this gets a heatmap row only for each core that did network work.
+IDLE_CORES = 16
+#: A timeline of more source hosts or more migrations than this is drawn per host, each host's
+#: migrations in a group that opens on demand.
+GROUP_HOSTS = 10
+GROUP_MIGRATIONS = 50
+
+
+@dataclass(frozen=True)
+class _Item:
+    """One chart of a set: its name in a list, how much it did (the busiest are drawn), its figure."""
+
+    label: str
+    weight: float
+    figure: Figure
+
+
+def _chart_set(items: list[_Item], shown: int, ids: str, noun: str, columns: int = 1) -> str:
+    """The `shown` busiest items' charts in a grid, in their given order (ids ``{ids}-0``...), then,
+    if there are more, one chart with a list to pick any of the others; their figures are
+    packed in the page (``{ids}-data``) and drawn when picked."""
+    if not items:
+        return ""
+    busiest = sorted(range(len(items)), key=lambda i: -items[i].weight)[:shown]
+    drawn = [items[i] for i in sorted(busiest)]
+    others = [item for i, item in enumerate(items) if i not in set(busiest)]
+    charts = "".join(f'<div class="chart">{figure_div(f"{ids}-{i}", item.figure)}</div>' for i, item in enumerate(drawn))
+    html = f'<div class="charts" style="--columns: {columns}">{charts}</div>'
+    if others:
+        options = "".join(f'<option value="{i}">{escape(item.label)}</option>' for i, item in enumerate(others))
+        height = others[0].figure["layout"]["height"]
+        html += (
+            f'<div class="chooser"><label>{escape(noun)} ({len(others)}): '
+            f'<select data-pack="{ids}-data" data-chart="{ids}-other">{options}</select></label></div>'
+            f'<div class="chart"><div id="{ids}-other" class="plotly-graph-div" style="height:{height}px; width:100%;">'
+            "</div></div>" + data_script(f"{ids}-data", [item.figure for item in others])
+        )
+    return html
+
+
+def _idle(what: str, names: list[str]) -> str:
+    """One line naming what did nothing, so it is not drawn."""
+    if not names:
+        return ""
+    return f'<p class="caption idle">{escape(what)} ({len(names)}): {escape(", ".join(names))}.</p>'
+
+
+def _resolution(step_s: float, factor: int) -> str:
+    if factor == 1:
+        return f"each {format_duration(step_s)} step"
+    return f"each {format_duration(step_s * factor)} ({factor} steps of {format_duration(step_s)})"
+
+
 def adapters_section(
-    results: Results, prefix: str = "", title: str = "Network adapters: send and receive", bins: int | None = None
+    results: Results,
+    prefix: str = "",
+    title: str = "Network adapters: send and receive",
+    bins: int | None = None,
+    shown: int = SHOWN_NICS,
 ) -> Section:
-    """One Task-Manager-style chart per NIC, in a grid of two or three per row.
+    """A Task-Manager-style chart per NIC, in a grid of two or three per row: the `shown`
+    busiest (bytes sent and received), the others one at a time from a list, idle ones named.
 
     `prefix` keeps ids apart when a page has several (a comparison); `bins` is the
     length of the time axis in steps (default: this run's), the same for every chart.
     """
     if bins is None:
         bins = max((len(a.send_bps) for a in results.adapters), default=0)
+    factor = bin_factor(bins)
     per_host: dict[str, int] = {}
     for adapter in results.adapters:
         per_host[adapter.host] = per_host.get(adapter.host, 0) + 1
     columns = min(max(max(per_host.values(), default=2), 2), 3)
-    charts = "".join(
-        f'<div class="chart">{adapter_chart(adapter, results.step_s, bins, f"{prefix}nic-chart-{i}")}</div>'
-        for i, adapter in enumerate(results.adapters)
-    )
+    busy = [a for a in results.adapters if any(a.send_bps) or any(a.receive_bps)]
+    busy_ids = {id(a) for a in busy}
+    items = []
+    for adapter in busy:
+        moved = (sum(adapter.send_bps) + sum(adapter.receive_bps)) * results.step_s / 8
+        label = f"{adapter_chart_title(adapter)}: {format_bytes(int(float(f'{moved:.3g}')))} sent and received"
+        items.append(_Item(label, moved, adapter_figure(adapter, results.step_s, bins, factor)))
+    idle = [f"{a.host} / {a.nic}" for a in results.adapters if id(a) not in busy_ids]
     caption = (
-        f'<p class="caption">Send and receive of each NIC in Gbps, as the mean over each '
-        f"{format_duration(results.step_s)} step; the dashed line is the link speed.</p>"
+        f'<p class="caption">Send and receive of each NIC in Gbps, as the mean over '
+        f"{_resolution(results.step_s, factor)}; the dashed line is the link speed."
     )
-    grid = f'<div class="charts" style="--columns: {columns}">{charts}</div>'
-    return Section(f"{prefix}network", title, caption + grid)
+    if len(items) > shown:
+        caption += f" The {shown} busiest NICs (bytes sent and received) are drawn; pick any other below."
+    caption += "</p>"
+    charts = _chart_set(items, shown, f"{prefix}nic-chart", "Other NICs", columns)
+    idle_line = _idle("Idle, not drawn: sent and received nothing", idle)
+    if not items and not idle_line:
+        idle_line = '<p class="caption">The scenario has no NICs.</p>'
+    return Section(f"{prefix}network", title, caption + charts + idle_line)
 
 
-def migrations_section(results: Results, prefix: str = "", title: str = "Live migrations") -> Section | None:
-    """The migration timeline and its table; None when the scenario migrates nothing.
+def _summary_cells(migrations: list[MigrationResult]) -> list[str]:
+    """A source host's migrations in a few numbers: how many, first start, last end, longest blackout, bytes."""
+    starts = [m.start_s for m in migrations if m.start_s is not None]
+    ends = [m.end_s for m in migrations if m.end_s is not None]
+    blackouts = [m.blackout_ms for m in migrations if m.blackout_ms is not None]
+    never = len(migrations) - len(ends)
+    count = _plural(len(migrations), "migration")
+    if never:
+        count += f' <span class="stalled">({never} never ended)</span>'
+    moved = sum(m.bytes_sent for m in migrations)
+    return [
+        count,
+        human_duration(min(starts)) if starts else "never",
+        human_duration(max(ends)) if ends else "never",
+        f"{max(blackouts):.0f} ms" if blackouts else "-",
+        format_bytes(int(float(f"{moved:.3g}"))),
+    ]
 
-    `prefix` keeps ids apart when a page has several (a comparison)."""
+
+_GROUP_HEAD = ("source host", "migrations", "first start", "last end", "longest blackout", "moved")
+
+
+def _host_operations(operations: list[OperationResult], host: str) -> list[OperationResult]:
+    """The operations with only `host`'s node in them (for its own down-for-patch bar)."""
+    return [o.model_copy(update={"nodes": [n for n in o.nodes if n.node == host]}) for o in operations]
+
+
+def migrations_section(
+    results: Results,
+    prefix: str = "",
+    title: str = "Live migrations",
+    group_hosts: int = GROUP_HOSTS,
+    group_migrations: int = GROUP_MIGRATIONS,
+) -> Section | None:
+    """The migration timeline and its table, a group per source host; None when the scenario
+    migrates nothing.
+
+    Up to `group_hosts` source hosts and `group_migrations` migrations, one chart has a bar
+    per VM and every group is open. Past that, the chart has a row per host, and each host's
+    group (closed) draws its VMs' bars and table when opened. `prefix` keeps ids apart when a
+    page has several (a comparison)."""
     if not results.migrations:
         return None
     from hvnet.tables import migrations_table, operations_table
 
-    timeline = migration_timeline(results.migrations, f"{prefix}migration-chart-0", results.operations)
-    chart = f'<div class="chart">{timeline}</div>'
-    table = migrations_table(results)
-    stalled = [m.end_s is None for m in results.migrations]
-    caption = (
-        '<p class="caption">One bar per VM: waiting in its host\'s queue (grey), each pre-copy pass (blue) '
-        "and the blackout (red), in seconds; in a rolling update, each node while it is down for its patch "
-        "(purple).</p>"
-    )
-    body = caption + chart + _html_table(table, stalled)
+    groups: dict[str, list[MigrationResult]] = {}
+    for m in results.migrations:
+        groups.setdefault(m.source, []).append(m)
+    large = len(groups) > group_hosts or len(results.migrations) > group_migrations
+    chart_id = f"{prefix}migration-chart-0"
+    if large:
+        chart = figure_div(chart_id, hosts_timeline_figure(list(groups.items()), results.operations))
+        caption = (
+            '<p class="caption">A row per source host: a bar per VM migrated from it, from its start to its '
+            "end (half transparent: simultaneous ones show darker), and, in a rolling update, the node while "
+            "it is down for its patch (purple). Open a host below for one bar per VM (queue, pre-copy passes, "
+            "blackout) and the table of its migrations.</p>"
+        )
+    else:
+        chart = figure_div(chart_id, migration_figure(results.migrations, results.operations))
+        caption = (
+            '<p class="caption">One bar per VM: waiting in its host\'s queue (grey), each pre-copy pass (blue) '
+            "and the blackout (red), in seconds; in a rolling update, each node while it is down for its patch "
+            "(purple). Below, the migrations grouped by source host.</p>"
+        )
+    figures: dict[str, Figure] = {}  # a large scenario's groups, drawn when opened
+    tables: dict[str, str] = {}
+    rows = []
+    for index, (host, migrations) in enumerate(groups.items()):
+        subset = results.model_copy(update={"migrations": migrations})
+        table = _html_table(migrations_table(subset), [m.end_s is None for m in migrations])
+        cells = "".join(f"<span>{cell}</span>" for cell in _summary_cells(migrations))
+        summary = f"<summary><span>{escape(host)}</span>{cells}</summary>"
+        if large:
+            key = str(index)
+            figure = migration_figure(
+                migrations, _host_operations(results.operations, host), f"{host}: live migrations from it", 18
+            )
+            figures[key], tables[key] = figure, table
+            rows.append(
+                f'<details class="group" data-pack="{prefix}migration-groups" data-key="{key}">{summary}'
+                '<div class="group-body"><div class="chart group-chart"></div><div class="group-table"></div></div>'
+                "</details>"
+            )
+        else:
+            rows.append(f'<details class="group" open>{summary}<div class="group-body">{table}</div></details>')
+    head = "".join(f"<span>{escape(h)}</span>" for h in _GROUP_HEAD)
+    groups_html = f'<div class="groups"><div class="group-head">{head}</div>{"".join(rows)}</div>'
+    if figures:  # figures and tables apart: each kind packs smaller with its own kind
+        groups_html += data_script(f"{prefix}migration-groups", {"figures": figures, "tables": tables})
+    body = caption + f'<div class="chart">{chart}</div>' + groups_html
     operations = [o for o in results.operations if o.kind != "migrate"]
     if operations:
         never = [flag for o in operations for flag in [o.end_s is None] + [n.end_s is None for n in o.nodes]]
@@ -164,28 +320,48 @@ def migrations_section(results: Results, prefix: str = "", title: str = "Live mi
     return Section(f"{prefix}migrations", title, body)
 
 
-def cpu_section(results: Results) -> Section | None:
-    """Per-core CPU of each host over time, one heatmap per host, then one per VM whose own
-    network stack worked on its vCPUs; None when CPU is not modelled."""
-    heatmaps: dict[str, list[tuple[str, list[float]]]] = {}
-    for core in results.cores:
-        heatmaps.setdefault(f"{core.host}: CPU per core (% busy)", []).append((f"core {core.core}", core.busy))
-    for vcpu in results.vcpus:
-        heatmaps.setdefault(f"{vcpu.vm}: CPU per vCPU (% busy)", []).append((f"vCPU {vcpu.vcpu}", vcpu.busy))
-    busy = {title: rows for title, rows in heatmaps.items() if "vCPU" not in title or any(any(b) for _, b in rows)}
-    if not busy:
+def cpu_section(results: Results, shown: int = SHOWN_HEATMAPS) -> Section | None:
+    """Per-core CPU of each host over time, a heatmap per host whose cores did network work,
+    then one per VM whose own network stack worked on its vCPUs: the `shown` busiest of each
+    drawn, the others from a list, the idle ones named; None when CPU is not modelled."""
+    if not results.cores and not results.vcpus:
         return None
-    charts = "".join(
-        f'<div class="chart">{cpu_heatmap(title, rows, results.step_s, f"cpu-chart-{i}")}</div>'
-        for i, (title, rows) in enumerate(busy.items())
-    )
+    hosts: dict[str, list[tuple[str, list[float]]]] = {}
+    for core in results.cores:
+        hosts.setdefault(core.host, []).append((f"core {core.core}", core.busy))
+    for host, rows in hosts.items():  # a row per core, but past IDLE_CORES only the cores that worked
+        if len(rows) > IDLE_CORES and any(any(b) for _, b in rows):
+            hosts[host] = [(label, b) for label, b in rows if any(b)]
+    vms: dict[str, list[tuple[str, list[float]]]] = {}
+    for vcpu in results.vcpus:
+        vms.setdefault(vcpu.vm, []).append((f"vCPU {vcpu.vcpu}", vcpu.busy))
+    bins = max((len(busy) for rows in [*hosts.values(), *vms.values()] for _, busy in rows), default=0)
+    factor = bin_factor(bins)
+
+    def items(groups: dict[str, list[tuple[str, list[float]]]], what: str) -> list[_Item]:
+        return [
+            _Item(name, sum(sum(b) for _, b in rows), cpu_figure(f"{name}: CPU per {what} (% busy)", rows, results.step_s, bins, factor))
+            for name, rows in groups.items()
+            if any(any(b) for _, b in rows)
+        ]
+
+    host_items, vm_items = items(hosts, "core"), items(vms, "vCPU")
+    idle_hosts = [h for h in hosts if h not in {i.label for i in host_items}]
+    idle_vms = [v for v in vms if v not in {i.label for i in vm_items}]
     caption = (
         '<p class="caption">How busy each physical core was, as a share of the cycles its power plan leaves it, '
-        f"over each {format_duration(results.step_s)} step: receive and send work lands on the cores RSS, VMQ "
+        f"over {_resolution(results.step_s, factor)}: receive and send work lands on the cores RSS, VMQ "
         "or vRSS pick. Then each VM whose own network stack worked, on its vCPUs (vCPU 0 receives, or all of "
-        "them with vRSS).</p>"
+        "them with vRSS)."
     )
-    return Section("cpu", "CPU per core", caption + f'<div class="charts" style="--columns: 1">{charts}</div>')
+    if len(host_items) > shown or len(vm_items) > shown:
+        caption += f" The {shown} busiest hosts (and VMs) are drawn; pick any other below."
+    body = caption + "</p>"
+    body += _chart_set(host_items, shown, "cpu-chart", "Other hosts")
+    body += _idle("Hosts whose cores did no network work, not drawn", idle_hosts)
+    body += _chart_set(vm_items, shown, "vcpu-chart", "Other VMs")
+    body += _idle("VMs whose vCPUs did no network work, not drawn", idle_vms)
+    return Section("cpu", "CPU per core", body)
 
 
 def _html_table(table: Table, stalled: list[bool]) -> str:
