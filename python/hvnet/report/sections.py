@@ -352,7 +352,8 @@ def cpu_section(results: Results, shown: int = SHOWN_HEATMAPS) -> Section | None
         '<p class="caption">How busy each physical core was, as a share of the cycles its power plan leaves it, '
         f"over {_resolution(results.step_s, factor)}: receive and send work lands on the cores RSS, VMQ "
         "or vRSS pick. Then each VM whose own network stack worked, on its vCPUs (vCPU 0 receives, or all of "
-        "them with vRSS)."
+        f"them with vRSS). A host of more than {IDLE_CORES} cores has a row only for each core that did "
+        "network work."
     )
     if len(host_items) > shown or len(vm_items) > shown:
         caption += f" The {shown} busiest hosts (and VMs) are drawn; pick any other below."
