@@ -24,18 +24,19 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ValidationError
 from pydantic_core import ErrorDetails
-from ruamel.yaml import YAML
-from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
 from hvnet.errors import Problem, ScenarioError, UnitError, decode_text
 from hvnet.model.checks import Loc, check_references
 from hvnet.model.scenario import Scenario
 from hvnet.model.yamltree import YamlRefused, YamlTreeError, parse_tree
 from hvnet.units import format_bitrate, format_bytes, format_duration, parse_bitrate, parse_bytes, parse_duration, show_value
+
+if TYPE_CHECKING:
+    from ruamel.yaml.error import MarkedYAMLError
 
 __all__ = ["describe_value", "load_scenario", "load_yaml", "parse_scenario", "plain_data", "scenario_from_data"]
 
@@ -78,6 +79,9 @@ def _parse_yaml(text: str, filename: str) -> object:
         raise ScenarioError([Problem(filename, refused.line, "", refused.message)]) from None
     except YamlTreeError:  # ruamel says what is wrong, as it always has (or reads what libyaml refused)
         pass
+    from ruamel.yaml import YAML  # only for a file libyaml refused: its messages are the ones users know
+    from ruamel.yaml.error import MarkedYAMLError, YAMLError
+
     try:
         return YAML(typ="rt").load(text)
     except MarkedYAMLError as error:
