@@ -437,6 +437,45 @@ def import_config_command(
         raise typer.Exit(1)
 
 
+@app.command()
+def explain(
+    scenario_file: Annotated[Path, typer.Argument(help="Scenario file (YAML) of the cluster the measurement was taken on.")],
+    measurements: Annotated[list[Path], typer.Argument(help="NTttcp or iperf3 -J output, counter logs (PDH-CSV, sar, sadf).")],
+    sender: Annotated[str | None, typer.Option("--from", help="Host or VM that sent (when the file cannot tell).")] = None,
+    receiver: Annotated[str | None, typer.Option("--to", help="Host or VM that received (when the file cannot tell).")] = None,
+    json_out: JsonOut = None,
+    force: Force = False,
+) -> None:
+    """Re-create a measured test on the twin, compare, and rank single changes that would explain a gap (docs/import.md)."""
+    from hvnet.explain import explain as run_explain
+    from hvnet.explain import explanation_document
+    from hvnet.explain.show import counter_table, figure_table, ranking_table
+    from hvnet.importers import read_measurement
+
+    if json_out is not None and str(json_out) != "-":
+        _refuse_to_overwrite(json_out, force)
+    with _user_errors():
+        scenario = load_scenario(scenario_file)
+        records = [record for path in measurements for record in read_measurement(path)]
+        explanation = run_explain(scenario, records, sender, receiver)
+    if json_out is not None:
+        _write_json(json_out, explanation_document(explanation), force)
+    if json_out is not None and str(json_out) == "-":
+        return
+    out = _out()
+    for result in explanation.tests:
+        out.print(figure_table(result))
+        if result.format.startswith("ntttcp-windows"):
+            measured, predicted = (f / 8 / 2**20 for f in (result.throughput.measured, result.throughput.predicted))
+            out.print(f"in NTttcp's MB/s (2^20 bytes/s): measured {measured:.3f}, predicted {predicted:.3f}", highlight=False)
+        out.print(f"model's band: {result.band.rule}", highlight=False, markup=False, soft_wrap=True)
+        if result.counterfactuals:
+            out.print(ranking_table(result))
+        out.print(result.verdict, highlight=False, markup=False, soft_wrap=True)
+    for comparison in explanation.counters:
+        out.print(counter_table(comparison))
+
+
 def _version_callback(value: bool) -> None:
     if value:
         _out().print(f"hvnet {__version__}")

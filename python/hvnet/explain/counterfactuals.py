@@ -1,0 +1,215 @@
+"""Counterfactuals: the scenario again with one plausible difference, to see which brings the prediction to the measurement.
+
+Each is a named change to the scenario's data, made with the variants'
+path machinery (`hvnet.variants.paths`: ``hosts[*].nics[*].mtu`` and the like)
+and validated again as a scenario. A change that would change nothing in
+this scenario (VMQ off where it is already off) is skipped, with the reason.
+The list (`COUNTERFACTUALS`), each applied to every host, team or switch of
+the scenario:
+
+- ``rss-one-core``: RSS off: every NIC's receive queues on one core (core 0).
+- ``vmq-off``: VMQ off on every NIC (``vmq-on``: the reverse, where all are off).
+- ``mtu-1500``: standard frames on every NIC (where some have jumbo frames);
+  ``mtu-9000``: jumbo frames on every NIC (where some have not).
+- ``member-down``: the last member of every team is down (removed from it).
+- ``member-standby``: the last member of every team is its standby adapter.
+- ``switch-hash=H``: the switches hash port channels on H instead (each of
+  ``transport_ports``, ``ip_addresses``, ``mac_addresses`` it does not use).
+- ``power-balanced`` / ``power-high-performance``: every host on the other power plan.
+- ``link-slower``: every NIC negotiated one speed lower (10 Gbps -> 1 Gbps,
+  1 Gbps -> 100 Mbps, 25 -> 10, 40 -> 25, 100 -> 50 Gbps ...).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from hvnet.errors import HvnetError
+from hvnet.model import Scenario, scenario_from_data
+from hvnet.units import format_bitrate
+from hvnet.variants.paths import places, set_value
+
+__all__ = ["COUNTERFACTUALS", "Change", "Counterfactual", "apply_change"]
+
+Data = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Change:
+    """One counterfactual made concrete for a scenario: its name, what it does, and the changed scenario."""
+
+    name: str
+    description: str
+    scenario: Scenario | None
+    #: Why it does not apply to this scenario (scenario is None then).
+    skipped: str = ""
+
+
+def _set_all(data: Data, path: str, value: object) -> int:
+    """Sets ``value`` everywhere ``path`` points; how many places changed."""
+    found = places(data, path)
+    if isinstance(found, str):
+        return 0
+    changed = 0
+    for loc in found:
+        node: Any = data
+        for key in loc[:-1]:
+            node = node.get(key, {}) if isinstance(node, dict) else node[key]
+        before = node.get(loc[-1]) if isinstance(node, dict) else None
+        if before != value:
+            set_value(data, loc, value)
+            changed += 1
+    return changed
+
+
+def _at(data: Data, loc: tuple[str | int, ...]) -> Any:
+    node: Any = data
+    for key in loc:
+        node = node[key]
+    return node
+
+
+def _nics(data: Data) -> list[Data]:
+    found = places(data, "hosts[*].nics[*]")
+    return [] if isinstance(found, str) else [_at(data, loc) for loc in found]
+
+
+def _teams(data: Data) -> list[Data]:
+    found = places(data, "hosts[*].teams[*]")
+    return [] if isinstance(found, str) else [_at(data, loc) for loc in found]
+
+
+@dataclass(frozen=True)
+class Counterfactual:
+    name: str
+    description: str
+    #: Changes the data in place; returns why it does not apply ("" when it changed something).
+    apply: Callable[[Data, Scenario], str]
+
+
+def _rss_one_core(data: Data, scenario: Scenario) -> str:
+    if all(n.rss_queues == 1 and n.rss_base_core == 0 for h in scenario.hosts for n in h.nics):
+        return "every NIC already has one receive queue on core 0"
+    _set_all(data, "hosts[*].nics[*].rss_queues", 1)
+    _set_all(data, "hosts[*].nics[*].rss_base_core", 0)
+    return ""
+
+
+def _vmq(on: bool) -> Callable[[Data, Scenario], str]:
+    def apply(data: Data, scenario: Scenario) -> str:
+        nics = [n for h in scenario.hosts for n in h.nics]
+        if on and any(n.vmq for n in nics):
+            return "some NICs have VMQ on (see vmq-off)"
+        if not on and not any(n.vmq for n in nics):
+            return "VMQ is off on every NIC already"
+        _set_all(data, "hosts[*].nics[*].vmq", on)
+        return ""
+
+    return apply
+
+
+def _mtu(mtu: int) -> Callable[[Data, Scenario], str]:
+    def apply(data: Data, scenario: Scenario) -> str:
+        mtus = {n.mtu for h in scenario.hosts for n in h.nics}
+        if mtus == {mtu}:
+            return f"every NIC has MTU {mtu} already"
+        _set_all(data, "hosts[*].nics[*].mtu", mtu)
+        return ""
+
+    return apply
+
+
+def _member_down(data: Data, scenario: Scenario) -> str:
+    teams = [t for t in _teams(data) if len(t.get("members", [])) > 1]
+    if not teams:
+        return "no team has two members"
+    for team in teams:
+        gone = team["members"][-1]
+        team["members"] = list(team["members"][:-1])
+        if team.get("standby") == gone:
+            team["standby"] = None
+    return ""
+
+
+def _member_standby(data: Data, scenario: Scenario) -> str:
+    teams = [t for t in _teams(data) if len(t.get("members", [])) > 1 and t.get("standby") != t["members"][-1]]
+    if not teams:
+        return "no team has two members that are all active"
+    for team in teams:
+        team["standby"] = team["members"][-1]
+    return ""
+
+
+def _switch_hash(hash_: str) -> Callable[[Data, Scenario], str]:
+    def apply(data: Data, scenario: Scenario) -> str:
+        if not scenario.switches:
+            return "the scenario has no switches"
+        if all(str(s.port_channel_hash.value) == hash_ for s in scenario.switches):
+            return f"the switches hash on {hash_} already"
+        _set_all(data, "switches[*].port_channel_hash", hash_)
+        return ""
+
+    return apply
+
+
+def _power(plan: str) -> Callable[[Data, Scenario], str]:
+    def apply(data: Data, scenario: Scenario) -> str:
+        if all(str(h.power_plan.value) == plan for h in scenario.hosts):
+            return f"every host runs the {plan} plan already"
+        _set_all(data, "hosts[*].power_plan", plan)
+        return ""
+
+    return apply
+
+
+#: Speeds a link negotiates down to, fastest first: each NIC goes to the next one below its own.
+LADDER_BPS = (400e9, 200e9, 100e9, 50e9, 40e9, 25e9, 10e9, 1e9, 100e6, 10e6)
+
+
+def _slower(data: Data, scenario: Scenario) -> str:
+    changed = False
+    for host in scenario.hosts:
+        for nic in host.nics:
+            lower = next((s for s in LADDER_BPS if s < nic.speed), None)
+            if lower is None:
+                continue
+            found = places(data, f"hosts[{host.name}].nics[{nic.name}].speed")
+            if isinstance(found, str):
+                continue
+            for loc in found:
+                set_value(data, loc, format_bitrate(lower))
+                changed = True
+    return "" if changed else "every NIC is at 10 Mbps already"
+
+
+COUNTERFACTUALS: tuple[Counterfactual, ...] = (
+    Counterfactual("rss-one-core", "RSS off: every NIC's receive queues on core 0", _rss_one_core),
+    Counterfactual("vmq-off", "VMQ off on every NIC", _vmq(False)),
+    Counterfactual("vmq-on", "VMQ on on every NIC", _vmq(True)),
+    Counterfactual("mtu-1500", "MTU 1500 (standard frames) on every NIC", _mtu(1500)),
+    Counterfactual("mtu-9000", "MTU 9000 (jumbo frames) on every NIC", _mtu(9000)),
+    Counterfactual("member-down", "the last member of every team down", _member_down),
+    Counterfactual("member-standby", "the last member of every team in standby", _member_standby),
+    Counterfactual("switch-hash=transport_ports", "the switches hash port channels on TCP/UDP ports", _switch_hash("transport_ports")),
+    Counterfactual("switch-hash=ip_addresses", "the switches hash port channels on IP addresses", _switch_hash("ip_addresses")),
+    Counterfactual("switch-hash=mac_addresses", "the switches hash port channels on MAC addresses", _switch_hash("mac_addresses")),
+    Counterfactual("power-balanced", "every host on the balanced power plan", _power("balanced")),
+    Counterfactual("power-high-performance", "every host on the high-performance power plan", _power("high_performance")),
+    Counterfactual("link-slower", "every NIC negotiated one speed lower (1 Gbps -> 100 Mbps, 10 -> 1 Gbps ...)", _slower),
+)
+
+
+def apply_change(scenario: Scenario, counterfactual: Counterfactual) -> Change:
+    """The scenario's data with one counterfactual applied (or why it does not apply)."""
+    data: Data = scenario.model_dump(mode="json", by_alias=True)
+    why = counterfactual.apply(data, scenario)
+    if why:
+        return Change(counterfactual.name, counterfactual.description, None, why)
+    try:
+        changed = scenario_from_data(data, f"{scenario.source} with {counterfactual.name}")
+    except HvnetError as error:
+        first = str(error).splitlines()[0]
+        return Change(counterfactual.name, counterfactual.description, None, f"the changed scenario is not valid: {first}")
+    return Change(counterfactual.name, counterfactual.description, changed)
