@@ -164,7 +164,9 @@ impl ChangePoints {
 
     /// The highest value the function takes (0 before its first point).
     pub fn peak(&self) -> f64 {
-        self.values.iter().fold(0.0, |m, &v| if v > m { v } else { m })
+        self.values
+            .iter()
+            .fold(0.0, |m, &v| if v > m { v } else { m })
     }
 
     /// The function `t ↦ f(self(t), other(t))`, with a point wherever either
@@ -302,6 +304,9 @@ mod tests {
         let d = a.combine(&b, |x, y| x - y);
         assert_eq!(d.times(), [0.0, 1.0, 4.0]);
         assert_eq!(d.values(), [10.0, 6.0, 0.0]);
-        assert_eq!(d.integral(0.0, 5.0), a.integral(0.0, 5.0) - b.integral(0.0, 5.0));
+        assert_eq!(
+            d.integral(0.0, 5.0),
+            a.integral(0.0, 5.0) - b.integral(0.0, 5.0)
+        );
     }
 }

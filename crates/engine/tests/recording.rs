@@ -53,7 +53,10 @@ const CHANGE: u64 = 1 << 20;
 const RESTORE: u64 = 1 << 21;
 const CANCEL: u64 = 1 << 22;
 
-fn run_strategy() -> impl Strategy<Value = (Vec<(f64, Sharing)>, Vec<Act>, Vec<(f64, usize, f64)>)> {
+/// Resources `(capacity, sharing)`, activities, capacity changes `(at, resource, capacity)`.
+type RandomRun = (Vec<(f64, Sharing)>, Vec<Act>, Vec<(f64, usize, f64)>);
+
+fn run_strategy() -> impl Strategy<Value = RandomRun> {
     (1usize..6).prop_flat_map(|n| {
         let caps = prop::collection::vec(
             (
