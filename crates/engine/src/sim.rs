@@ -20,6 +20,11 @@
 //! never completes, and never keeps the loop going — the loop ends when no
 //! timer is left and no activity with finite work has a rate, whatever
 //! background work still runs.
+//!
+//! When recording ([`Simulation::record`]), each advance of the clock first
+//! notes, at the time it leaves, the use of the resources whose constraint
+//! the solver touched since the last advance (a change point where it
+//! changed, `crate::record`); the others cost nothing.
 
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap, VecDeque};
