@@ -40,7 +40,7 @@ def _spec(amount: float = 100.0) -> specs.RunSpec:
         dynamic_vmq=None,
     )
     connection = specs.Connection(0, 1, (49152, 5001), amount, 0.0, None)
-    return specs.RunSpec(network, (connection,), (), (), (), None)
+    return specs.RunSpec(network, (connection,), (), (), (), False)
 
 
 def test_a_run_returns_typed_reports() -> None:
@@ -53,6 +53,13 @@ def test_a_run_returns_typed_reports() -> None:
     assert connection.sent_bytes == 100.0
     assert connection.send_core_s == connection.receive_core_s == 0.0
     assert report.migrations == [] and report.series is None
+
+
+def test_a_recorded_run_returns_each_resources_change_points() -> None:
+    spec = dataclasses.replace(_spec(), record=True)
+    report = _core.run(spec)
+    # The connection crosses resources 0 and 3 at 10 bytes/s from 0 to its end.
+    assert report.series == [([0.0], [10.0]), ([], []), ([], []), ([0.0], [10.0])]
 
 
 def test_a_spec_the_core_refuses_raises_core_error() -> None:

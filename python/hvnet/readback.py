@@ -28,6 +28,7 @@ from hvnet.results import (
     VcpuSeries,
 )
 from hvnet.run import ConnectionOutcome, MigrationOutcome, NetworkRun
+from hvnet.series import step_means
 from hvnet.units import bits_per_s
 
 __all__ = ["adapter_series", "core_series", "migration_results", "operation_results", "traffic_results", "vcpu_series"]
@@ -48,9 +49,16 @@ def traffic_results(scenario: Scenario, owner: list[int], outcomes: list[Connect
     return [TrafficResult.of(t, conns) for t, conns in zip(scenario.traffic, per_traffic)]
 
 
-def adapter_series(scenario: Scenario, run: NetworkRun) -> list[AdapterSeries]:
-    """Each NIC's send and receive over time, in bits/s, like Task Manager's graphs."""
-    series = run.series or []
+def _per_step(run: NetworkRun, resource: int, step_s: float) -> list[float]:
+    """A resource's mean use per step (none when the run did not record)."""
+    if run.series is None:
+        return []
+    times_s, values = run.series[resource]
+    return step_means(times_s, values, step_s, run.end_s)
+
+
+def adapter_series(scenario: Scenario, run: NetworkRun, step_s: float) -> list[AdapterSeries]:
+    """Each NIC's send and receive over time, in bits/s per step, like Task Manager's graphs."""
     adapters = []
     for host in scenario.hosts:
         for nic in host.nics:
@@ -61,36 +69,36 @@ def adapter_series(scenario: Scenario, run: NetworkRun) -> list[AdapterSeries]:
                     host=host.name,
                     nic=nic.name,
                     speed_bps=nic.speed,
-                    send_bps=[bits_per_s(x) for x in series[send.resource]] if send else [],
-                    receive_bps=[bits_per_s(x) for x in series[receive.resource]] if receive else [],
+                    send_bps=[bits_per_s(x) for x in _per_step(run, send.resource, step_s)] if send else [],
+                    receive_bps=[bits_per_s(x) for x in _per_step(run, receive.resource, step_s)] if receive else [],
                 )
             )
     return adapters
 
 
-def _busy(model: NetworkModel, series: list[list[float]], resource: int) -> list[float]:
+def _busy(model: NetworkModel, run: NetworkRun, resource: int, step_s: float) -> list[float]:
     """A core's or vCPU's use per step as a share of its capacity."""
     capacity = model.fabric.capacities[resource]
-    return [u / capacity for u in series[resource]] if series and capacity > 0 else []
+    return [u / capacity for u in _per_step(run, resource, step_s)] if capacity > 0 else []
 
 
-def core_series(model: NetworkModel, series: list[list[float]]) -> list[CoreSeries]:
+def core_series(model: NetworkModel, run: NetworkRun, step_s: float) -> list[CoreSeries]:
     """How busy each physical core of each host was over time."""
     if model.cpu is None:
         return []
     return [
-        CoreSeries(host=host, core=k, busy=_busy(model, series, resource))
+        CoreSeries(host=host, core=k, busy=_busy(model, run, resource, step_s))
         for host, cores in model.cpu.cores.items()
         for k, resource in enumerate(cores)
     ]
 
 
-def vcpu_series(model: NetworkModel, series: list[list[float]]) -> list[VcpuSeries]:
+def vcpu_series(model: NetworkModel, run: NetworkRun, step_s: float) -> list[VcpuSeries]:
     """How busy each vCPU of each VM that sends or receives was over time."""
     if model.cpu is None:
         return []
     return [
-        VcpuSeries(vm=vm, vcpu=k, busy=_busy(model, series, resource))
+        VcpuSeries(vm=vm, vcpu=k, busy=_busy(model, run, resource, step_s))
         for vm, vcpus in model.cpu.vcpus.items()
         for k, resource in enumerate(vcpus)
     ]

@@ -68,8 +68,11 @@ class NetworkRun:
     end_s: float
     events: int
     wall_s: float
-    #: Mean use (bytes/s) of each resource per bin, when recorded.
-    series: list[list[float]] | None
+    #: Use (bytes/s, cycles/s) of each resource over time, when recorded: its
+    #: change points `(times_s, values)`, `values[i]` from `times_s[i]` until
+    #: the next time (the last until `end_s`), 0 before the first
+    #: (`hvnet.series.step_means` turns them into per-step means).
+    series: list[tuple[list[float], list[float]]] | None
     fabric: Fabric
     migrations: list[MigrationOutcome] = field(default_factory=list)
 
@@ -77,11 +80,11 @@ class NetworkRun:
 def run(
     model: NetworkModel,
     requests: Sequence[ConnectionRequest],
-    step_s: float | None = None,
+    record: bool = False,
     migrations: Sequence[MigrationRequest] = (),
 ) -> NetworkRun:
-    """Runs the connections and migrations (check `model.unreachable` first) and
-    records use per `step_s`."""
+    """Runs the connections and migrations (check `model.unreachable` first),
+    recording each resource's use over time when `record`."""
     ends = migration_ends(model, migrations)
     talking = {end for r in requests for end in (r.source, r.target)}
     endpoints, index = model.endpoint_specs(talking)
@@ -96,7 +99,7 @@ def run(
         changes=tuple(changes),
         migrations=tuple(moves),
         guests=tuple(busy),
-        record_step_s=step_s,
+        record=record,
     )
     report = _core.run(spec)
     names = [str(p) for p in model.nic_ports]

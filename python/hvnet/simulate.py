@@ -51,9 +51,8 @@ def simulate(
     problems = [Problem(filename, None, f"traffic[{i}]", why) for i, why in sorted(unreachable.items())] + refused
     if problems:
         raise ScenarioError(problems)
-    outcome = run(model, requests, step_s, migrations)
+    outcome = run(model, requests, True, migrations)
     migrated = migration_results(plan, migrations, outcome)
-    series = outcome.series or []
     return Results(
         scenario=scenario.name,
         step_s=step_s,
@@ -61,9 +60,9 @@ def simulate(
         events=outcome.events,
         wall_s=outcome.wall_s,
         traffic=traffic_results(scenario, owner, outcome.outcomes),
-        adapters=adapter_series(scenario, outcome),
-        cores=core_series(model, series),
-        vcpus=vcpu_series(model, series),
+        adapters=adapter_series(scenario, outcome, step_s),
+        cores=core_series(model, outcome, step_s),
+        vcpus=vcpu_series(model, outcome, step_s),
         migrations=migrated,
         operations=operation_results(plan, migrated),
         warnings=path_warnings(scenario, model.fabric, model.endpoints),

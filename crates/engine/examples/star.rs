@@ -47,7 +47,7 @@ fn main() {
         resources,
         transfers,
         changes: vec![],
-        record_step: None,
+        record: false,
     };
     let clock = Instant::now();
     let result = workload.run();

@@ -15,7 +15,7 @@ pub mod units;
 pub mod workload;
 
 pub use lmm::Sharing;
-pub use record::Recorder;
+pub use record::{ChangePoints, Recorder};
 pub use sim::{ActivityId, ActivitySpec, ActivityState, Event, ResourceId, Simulation, TimerId};
 pub use units::{Amount, BitsPerSecond, Rate, Seconds};
 pub use workload::{CapacityChange, Transfer, Workload, WorkloadResult};

@@ -50,6 +50,14 @@
 //! above it, and fills on from there. Any other change (a new variable, more
 //! activities, a new bound or capacity) solves from `λ = 0`.
 //!
+//! # Which uses changed
+//!
+//! A solve changes the use `Σ n_v · a_cv · r_v` only of the constraints
+//! crossed by the variables it fills again (and, solving from 0, of those
+//! that had a use); removing a variable changes those it crossed. When asked
+//! to (`track_changes`), the system lists these constraints as it goes, so a
+//! recorder (`crate::record`) looks at them alone (`take_changed`).
+//!
 //! The split between data (`Constraint`, `Variable`, elements) and the
 //! algorithm (`System::solve`) follows SimGrid's `src/kernel/lmm/`.
 use std::cmp::Reverse;
@@ -217,6 +225,26 @@ pub struct System {
     /// The level to solve again from; `None` when nothing changed.
     restart: Option<f64>,
     scratch: Scratch,
+    changes: Changes,
+}
+
+/// The constraints whose use may have changed since they were last taken
+/// ([`System::take_changed`]), when tracked.
+#[derive(Default, Debug)]
+struct Changes {
+    tracking: bool,
+    list: Vec<u32>,
+    listed: Vec<bool>,
+}
+
+impl Changes {
+    #[inline]
+    fn mark(&mut self, c: u32) {
+        if self.tracking && !self.listed[c as usize] {
+            self.listed[c as usize] = true;
+            self.list.push(c);
+        }
+    }
 }
 
 impl System {
@@ -240,6 +268,9 @@ impl System {
             elements: Vec::new(),
         });
         self.fatpipe.push(sharing == Sharing::Fatpipe);
+        if self.changes.tracking {
+            self.changes.listed.push(false);
+        }
         let load_capacity = if sharing == Sharing::Fatpipe {
             f64::INFINITY
         } else {
@@ -420,6 +451,28 @@ impl System {
             .map(|f| (f.var, f.rate))
     }
 
+    /// Tracks, from now on, which constraints' use may change (every
+    /// constraint counts as changed once), for [`System::take_changed`].
+    pub fn track_changes(&mut self) {
+        let ch = &mut self.changes;
+        ch.tracking = true;
+        ch.listed = vec![true; self.constraints.len()];
+        ch.list = (0..self.constraints.len() as u32).collect();
+    }
+
+    /// Calls `f(c, usage)` for each constraint whose use may have changed
+    /// since the last call (or since [`System::track_changes`]), and forgets
+    /// them. Any other constraint's use is the same as it was then. Costs
+    /// nothing per constraint the solver did not touch.
+    pub fn take_changed(&mut self, mut f: impl FnMut(ConstraintId, f64)) {
+        let ch = &mut self.changes;
+        for &c in &ch.list {
+            ch.listed[c as usize] = false;
+            f(c as usize, self.load[c as usize].used);
+        }
+        ch.list.clear();
+    }
+
     pub fn variable_count(&self) -> usize {
         self.alive.len()
     }
@@ -448,6 +501,7 @@ impl System {
         if level.is_finite() {
             for e in var.elements.as_slice() {
                 self.load[e.cnst as usize].used -= n_rate * e.coeff;
+                self.changes.mark(e.cnst);
             }
             self.changed_from(level);
         }
@@ -474,7 +528,12 @@ impl System {
         let give_back = restart > 0.0;
         if !give_back {
             self.order.clear();
-            self.load.iter_mut().for_each(|load| load.used = 0.0);
+            for (c, load) in self.load.iter_mut().enumerate() {
+                if load.used != 0.0 {
+                    self.changes.mark(c as u32);
+                }
+                load.used = 0.0;
+            }
             s.refill.extend_from_slice(&self.alive);
             self.order.reserve(s.refill.len());
         } else {
@@ -511,6 +570,9 @@ impl System {
             };
             let n_weight = var.count as f64 * var.weight;
             for e in var.elements.as_slice() {
+                // Only the constraints of the variables filled again can
+                // change their use in this solve.
+                self.changes.mark(e.cnst);
                 let load = &mut self.load[e.cnst as usize];
                 load.used -= old_use * e.coeff;
                 load.weight_sum += n_weight * e.coeff;

@@ -20,6 +20,11 @@
 //! never completes, and never keeps the loop going — the loop ends when no
 //! timer is left and no activity with finite work has a rate, whatever
 //! background work still runs.
+//!
+//! When recording ([`Simulation::record`]), each advance of the clock first
+//! notes, at the time it leaves, the use of the resources whose constraint
+//! the solver touched since the last advance (a change point where it
+//! changed, `crate::record`); the others cost nothing.
 
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap, VecDeque};
@@ -241,13 +246,20 @@ impl Simulation {
         self.lmm.capacity(resource)
     }
 
-    /// Records the mean use of every resource over bins of `step` seconds.
-    pub fn record(&mut self, step: Seconds) {
-        self.recorder = Some(Recorder::new(step, self.lmm.constraint_count(), self.now));
+    /// Records, from now on, every resource's use as change points
+    /// ([`Recorder`]): a point each time an event changes a resource's use.
+    pub fn record(&mut self) {
+        self.lmm.track_changes();
+        self.recorder = Some(Recorder::new(self.lmm.constraint_count(), self.now));
     }
 
     pub fn recorder(&self) -> Option<&Recorder> {
         self.recorder.as_ref()
+    }
+
+    /// Stops recording and hands over what was recorded.
+    pub fn take_recorder(&mut self) -> Option<Recorder> {
+        self.recorder.take()
     }
 
     /// Starts an activity now.
@@ -603,7 +615,10 @@ impl Simulation {
     fn advance_to(&mut self, t: Seconds) {
         if t > self.now {
             if let Some(rec) = self.recorder.as_mut() {
-                rec.accumulate(self.now, t, |r| self.lmm.usage(r));
+                // The rates are solved: each use holds from now until t.
+                let now = self.now;
+                self.lmm.take_changed(|r, usage| rec.note(r, now, usage));
+                rec.reach(t);
             }
             self.now = t;
         }

@@ -5,6 +5,7 @@
 //! once, and the event loop never leaves Rust.
 
 use crate::lmm::Sharing;
+use crate::record::{ChangePoints, Recorder};
 use crate::sim::{ActivitySpec, Event, ResourceId, Simulation};
 use crate::units::{Rate, Seconds};
 
@@ -30,8 +31,8 @@ pub struct Workload {
     pub resources: Vec<(Rate, Sharing)>,
     pub transfers: Vec<Transfer>,
     pub changes: Vec<CapacityChange>,
-    /// Record mean resource use over bins of this many seconds.
-    pub record_step: Option<Seconds>,
+    /// Record each resource's use over time (as change points).
+    pub record: bool,
 }
 
 /// What a run produced.
@@ -42,8 +43,9 @@ pub struct WorkloadResult {
     pub end: Vec<Option<Seconds>>,
     /// Time of the last event.
     pub end_time: Seconds,
-    /// `series[r][k]`: mean use of resource `r` in bin `k`, when recorded.
-    pub series: Option<Vec<Vec<f64>>>,
+    /// `series[r]`: the use of resource `r` over time from 0 to `end_time`,
+    /// when recorded.
+    pub series: Option<Vec<ChangePoints>>,
     /// Number of events processed.
     pub events: u64,
 }
@@ -57,8 +59,8 @@ impl Workload {
         for &(capacity, sharing) in &self.resources {
             sim.add_resource(capacity, sharing);
         }
-        if let Some(step) = self.record_step {
-            sim.record(step);
+        if self.record {
+            sim.record();
         }
         // Transfers in start order; one timer per distinct start time.
         let mut order: Vec<usize> = (0..self.transfers.len()).collect();
@@ -98,11 +100,7 @@ impl Workload {
                 Event::Completed(a) => end[index_of[a.0 as usize]] = Some(sim.now()),
             }
         });
-        let series = sim.recorder().map(|rec| {
-            (0..self.resources.len())
-                .map(|r| rec.series(r).to_vec())
-                .collect()
-        });
+        let series = sim.take_recorder().map(Recorder::into_series);
         WorkloadResult {
             end,
             end_time: sim.now(),

@@ -143,11 +143,15 @@ fn a_flow_on_a_dead_link_waits_for_it_to_come_back() {
                 capacity: 10.0,
             },
         ],
-        record_step: Some(1.0),
+        record: true,
     };
     let result = workload.run();
     assert!(close(result.end[0].unwrap(), 5.0));
-    let series = &result.series.unwrap()[0];
+    let points = &result.series.unwrap()[0];
+    // Three changes: 10 from 0, nothing from 1 (the link is down), 10 from 4.
+    assert_eq!(points.times(), [0.0, 1.0, 4.0]);
+    assert_eq!(points.values(), [10.0, 0.0, 10.0]);
+    let series = points.means(0.0, 1.0, result.end_time);
     assert_eq!(series.len(), 5);
     for (k, want) in [10.0, 0.0, 0.0, 0.0, 10.0].iter().enumerate() {
         assert!(
@@ -177,7 +181,7 @@ fn a_flow_whose_link_never_returns_never_completes() {
             resource: 0,
             capacity: 0.0,
         }],
-        record_step: None,
+        record: false,
     };
     let result = workload.run();
     assert_eq!(result.end[0], None);
@@ -193,11 +197,19 @@ fn the_recorder_averages_use_within_a_bin() {
     // A flow of 15 at 10/s runs for 1.5 s: bin 0 averages 10, bin 1 averages 5.
     let mut sim = Simulation::new();
     let l = link(&mut sim, 10.0);
-    sim.record(1.0);
+    sim.record();
     sim.start(&ActivitySpec::new(15.0, vec![(l, 1.0)]));
     sim.run(|_, _| {});
-    let series = sim.recorder().unwrap().series(l);
+    let rec = sim.recorder().unwrap();
+    let series = rec.means(l, 1.0);
+    assert_eq!(series.len(), 2);
     assert!(close(series[0], 10.0) && close(series[1], 5.0));
+    // One change point (10 from 0) until the end at 1.5 s: 15 carried, peak 10.
+    assert_eq!(rec.series(l).len(), 1);
+    assert!(close(rec.end(), 1.5));
+    assert!(close(rec.integral(l, 0.0, f64::INFINITY), 15.0));
+    assert!(close(rec.integral(l, 0.5, 1.0), 5.0));
+    assert_eq!(rec.peak(l), 10.0);
 }
 
 #[test]
@@ -220,7 +232,7 @@ fn background_work_takes_its_share_but_does_not_keep_the_run_going() {
     // with the flow, whose remaining 6 at 4/s take 1.5 s (t=2.5).
     let mut sim = Simulation::new();
     let core = link(&mut sim, 10.0);
-    sim.record(1.0);
+    sim.record();
     let background = |bound| ActivitySpec {
         bound: Some(bound),
         ..ActivitySpec::new(f64::INFINITY, vec![(core, 1.0)])
@@ -251,6 +263,6 @@ fn background_work_takes_its_share_but_does_not_keep_the_run_going() {
     sim.cancel(guest);
     assert_eq!(sim.state(guest), ActivityState::Cancelled);
     // The core was fully used while the flow ran: 10 in bin 0 and bin 1, and 10 for half of bin 2.
-    let series = sim.recorder().unwrap().series(core);
+    let series = sim.recorder().unwrap().means(core, 1.0);
     assert!(close(series[0], 10.0) && close(series[1], 10.0) && close(series[2], 5.0));
 }

@@ -157,7 +157,7 @@ proptest! {
                 spec: ActivitySpec { amount: *amount, weight: v.weight, bound: Some(v.bound).filter(|b| b.is_finite()), usage: v.usage.clone() },
             }).collect(),
             changes: vec![],
-            record_step: None,
+            record: false,
         };
         let got = workload.run();
         for (i, (g, e)) in got.end.iter().zip(&expected).enumerate() {

@@ -43,7 +43,7 @@
 
 use std::collections::BTreeMap;
 
-use hvnet_engine::{ActivityId, ActivitySpec, ResourceId, Sharing};
+use hvnet_engine::{ActivityId, ActivitySpec, ChangePoints, ResourceId, Sharing};
 use hvnet_network::{Network, Resources, Run};
 
 use crate::spec::Guest;
@@ -147,21 +147,27 @@ impl Guests {
         }
     }
 
-    /// The recorded use of each core less its guests' (`series[r][k]`, one
-    /// row per resource of the network, then the meters): the network's
-    /// resources only, with the guests' work taken off their cores.
+    /// The recorded use of each core less its guests' (`series[r]`, one
+    /// step function per resource of the network, then the meters): the
+    /// network's resources only, with the guests' work taken off their
+    /// cores. Both are step functions, so the difference is one, exactly:
+    /// a change point wherever either changes.
     pub(crate) fn network_work(
         &self,
-        mut series: Vec<Vec<f64>>,
+        mut series: Vec<ChangePoints>,
         resources: usize,
-    ) -> Vec<Vec<f64>> {
+    ) -> Vec<ChangePoints> {
         for (&core, state) in &self.cores {
             let meter = std::mem::take(&mut series[state.meter]);
-            for (used, guests) in series[core].iter_mut().zip(meter) {
+            series[core] = series[core].combine(&meter, |used, guests| {
                 // What is left is the network's; below rounding, it is none.
-                let left = *used - guests;
-                *used = if left > 1e-9 * guests { left } else { 0.0 };
-            }
+                let left = used - guests;
+                if left > 1e-9 * guests {
+                    left
+                } else {
+                    0.0
+                }
+            });
         }
         series.truncate(resources);
         series

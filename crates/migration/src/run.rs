@@ -20,7 +20,7 @@
 
 use std::collections::{HashMap, VecDeque};
 
-use hvnet_engine::{Seconds, TimerId};
+use hvnet_engine::{ChangePoints, Seconds, TimerId};
 use hvnet_network::{Change, Connection, ConnectionReport, Driver, Network, Resources, Run};
 
 use crate::guests::Guests;
@@ -56,10 +56,11 @@ pub struct RunReport {
     pub migrations: Vec<MigrationReport>,
     pub end_time: Seconds,
     pub events: u64,
-    /// `series[r][k]`: mean use of resource `r` in bin `k`, when recorded;
-    /// the network's resources only, and the guests' own work is not in it
-    /// (only the connections').
-    pub series: Option<Vec<Vec<f64>>>,
+    /// `series[r]`: the use of resource `r` over time, as change points from
+    /// 0 to `end_time` (see `hvnet_engine::record`), when recorded; the
+    /// network's resources only, and the guests' own work is not in it (only
+    /// the connections').
+    pub series: Option<Vec<ChangePoints>>,
 }
 
 /// The migrations' timers.
@@ -127,10 +128,10 @@ pub fn run_with_migrations(
     changes: &[(Seconds, Change)],
     migrations: &[Migration],
     guests: &[Guest],
-    record_step: Option<Seconds>,
+    record: bool,
 ) -> RunReport {
     let mut driver = Migrations::new(network, migrations, guests);
-    let report = network.drive(connections, changes, record_step, &mut driver);
+    let report = network.drive(connections, changes, record, &mut driver);
     let series =
         (report.series).map(|all| driver.guests.network_work(all, network.resources.len()));
     RunReport {

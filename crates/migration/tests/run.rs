@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 use std::net::{IpAddr, Ipv4Addr};
 
-use hvnet_engine::Sharing;
+use hvnet_engine::{ChangePoints, Sharing};
 use hvnet_migration::{
     run_with_migrations, Channel, Compression, Guest, GuestMemory, Migration, PrecopyParameters,
 };
@@ -14,6 +14,11 @@ use hvnet_network::{
     AddressHash, Change, Connection, Cores, Endpoint, LoadBalancing, Network, Nic, Path,
     SwitchHash, Team, TeamingMode, Uplink,
 };
+
+/// Each resource's mean use per second, from the recorded change points.
+fn per_second(series: &[ChangePoints], end: f64) -> Vec<Vec<f64>> {
+    series.iter().map(|c| c.means(0.0, 1.0, end)).collect()
+}
 
 fn close(a: f64, b: f64) -> bool {
     (a - b).abs() <= 1e-9 * b.abs().max(1.0)
@@ -137,7 +142,7 @@ fn an_idle_vm_migrates_in_one_pass_over_one_member() {
     // 100 units at 10/s: pass 1 ends at 10 s; the blackout copies the device
     // state (1 unit, 0.1 s) and switches over (0.1 s): it ends at 10.2 s.
     let net = network(TeamingMode::SwitchIndependent, ADDRESS_HASH, None);
-    let run = run_with_migrations(&net, &[], &[], &[migration(0.0, 100.0, 0.0)], &[], None);
+    let run = run_with_migrations(&net, &[], &[], &[migration(0.0, 100.0, 0.0)], &[], false);
     let m = &run.migrations[0];
     assert_eq!(m.passes.len(), 1);
     assert!(close(m.end.unwrap(), 10.2));
@@ -161,7 +166,7 @@ fn each_pass_copies_what_the_guest_dirtied_meanwhile() {
     // Dirtying 1/s: pass 1 (100 units) takes 10 s and leaves 10; pass 2 takes
     // 1 s and leaves 1, under the stop of 2: blackout copies 1 + 1.
     let net = network(TeamingMode::SwitchIndependent, ADDRESS_HASH, None);
-    let run = run_with_migrations(&net, &[], &[], &[migration(0.0, 100.0, 1.0)], &[], None);
+    let run = run_with_migrations(&net, &[], &[], &[migration(0.0, 100.0, 1.0)], &[], false);
     let m = &run.migrations[0];
     let bytes: Vec<f64> = m.passes.iter().map(|p| p.bytes).collect();
     assert!(bytes.len() == 2 && close(bytes[1], 10.0));
@@ -183,7 +188,7 @@ fn a_host_runs_two_migrations_at_once_and_queues_the_third() {
             ..migration(0.0, 100.0, 0.0)
         })
         .collect();
-    let run = run_with_migrations(&net, &[], &[], &migrations, &[], None);
+    let run = run_with_migrations(&net, &[], &[], &migrations, &[], false);
     let (first, third) = (&run.migrations[0], &run.migrations[2]);
     assert_eq!(first.start, Some(0.0));
     assert_eq!(third.queued, 0.0);
@@ -206,8 +211,8 @@ fn smb_spreads_each_step_over_its_channels() {
         channels: vec![channel(0), channel(1)],
         ..migration(0.0, 200.0, 0.0)
     };
-    let over_tcp = &run_with_migrations(&net, &[], &[], &[tcp], &[], None).migrations[0];
-    let over_smb = &run_with_migrations(&net, &[], &[], &[smb], &[], None).migrations[0];
+    let over_tcp = &run_with_migrations(&net, &[], &[], &[tcp], &[], false).migrations[0];
+    let over_smb = &run_with_migrations(&net, &[], &[], &[smb], &[], false).migrations[0];
     assert!(close(over_tcp.passes[0].end, 20.0));
     assert!(close(over_smb.passes[0].end, 10.0));
     assert!(close(over_smb.peak_rate, 20.0));
@@ -247,7 +252,7 @@ fn compression_puts_fewer_bytes_on_the_wire_at_the_cost_of_cpu() {
         },
         ..migration(0.0, 200.0, 0.0)
     };
-    let m = &run_with_migrations(&net, &[], &[], &[vm], &[], None).migrations[0];
+    let m = &run_with_migrations(&net, &[], &[], &[vm], &[], false).migrations[0];
     assert!(
         close(m.passes[0].end, 200.0 / (10.0 / 0.255)),
         "{:?}",
@@ -272,7 +277,7 @@ fn a_migration_that_waits_for_others_is_asked_for_a_delay_after_the_last_ends() 
         delay: 30.0,
         ..migration(0.0, 100.0, 0.0)
     });
-    let run = run_with_migrations(&net, &[], &[], &migrations, &[], None);
+    let run = run_with_migrations(&net, &[], &[], &migrations, &[], false);
     let last_end = run.migrations[0]
         .end
         .unwrap()
@@ -310,7 +315,7 @@ fn a_migration_waiting_for_one_that_never_ends_is_never_asked_for() {
             )
         })
         .collect();
-    let run = run_with_migrations(&net, &[], &down, &migrations, &[], None);
+    let run = run_with_migrations(&net, &[], &down, &migrations, &[], false);
     assert_eq!(run.migrations[0].end, None);
     assert_eq!(run.migrations[1].start, None);
 }
@@ -329,7 +334,7 @@ fn a_shared_limit_caps_the_migrations_through_it_together() {
             ..migration(0.0, 100.0, 0.0)
         })
         .collect();
-    let run = run_with_migrations(&net, &[], &[], &migrations, &[], None);
+    let run = run_with_migrations(&net, &[], &[], &migrations, &[], false);
     for m in &run.migrations {
         assert!(close(m.passes[0].end, 50.0), "{m:?}");
     }
@@ -387,14 +392,14 @@ fn guests_filling_the_cores_leave_compression_only_its_weights_share() {
     // pass 1 takes 200 / 3.81 = 52.5 s, ten times as long.
     let (net, compression) = network_with_cores();
     let vm = compressed(compression, 0, 1, 0.0);
-    let idle = &run_with_migrations(&net, &[], &[], std::slice::from_ref(&vm), &[], None);
+    let idle = &run_with_migrations(&net, &[], &[], std::slice::from_ref(&vm), &[], false);
     let busy_guest = Guest {
         host: 0,
         cores: 2.0,
         migrations: vec![],
         vcpus: vec![],
     };
-    let busy = &run_with_migrations(&net, &[], &[], &[vm], &[busy_guest], None);
+    let busy = &run_with_migrations(&net, &[], &[], &[vm], &[busy_guest], false);
     assert!(close(
         idle.migrations[0].passes[0].end,
         200.0 / (10.0 / 0.255)
@@ -416,14 +421,14 @@ fn a_guest_that_leaves_room_changes_nothing() {
     // link's pace): the migration takes exactly as long as on an idle host.
     let (net, compression) = network_with_cores();
     let vm = compressed(compression, 0, 1, 0.0);
-    let idle = &run_with_migrations(&net, &[], &[], std::slice::from_ref(&vm), &[], None);
+    let idle = &run_with_migrations(&net, &[], &[], std::slice::from_ref(&vm), &[], false);
     let light = Guest {
         host: 0,
         cores: 0.5,
         migrations: vec![],
         vcpus: vec![],
     };
-    let loaded = &run_with_migrations(&net, &[], &[], &[vm], &[light], None);
+    let loaded = &run_with_migrations(&net, &[], &[], &[vm], &[light], false);
     assert!(close(
         loaded.migrations[0].end.unwrap(),
         idle.migrations[0].end.unwrap()
@@ -468,7 +473,7 @@ fn a_guest_moves_with_its_vm_when_the_migration_ends() {
             &[],
             &[vm1.clone(), other.clone()],
             std::slice::from_ref(guest),
-            None,
+            false,
         );
         assert!(close(run.migrations[0].end.unwrap(), 10.2));
         let pass = run.migrations[1].passes[0];
@@ -496,21 +501,21 @@ fn an_oversubscribed_core_slows_network_work_but_never_stalls_it() {
         path.receive_cycles_per_byte = 4.0;
     }
     let c = [connection(0, 1, 49152, 100.0)];
-    let alone = run_with_migrations(&net, &c, &[], &[], &[], Some(1.0));
+    let alone = run_with_migrations(&net, &c, &[], &[], &[], true);
     let full = Guest {
         host: 1,
         cores: 2.0,
         migrations: vec![],
         vcpus: vec![],
     };
-    let busy = run_with_migrations(&net, &c, &[], &[], &[full], Some(1.0));
+    let busy = run_with_migrations(&net, &c, &[], &[], &[full], true);
     assert!(close(alone.connections[0].end.unwrap(), 10.0));
     assert!(close(busy.connections[0].end.unwrap(), 12.5));
     assert_eq!(busy.end_time, 12.5, "the guest does not keep the run going");
     // The recorded core use is the connection's alone: 4 cycles per byte at
     // 8/s = 32 of the core's 40 (the guest's 8 are left out), and nothing
     // on B's other core, which only the guest used.
-    let series = busy.series.as_ref().unwrap();
+    let series = per_second(busy.series.as_ref().unwrap(), busy.end_time);
     assert!(close(series[core][0], 32.0), "{:?}", series[core]);
     assert!(series[core + 1].iter().all(|&u| u == 0.0));
     assert_eq!(series.len(), net.resources.len(), "no row for the guests");
@@ -535,10 +540,11 @@ fn a_busy_guest_keeps_its_vcpus_from_its_own_stack() {
         &[],
         &[],
         &[guest],
-        Some(1.0),
+        true,
     );
     assert!(close(run.connections[0].end.unwrap(), 25.0));
-    assert!(close(run.series.as_ref().unwrap()[vcpus[0]][0], 16.0));
+    let series = per_second(run.series.as_ref().unwrap(), run.end_time);
+    assert!(close(series[vcpus[0]][0], 16.0));
 }
 
 #[test]
@@ -550,7 +556,7 @@ fn guests_alone_end_the_run_at_once() {
         migrations: vec![],
         vcpus: vec![],
     };
-    let run = run_with_migrations(&net, &[], &[], &[], &[guest], Some(1.0));
+    let run = run_with_migrations(&net, &[], &[], &[], &[guest], true);
     assert_eq!(run.end_time, 0.0);
     assert_eq!(run.events, 0);
 }
@@ -565,7 +571,7 @@ fn the_sources_preparation_adds_its_time_to_each_step_with_the_network_idle() {
         prepare_rate: Some(50.0),
         ..migration(0.0, 100.0, 0.0)
     };
-    let m = &run_with_migrations(&net, &[], &[], &[vm], &[], None).migrations[0];
+    let m = &run_with_migrations(&net, &[], &[], &[vm], &[], false).migrations[0];
     assert!(close(m.passes[0].end, 12.0), "{:?}", m.passes);
     assert!(close(m.end.unwrap(), 12.0 + 0.12 + 0.1), "{m:?}");
 }
@@ -595,7 +601,7 @@ fn a_migration_reports_the_cpu_its_connections_cost_on_each_host() {
     // here): 201 × (0.5 / 40 + 0.5 / 40) = 5.025 core-s on each host.
     let (net, compression) = network_with_cores();
     let vm = compressed(compression, 0, 1, 0.0);
-    let run = run_with_migrations(&net, &[], &[], &[vm], &[], None);
+    let run = run_with_migrations(&net, &[], &[], &[vm], &[], false);
     let m = &run.migrations[0];
     assert!(close(m.bytes_sent, 201.0), "{m:?}");
     assert!(close(m.cpu_core_s_source, 201.0 / 40.0), "{m:?}");

@@ -45,7 +45,8 @@
 use std::collections::HashMap;
 
 use hvnet_engine::{
-    ActivityId, ActivitySpec, Event, Rate, ResourceId, Seconds, Sharing, Simulation, TimerId,
+    ActivityId, ActivitySpec, ChangePoints, Event, Rate, Recorder, ResourceId, Seconds, Sharing,
+    Simulation, TimerId,
 };
 
 use crate::spec::{Change, Connection, Network};
@@ -89,9 +90,10 @@ pub struct RunReport {
     pub connections: Vec<ConnectionReport>,
     pub end_time: Seconds,
     pub events: u64,
-    /// `series[r][k]`: mean use of resource `r` in bin `k`, when recorded:
-    /// one row per resource of the engine, the network's then any a driver added.
-    pub series: Option<Vec<Vec<f64>>>,
+    /// `series[r]`: the use of resource `r` over time, as change points
+    /// from 0 to `end_time` (see `hvnet_engine::record`), when recorded: one
+    /// per resource of the engine, the network's then any a driver added.
+    pub series: Option<Vec<ChangePoints>>,
 }
 
 /// What drives a run from above: the run calls it at its start, on its own
@@ -218,15 +220,15 @@ fn start_groups(connections: &[Connection]) -> Vec<(Seconds, Vec<usize>)> {
 
 impl Network {
     /// Runs `connections` with `changes` (sorted or not) until nothing can
-    /// progress; records resource use over bins of `record_step` seconds.
+    /// progress; records each resource's use over time when `record`.
     /// The specs must have passed [`crate::check`].
     pub fn run(
         &self,
         connections: &[Connection],
         changes: &[(Seconds, Change)],
-        record_step: Option<Seconds>,
+        record: bool,
     ) -> RunReport {
-        self.drive(connections, changes, record_step, &mut ())
+        self.drive(connections, changes, record, &mut ())
     }
 
     /// Like [`Network::run`], driven by `driver` (see [`Driver`]).
@@ -234,10 +236,10 @@ impl Network {
         &self,
         connections: &[Connection],
         changes: &[(Seconds, Change)],
-        record_step: Option<Seconds>,
+        record: bool,
         driver: &mut D,
     ) -> RunReport {
-        let mut run = Run::new(self, connections, changes, record_step, driver);
+        let mut run = Run::new(self, connections, changes, record, driver);
         driver.begin(&mut run);
         while let Some(event) = run.sim.next_event() {
             run.events += 1;
@@ -252,7 +254,7 @@ impl<'a, T: Copy> Run<'a, T> {
         network: &'a Network,
         connections: &[Connection],
         changes: &'a [(Seconds, Change)],
-        record_step: Option<Seconds>,
+        record: bool,
         driver: &mut D,
     ) -> Self {
         let mut sim = Simulation::new();
@@ -260,8 +262,8 @@ impl<'a, T: Copy> Run<'a, T> {
             sim.add_resource(capacity, sharing);
         }
         driver.add_resources(network, &mut Resources { sim: &mut sim });
-        if let Some(step) = record_step {
-            sim.record(step);
+        if record {
+            sim.record();
         }
         let mut run = Run {
             network,
@@ -356,11 +358,7 @@ impl<'a, T: Copy> Run<'a, T> {
                 report.stalled_since = Some(since);
             }
         }
-        let series = self.sim.recorder().map(|rec| {
-            (0..self.sim.resource_count())
-                .map(|r| rec.series(r).to_vec())
-                .collect()
-        });
+        let series = self.sim.take_recorder().map(Recorder::into_series);
         RunReport {
             connections: self.reports,
             end_time,

@@ -6,11 +6,16 @@
 use std::collections::HashMap;
 use std::net::{IpAddr, Ipv4Addr};
 
-use hvnet_engine::Sharing;
+use hvnet_engine::{ChangePoints, Sharing};
 use hvnet_network::{
     AddressHash, Change, Connection, ConnectionReport, Cores, Endpoint, LoadBalancing, Network,
     Nic, Path, SwitchHash, Team, TeamingMode, Uplink,
 };
+
+/// Each resource's mean use per second, from the recorded change points.
+fn per_second(series: &[ChangePoints], end: f64) -> Vec<Vec<f64>> {
+    series.iter().map(|c| c.means(0.0, 1.0, end)).collect()
+}
 
 fn close(a: f64, b: f64) -> bool {
     (a - b).abs() <= 1e-9 * b.abs().max(1.0)
@@ -85,7 +90,7 @@ fn network(mode: TeamingMode, balancing: LoadBalancing, standby: Option<u32>) ->
 
 /// The member the test connection (port 49152, 100 units) leaves by when nothing fails.
 fn first_member(net: &Network) -> u32 {
-    net.run(&[connection(0, 1, 49152, 100.0)], &[], None)
+    net.run(&[connection(0, 1, 49152, 100.0)], &[], false)
         .connections[0]
         .members[0]
         .1
@@ -114,7 +119,7 @@ const ADDRESS_HASH: LoadBalancing = LoadBalancing::AddressHash(AddressHash::Tran
 fn one_connection_rides_one_member_at_its_speed() {
     // 100 units at 10/s over one member: 10 s, never two members.
     let net = network(TeamingMode::SwitchIndependent, ADDRESS_HASH, None);
-    let run = net.run(&[connection(0, 1, 49152, 100.0)], &[], None);
+    let run = net.run(&[connection(0, 1, 49152, 100.0)], &[], false);
     let report = &run.connections[0];
     assert!(close(report.end.unwrap(), 10.0));
     assert_eq!(report.members.len(), 1, "it never moved");
@@ -131,7 +136,7 @@ fn many_connections_spread_over_both_members_outbound() {
     // team sends faster than one member (160 units in < 16 s).
     let net = network(TeamingMode::SwitchIndependent, ADDRESS_HASH, None);
     let conns: Vec<_> = (0..16).map(|p| connection(0, 1, 49152 + p, 10.0)).collect();
-    let run = net.run(&conns, &[], None);
+    let run = net.run(&conns, &[], false);
     let used: std::collections::HashSet<_> =
         run.connections.iter().map(|c| c.members[0].1).collect();
     assert_eq!(used.len(), 2);
@@ -144,7 +149,7 @@ fn address_hash_receives_everything_on_the_primary() {
     // so 16 connections of 10 units take 16 s at 10/s.
     let net = network(TeamingMode::SwitchIndependent, ADDRESS_HASH, None);
     let conns: Vec<_> = (0..16).map(|p| connection(1, 0, 49152 + p, 10.0)).collect();
-    let run = net.run(&conns, &[], None);
+    let run = net.run(&conns, &[], false);
     assert!(run.connections.iter().all(|c| c.members[0].2 == Some(0)));
     assert!(close(run.end_time, 16.0));
 }
@@ -163,7 +168,7 @@ fn hyper_v_port_keeps_each_vm_port_on_one_member_both_ways() {
         connection(2, 1, 49153, 10.0),
         connection(1, 2, 49154, 10.0),
     ];
-    let run = net.run(&conns, &[], None);
+    let run = net.run(&conns, &[], false);
     assert_eq!(run.connections[0].members[0].1, Some(0));
     assert_eq!(run.connections[1].members[0].1, Some(1));
     assert_eq!(run.connections[2].members[0].2, Some(1));
@@ -200,7 +205,7 @@ fn a_link_failure_moves_the_connection_to_the_other_member_at_once() {
         ),
     ];
     let report = &net
-        .run(&[connection(0, 1, 49152, 100.0)], &changes, None)
+        .run(&[connection(0, 1, 49152, 100.0)], &changes, false)
         .connections[0];
     assert!(close(report.end.unwrap(), 10.0));
     assert_eq!(report.members.len(), 2);
@@ -241,7 +246,7 @@ fn blackholed_first_member(mode: TeamingMode) -> ConnectionReport {
     let net = network(mode, ADDRESS_HASH, None);
     let first = first_member(&net);
     let changes = blackhole(&net, first);
-    let mut run = net.run(&[connection(0, 1, 49152, 100.0)], &changes, None);
+    let mut run = net.run(&[connection(0, 1, 49152, 100.0)], &changes, false);
     run.connections.swap_remove(0)
 }
 
@@ -287,7 +292,7 @@ fn a_standby_member_carries_nothing_until_the_active_one_fails() {
             },
         ),
     ];
-    let run = net.run(&conns, &changes, None);
+    let run = net.run(&conns, &changes, false);
     assert!(run.connections.iter().all(|c| c.members[0].1 == Some(0)));
     assert!(run
         .connections
@@ -306,15 +311,15 @@ fn dynamic_rebalancing_spreads_connections_a_hash_put_together() {
     // they share 10/s (20 units end at 4 s); with a 1 s rebalancing tick
     // they are split at 1 s and end at 1 + 1.5 = 2.5 s.
     let mut net = network(TeamingMode::SwitchIndependent, LoadBalancing::Dynamic, None);
-    let member = |p| net.run(&[connection(0, 1, p, 1.0)], &[], None).connections[0].members[0].1;
+    let member = |p| net.run(&[connection(0, 1, p, 1.0)], &[], false).connections[0].members[0].1;
     let first = member(49152);
     let twin = (49153..49300)
         .find(|&p| member(p) == first)
         .expect("two ports on one member");
     let conns = [connection(0, 1, 49152, 20.0), connection(0, 1, twin, 20.0)];
-    assert!(close(net.run(&conns, &[], None).end_time, 4.0));
+    assert!(close(net.run(&conns, &[], false).end_time, 4.0));
     net.rebalance_interval = Some(1.0);
-    let run = net.run(&conns, &[], None);
+    let run = net.run(&conns, &[], false);
     assert!(run.connections.iter().all(|c| close(c.end.unwrap(), 2.5)));
     assert!(
         close(run.end_time, 2.5),
@@ -339,7 +344,7 @@ fn a_team_with_every_member_down_black_holes_until_one_returns() {
         }
     }
     let report = &net
-        .run(&[connection(0, 1, 49152, 100.0)], &changes, None)
+        .run(&[connection(0, 1, 49152, 100.0)], &changes, false)
         .connections[0];
     assert!(close(report.blackholed, 3.0));
     assert!(close(report.end.unwrap(), 13.0));
@@ -362,9 +367,9 @@ fn one_connection_is_received_on_one_core_and_its_speed_caps_the_stream() {
     // The link carries 10/s but the receiving core only 40/8 = 5/s: 100 units take 20 s.
     let mut net = network(TeamingMode::SwitchIndependent, ADDRESS_HASH, None);
     with_receive_cores(&mut net);
-    let run = net.run(&[connection(0, 1, 49152, 100.0)], &[], Some(1.0));
+    let run = net.run(&[connection(0, 1, 49152, 100.0)], &[], true);
     assert!(close(run.connections[0].end.unwrap(), 20.0));
-    let series = run.series.unwrap();
+    let series = per_second(run.series.as_ref().unwrap(), run.end_time);
     let busy: Vec<f64> = (6..8).map(|core| series[core][0]).collect();
     assert!(
         busy.contains(&40.0) && busy.contains(&0.0),
@@ -382,8 +387,8 @@ fn connections_on_different_cores_add_up_to_the_link() {
     );
     with_receive_cores(&mut net);
     let core = |p: u16| {
-        let run = net.run(&[connection(0, 1, p, 1.0)], &[], Some(1.0));
-        let series = run.series.unwrap();
+        let run = net.run(&[connection(0, 1, p, 1.0)], &[], true);
+        let series = per_second(run.series.as_ref().unwrap(), run.end_time);
         (6..8).find(|&c| series[c][0] > 0.0).unwrap()
     };
     let first = core(49152);
@@ -393,7 +398,7 @@ fn connections_on_different_cores_add_up_to_the_link() {
     let run = net.run(
         &[connection(0, 1, 49152, 50.0), connection(0, 1, other, 50.0)],
         &[],
-        None,
+        false,
     );
     assert!(run.connections.iter().all(|c| close(c.end.unwrap(), 10.0)));
 }
@@ -407,7 +412,7 @@ fn a_timed_sender_stops_and_reports_what_it_sent() {
         stop: Some(3.0),
         ..connection(0, 1, 49152, 1e9)
     };
-    let report = &net.run(&[timed], &[], None).connections[0];
+    let report = &net.run(&[timed], &[], false).connections[0];
     assert!(close(report.sent, 30.0));
     assert_eq!(report.end, Some(3.0));
 }
@@ -423,7 +428,7 @@ fn a_repair_resets_lacps_count_of_missed_lacpdus() {
         changes.extend(cable(&net, first, at, up));
     }
     let report = &net
-        .run(&[connection(0, 1, 49152, 1000.0)], &changes, None)
+        .run(&[connection(0, 1, 49152, 1000.0)], &changes, false)
         .connections[0];
     assert_eq!(report.members[1].0, 9.0);
     assert!(close(report.blackholed, 4.0));
@@ -451,15 +456,15 @@ fn a_vms_own_stack_works_on_its_vcpu_and_can_cap_its_stream() {
     // at 4 cycles per byte: 5/s, so 100 units take 20 s; without vRSS a
     // second connection shares that vCPU (2.5/s each), it does not add one.
     let (net, vcpus) = network_with_a_vm_on_b();
-    let one = net.run(&[connection(0, 1, 49152, 100.0)], &[], Some(1.0));
+    let one = net.run(&[connection(0, 1, 49152, 100.0)], &[], true);
     assert!(close(one.connections[0].end.unwrap(), 20.0));
-    let series = one.series.as_ref().unwrap();
+    let series = per_second(one.series.as_ref().unwrap(), one.end_time);
     assert!(close(series[vcpus[0]][0], 20.0), "the vCPU is full");
     assert!(series[vcpus[1]].iter().all(|&u| u == 0.0));
     let two = net.run(
         &[connection(0, 1, 49152, 50.0), connection(0, 1, 49153, 50.0)],
         &[],
-        None,
+        false,
     );
     assert!(two.connections.iter().all(|c| close(c.end.unwrap(), 20.0)));
 }
@@ -469,9 +474,9 @@ fn a_vm_sends_from_its_vcpus_at_its_stacks_send_cost() {
     // From the VM on B to host A at 1 cycle per byte: the 10/s member
     // limits (10 of the vCPU's 20 cycles/s), as if the guest cost nothing.
     let (net, vcpus) = network_with_a_vm_on_b();
-    let run = net.run(&[connection(1, 0, 49152, 100.0)], &[], Some(1.0));
+    let run = net.run(&[connection(1, 0, 49152, 100.0)], &[], true);
     assert!(close(run.connections[0].end.unwrap(), 10.0));
-    let series = run.series.as_ref().unwrap();
+    let series = per_second(run.series.as_ref().unwrap(), run.end_time);
     let used: f64 = vcpus.iter().map(|&v| series[v][0]).sum();
     assert!(close(used, 10.0), "{used}");
 }
@@ -503,7 +508,7 @@ fn each_connection_reports_the_cpu_it_cost_on_each_side_stretch_by_stretch() {
         },
     )];
     let report = &net
-        .run(&[connection(0, 1, 49152, 100.0)], &fail, None)
+        .run(&[connection(0, 1, 49152, 100.0)], &fail, false)
         .connections[0];
     assert_eq!(report.members.len(), 2, "it moved once");
     assert!(close(report.end.unwrap(), 15.0), "{report:?}");

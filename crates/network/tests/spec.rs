@@ -56,14 +56,14 @@ fn message(result: Result<(), SpecError>) -> String {
 fn a_valid_run_passes() {
     let c = Connection::new(0, 1, Some((49152, 5001)), 100.0, 0.0, None);
     let change = (1.0, Change::Link { nic: 1, up: false });
-    assert_eq!(check(&network(), &[c], &[change], Some(0.5)), Ok(()));
+    assert_eq!(check(&network(), &[c], &[change]), Ok(()));
 }
 
 #[test]
 fn a_connection_needs_a_path_for_its_nics() {
     let back = Connection::new(1, 0, None, 100.0, 0.0, None);
     assert_eq!(
-        message(check(&network(), &[back], &[], None)),
+        message(check(&network(), &[back], &[])),
         "connection 0: no path given from NIC 1 to NIC 0"
     );
 }
@@ -81,17 +81,13 @@ fn indices_and_numbers_out_of_range_are_refused() {
     );
     let c = Connection::new(0, 1, None, -1.0, 0.0, None);
     assert_eq!(
-        message(check(&network(), &[c], &[], None)),
+        message(check(&network(), &[c], &[])),
         "connection 0: amount -1 and start 0 must be finite and >= 0"
     );
     let change = (0.0, Change::Link { nic: 5, up: true });
     assert_eq!(
-        message(check(&network(), &[], &[change], None)),
+        message(check(&network(), &[], &[change])),
         "NIC 5 does not exist"
-    );
-    assert_eq!(
-        message(check(&network(), &[], &[], Some(0.0))),
-        "record_step must be > 0"
     );
 }
 

@@ -49,13 +49,7 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
 
 /// Checks and runs `run` (the GIL released), with the engine's wall time.
 fn checked_run(run: &CoreRun) -> Result<(hvnet_migration::RunReport, f64), String> {
-    hvnet_network::check(
-        &run.network,
-        &run.connections,
-        &run.changes,
-        run.record_step,
-    )
-    .map_err(|e| e.0)?;
+    hvnet_network::check(&run.network, &run.connections, &run.changes).map_err(|e| e.0)?;
     hvnet_migration::check(&run.network, &run.migrations, &run.guests).map_err(|e| e.0)?;
     let clock = Instant::now();
     let report = hvnet_migration::run_with_migrations(
@@ -64,7 +58,7 @@ fn checked_run(run: &CoreRun) -> Result<(hvnet_migration::RunReport, f64), Strin
         &run.changes,
         &run.migrations,
         &run.guests,
-        run.record_step,
+        run.record,
     );
     Ok((report, clock.elapsed().as_secs_f64()))
 }

@@ -1,6 +1,7 @@
 //! What a run reports, as frozen Python classes: one [`ConnectionReport`]
 //! per connection, one [`MigrationReport`] per migration, in a [`RunReport`].
 
+use hvnet_engine::ChangePoints;
 use pyo3::prelude::*;
 
 /// Where one connection went and how it fared; times in seconds.
@@ -40,7 +41,10 @@ pub struct RunReport {
     end_s: f64,
     events: u64,
     wall_s: f64,
-    series: Option<Vec<Vec<f64>>>,
+    /// Per resource, its use over time as change points `(times_s, values)`:
+    /// `values[i]` from `times_s[i]` until the next time (the last until
+    /// `end_s`), 0 before the first; None when not recorded.
+    series: Option<Vec<(Vec<f64>, Vec<f64>)>>,
 }
 
 impl From<&hvnet_network::ConnectionReport> for ConnectionReport {
@@ -86,7 +90,8 @@ impl RunReport {
             end_s: report.end_time,
             events: report.events,
             wall_s,
-            series: report.series,
+            series: (report.series)
+                .map(|all| all.into_iter().map(ChangePoints::into_parts).collect()),
         })
     }
 }

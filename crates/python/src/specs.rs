@@ -171,7 +171,7 @@ pub struct RunSpec {
     changes: Vec<ChangeSpec>,
     migrations: Vec<MigrationSpec>,
     guests: Vec<GuestSpec>,
-    record_step_s: Option<f64>,
+    record: bool,
 }
 
 /// A run in the crates' types.
@@ -181,7 +181,8 @@ pub struct CoreRun {
     pub changes: Vec<(f64, Change)>,
     pub migrations: Vec<Migration>,
     pub guests: Vec<Guest>,
-    pub record_step: Option<f64>,
+    /// Record each resource's use over time.
+    pub record: bool,
 }
 
 impl TryFrom<TeamSpec> for Team {
@@ -368,7 +369,7 @@ impl TryFrom<RunSpec> for CoreRun {
                 .collect::<Result<_, SpecError>>()?,
             migrations: r.migrations.into_iter().map(Migration::from).collect(),
             guests: r.guests.into_iter().map(Guest::from).collect(),
-            record_step: r.record_step_s,
+            record: r.record,
         })
     }
 }

@@ -246,5 +246,5 @@ class RunSpec:
     changes: tuple[Change, ...]
     migrations: tuple[Migration, ...]
     guests: tuple[Guest, ...]
-    #: Record resource use over bins of this many seconds; None: no record.
-    record_step_s: float | None
+    #: Record each resource's use over time (as change points).
+    record: bool
