@@ -444,6 +444,7 @@ def explain(
     sender: Annotated[str | None, typer.Option("--from", help="Host or VM that sent (when the file cannot tell).")] = None,
     receiver: Annotated[str | None, typer.Option("--to", help="Host or VM that received (when the file cannot tell).")] = None,
     json_out: JsonOut = None,
+    report: Annotated[Path | None, typer.Option("--report", help="Write measured beside predicted, a chart per NIC, as HTML.")] = None,
     force: Force = False,
 ) -> None:
     """Re-create a measured test on the twin, compare, and rank single changes that would explain a gap (docs/import.md)."""
@@ -452,14 +453,21 @@ def explain(
     from hvnet.explain.show import counter_table, figure_table, ranking_table
     from hvnet.importers import read_measurement
 
-    if json_out is not None and str(json_out) != "-":
-        _refuse_to_overwrite(json_out, force)
+    for path in (json_out, report):
+        if path is not None and str(path) != "-":
+            _refuse_to_overwrite(path, force)
     with _user_errors():
         scenario = load_scenario(scenario_file)
         records = [record for path in measurements for record in read_measurement(path)]
         explanation = run_explain(scenario, records, sender, receiver)
     if json_out is not None:
         _write_json(json_out, explanation_document(explanation), force)
+    if report is not None:
+        from hvnet.explain.report import write_explain_report
+
+        with _user_errors():
+            write_explain_report(explanation, report)
+        _err().print(f"report written to {report}", highlight=False, markup=False)
     if json_out is not None and str(json_out) == "-":
         return
     out = _out()

@@ -217,3 +217,14 @@ def test_the_cli_shows_a_counter_log(cli: Invoke, tmp_path: Path) -> None:
     result = cli("explain", LACP_JUMBO, pdh_log(tmp_path / "hv1.csv", 5, 1e6))
     assert result.exit_code == 0, result.output
     assert "nic1 send" in result.stdout and "not compared" in result.stdout
+
+
+def test_the_report_draws_measured_beside_predicted_per_nic(cli: Invoke, tmp_path: Path) -> None:
+    page = tmp_path / "explain.html"
+    run = ntttcp_receiver(tmp_path / "run.txt", 1, 572.0)
+    result = cli("explain", LACP_JUMBO, run, pdh_log(tmp_path / "hv1.csv", 5, 600e6), "--from", "vm1", "--to", "vm2", "--report", page)
+    assert result.exit_code == 0, result.output
+    html = page.read_text()
+    assert "hv1 / nic1 send (nic1)" in html and "measured" in html and "predicted" in html and "mtu-1500" in html
+    again = cli("explain", LACP_JUMBO, run, "--from", "vm1", "--to", "vm2", "--report", page)
+    assert again.exit_code == 2 and "not overwritten" in again.stderr
