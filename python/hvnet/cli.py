@@ -484,6 +484,36 @@ def explain(
         out.print(counter_table(comparison))
 
 
+@app.command()
+def advise(
+    file: Annotated[Path, typer.Argument(help="Scenario file (YAML).")],
+    json_out: JsonOut = None,
+    no_effects: Annotated[
+        bool, typer.Option("--no-effects", help="Do not simulate each fix to state its effect (faster).")
+    ] = False,
+    force: Force = False,
+) -> None:
+    """Check a design against Microsoft's documentation and practice: each finding with its evidence, fix and source (docs/advise.md).
+
+    Exit code 1 when a finding is an error (the design will not work or is unsupported)."""
+    from hvnet.advise import advise as advise_design
+    from hvnet.advise import findings_document, findings_table
+
+    if json_out is not None and str(json_out) != "-":
+        _refuse_to_overwrite(json_out, force)
+    with _user_errors():
+        findings = advise_design(load_scenario(file), simulate_effects=not no_effects)
+    if json_out is not None:
+        _write_json(json_out, findings_document(findings), force)
+    if json_out is None or str(json_out) != "-":
+        if findings:
+            _out().print(findings_table(findings))
+        else:
+            _out().print("no findings: the design follows every rule hvnet checks (docs/advise.md)", highlight=False)
+    if any(f.severity == "error" for f in findings):
+        raise typer.Exit(1)
+
+
 def _version_callback(value: bool) -> None:
     if value:
         _out().print(f"hvnet {__version__}")

@@ -30,7 +30,8 @@ def findings_table(findings: Sequence[Finding]) -> Table:
     Columns wrap at spaces, never inside a word, so numbers and names stay whole."""
     table = Table(title=f"advice: {len(findings)} finding{'s' * (len(findings) != 1)}", title_justify="left", show_lines=True)
     table.add_column("severity", no_wrap=True)
-    table.add_column("rule", overflow="fold", min_width=12)
+    widest = max((len(f.rule) for f in findings), default=12)
+    table.add_column("rule", overflow="fold", min_width=widest)  # a rule id is never split
     table.add_column("evidence", overflow="fold", ratio=3)
     table.add_column("fix", overflow="fold", ratio=3)
     table.add_column("expected effect", overflow="fold", ratio=2)
