@@ -498,10 +498,7 @@ impl System {
         s.bounded.clear();
         // One pass over the variables to fill again: give back their old
         // use, and add their weights to the constraints they cross.
-        for (k, &v) in s.refill.iter().enumerate() {
-            if let Some(&ahead) = s.refill.get(k + 8) {
-                prefetch(&self.variables[ahead as usize]);
-            }
+        for &v in &s.refill {
             let var = &mut self.variables[v as usize];
             s.frozen[v as usize] = false;
             let old_use = if give_back && var.value.is_finite() {
@@ -575,15 +572,10 @@ impl System {
                 Some((level, c)) if level < bound_level => {
                     s.levels.pop();
                     let elements = &self.constraints[c].elements;
-                    for (k, e) in elements.iter().enumerate() {
-                        if let Some(ahead) = elements.get(k + 8) {
-                            if !filling.frozen[ahead.var as usize] {
-                                prefetch(&self.variables[ahead.var as usize]);
-                            }
-                        }
+                    for e in elements {
                         let v = e.var as usize;
                         if !filling.frozen[v] {
-                            filling.freeze(&mut self.variables[v], v, level);
+                            filling.freeze(&mut self.variables[v], v, level, c);
                         }
                     }
                 }
@@ -591,7 +583,7 @@ impl System {
                     let Some((level, v)) = s.bounded.pop() else {
                         break;
                     };
-                    filling.freeze(&mut self.variables[v as usize], v as usize, level);
+                    filling.freeze(&mut self.variables[v as usize], v as usize, level, usize::MAX);
                 }
             }
         }
@@ -629,8 +621,10 @@ struct Filling<'a> {
 
 impl Filling<'_> {
     /// Freezes variable `v` at `level` (rate `w_v · level`) and takes its use
-    /// off every constraint it crosses.
-    fn freeze(&mut self, var: &mut Variable, v: usize, level: f64) {
+    /// off every constraint it crosses. `saturated` is the constraint that
+    /// froze it (`usize::MAX` for its bound): out of the heap already, it
+    /// needs only its use, not its weight, count or staleness.
+    fn freeze(&mut self, var: &mut Variable, v: usize, level: f64, saturated: usize) {
         self.frozen[v] = true;
         let rate = var.weight * level;
         var.value = rate;
@@ -644,29 +638,16 @@ impl Filling<'_> {
         let n_rate = var.count as f64 * rate;
         let n_weight = var.count as f64 * var.weight;
         for e in var.elements.as_slice() {
-            let load = &mut self.load[e.cnst as usize];
-            let use_here = n_rate * e.coeff;
-            load.used += use_here;
-            load.weight_sum -= n_weight * e.coeff;
-            load.unfrozen -= 1;
-            self.stale[e.cnst as usize] = true;
+            let c = e.cnst as usize;
+            let load = &mut self.load[c];
+            load.used += n_rate * e.coeff;
+            if c != saturated {
+                load.weight_sum -= n_weight * e.coeff;
+                load.unfrozen -= 1;
+                self.stale[c] = true;
+            }
         }
     }
-}
-
-/// Asks the CPU to start loading `x` into cache: the solver visits variables
-/// in an order the hardware prefetcher cannot guess.
-#[inline(always)]
-pub(crate) fn prefetch<T>(x: &T) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: a prefetch is only a hint; it reads nothing and cannot fault.
-    unsafe {
-        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
-            (x as *const T).cast(),
-        );
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = x;
 }
 
 /// The coefficient of a resource used twice by one activity: the uses add

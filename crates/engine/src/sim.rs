@@ -611,9 +611,21 @@ impl Simulation {
 
     fn collect_completions(&mut self) {
         let horizon = self.now + TIME_EPSILON;
-        for c in 0..self.done_at.len() {
-            if self.done_at[c] <= horizon {
-                self.collect_class_completions(c as u32);
+        // Few classes are due at each event: test a block at a time with a
+        // branch-free (vectorized) scan, and look inside the rare due block.
+        const BLOCK: usize = 32;
+        for start in (0..self.done_at.len()).step_by(BLOCK) {
+            let end = (start + BLOCK).min(self.done_at.len());
+            let due = self.done_at[start..end]
+                .iter()
+                .fold(false, |any, &t| any | (t <= horizon));
+            if !due {
+                continue;
+            }
+            for c in start..end {
+                if self.done_at[c] <= horizon {
+                    self.collect_class_completions(c as u32);
+                }
             }
         }
     }
