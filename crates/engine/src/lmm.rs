@@ -583,7 +583,12 @@ impl System {
                     let Some((level, v)) = s.bounded.pop() else {
                         break;
                     };
-                    filling.freeze(&mut self.variables[v as usize], v as usize, level, usize::MAX);
+                    filling.freeze(
+                        &mut self.variables[v as usize],
+                        v as usize,
+                        level,
+                        usize::MAX,
+                    );
                 }
             }
         }
