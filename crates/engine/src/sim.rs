@@ -597,9 +597,7 @@ impl Simulation {
                 *m = if t < *m { t } else { *m };
             }
         }
-        lanes
-            .iter()
-            .fold(tail, |m, &t| if t < m { t } else { m })
+        lanes.iter().fold(tail, |m, &t| if t < m { t } else { m })
     }
 
     fn next_timer_time(&mut self) -> Seconds {
