@@ -140,6 +140,81 @@ proptest! {
     }
 
     #[test]
+    fn any_sequence_of_changes_solved_again_equals_a_fresh_solve_to_1e12(
+        (caps, vars) in system_strategy(),
+        extra in prop::collection::vec(system_strategy(), 1),
+        counts in prop::collection::vec(1u32..5, 10),
+        steps in prop::collection::vec((0u8..6, 0usize..10, 0.5f64..60.0), 1..16),
+    ) {
+        // Every kind of change, in random order, each followed by a solve
+        // (from the level where it changed, or from 0): the rates and the
+        // use of every constraint equal a solve from scratch of the system
+        // as it now stands, to 1e-12.
+        let spare = &extra[0].1;
+        let mut caps = caps;
+        let mut s = System::new();
+        for &(c, sh) in &caps { s.add_constraint(c, sh); }
+        let mut live: Vec<(usize, u32, RefVar)> = vars.iter().enumerate()
+            .map(|(i, v)| (s.add_variable(v.weight, v.bound, counts[i % 10], &v.usage), counts[i % 10], v.clone()))
+            .collect();
+        s.solve();
+        for (kind, pick, x) in steps {
+            let n_cnst = caps.len();
+            match kind {
+                // Remove a variable (or lower its count when it has more than one).
+                0 | 1 if !live.is_empty() => {
+                    let k = pick % live.len();
+                    if kind == 0 || live[k].1 == 1 {
+                        s.remove_variable(live[k].0);
+                        live.swap_remove(k);
+                    } else {
+                        live[k].1 -= 1;
+                        s.set_count(live[k].0, live[k].1);
+                    }
+                }
+                // Raise a count.
+                2 if !live.is_empty() => {
+                    let k = pick % live.len();
+                    live[k].1 += 1;
+                    s.set_count(live[k].0, live[k].1);
+                }
+                // A new bound.
+                3 if !live.is_empty() => {
+                    let k = pick % live.len();
+                    let bound = if x > 40.0 { f64::INFINITY } else { x };
+                    live[k].2.bound = bound;
+                    s.set_bound(live[k].0, bound);
+                }
+                // A new capacity.
+                4 => {
+                    let c = pick % n_cnst;
+                    let cap = if x < 5.0 { 0.0 } else { x };
+                    caps[c].0 = cap;
+                    s.set_capacity(c, cap);
+                }
+                // A new variable (its elements on the constraints that exist).
+                _ => {
+                    let mut v = spare[pick % spare.len()].clone();
+                    v.usage.iter_mut().for_each(|e| e.0 %= n_cnst);
+                    live.push((s.add_variable(v.weight, v.bound, 1 + pick as u32 % 3, &v.usage), 1 + pick as u32 % 3, v));
+                }
+            }
+            s.solve();
+            let mut fresh = System::new();
+            for &(c, sh) in &caps { fresh.add_constraint(c, sh); }
+            let ids: Vec<_> = live.iter().map(|(_, n, v)| fresh.add_variable(v.weight, v.bound, *n, &v.usage)).collect();
+            fresh.solve();
+            for ((id, _, _), fid) in live.iter().zip(&ids) {
+                prop_assert!(rel_close(s.value(*id), fresh.value(*fid), 1e-12), "incremental {} vs fresh {}", s.value(*id), fresh.value(*fid));
+            }
+            for (c, &(cap, _)) in caps.iter().enumerate() {
+                let (a, b) = (s.usage(c), fresh.usage(c));
+                prop_assert!(rel_close(a, b, 1e-12) || (a - b).abs() <= 1e-12 * cap.max(1.0), "usage of {c}: incremental {a} vs fresh {b}");
+            }
+        }
+    }
+
+    #[test]
     fn event_loop_matches_a_from_scratch_time_stepper(
         (caps, vars) in system_strategy(),
         amounts in prop::collection::vec(0.0f64..100.0, 10),
