@@ -93,25 +93,31 @@ def test_simulate_json_to_a_file_also_prints_the_tables(cli: Invoke, write: Writ
     assert Results.model_validate_json(out.read_text()).traffic[0].end_s == pytest.approx(2 * FRAME)
 
 
-def test_simulate_step_sets_the_series_resolution(cli: Invoke, write: WriteFile) -> None:
-    """2.11 s of traffic at --step 250ms: 8 full bins of 10 Gbps (line rate) out of hv1/nic1,
-    and a ninth busy for 0.12 s of its 0.25 s."""
-    result = cli("simulate", write("s.yaml", TWO_HOSTS), "--step", "250ms", "--json", "-")
+def test_simulate_json_has_change_points_at_no_resolution(cli: Invoke, write: WriteFile, tmp_path: Path) -> None:
+    """2.11 s of traffic: hv1/nic1 sends 10 Gbps (line rate) from 0 until the run ends, at 2 × FRAME s;
+    the JSON holds that one change point, whatever --resolution says (it bins the report's charts)."""
+    result = cli("simulate", write("s.yaml", TWO_HOSTS), "--json", "-")
     document = json.loads(result.stdout)
-    assert document["step_s"] == 0.25
-    assert document["adapters"][0]["send_bps"] == pytest.approx([10e9] * 8 + [10e9 * (2 * FRAME - 2) / 0.25])
+    assert "step_s" not in document and document["end_s"] == pytest.approx(2 * FRAME)
+    assert document["adapters"][0]["send_bps"] == {"t_s": [0.0], "values": [10e9]}
+    report = tmp_path / "r.html"
+    finer = cli("simulate", write("s.yaml", TWO_HOSTS), "--resolution", "250ms", "--json", "-", "--report", str(report))
+    assert json.loads(finer.stdout)["adapters"] == document["adapters"]
+    assert "exact mean over each 250 ms" in report.read_text()
+    alias = cli("simulate", write("s.yaml", TWO_HOSTS), "--step", "250ms", "--json", "-")
+    assert alias.exit_code == 0 and json.loads(alias.stdout)["adapters"] == document["adapters"]
 
 
 @pytest.mark.parametrize(
     ("step", "message"),
     [
-        ("0s", "--step '0s': the time-series step must be longer than 0 s"),
+        ("0s", "--resolution '0s': the charts' resolution must be longer than 0 s"),
         ("1", "'1' has no unit"),
         ("-1s", "'-1s' is negative"),
     ],
 )
 def test_simulate_refuses_a_bad_step(cli: Invoke, write: WriteFile, step: str, message: str) -> None:
-    (line,) = bad_input(cli("simulate", write("s.yaml", TWO_HOSTS), "--step", step))
+    (line,) = bad_input(cli("simulate", write("s.yaml", TWO_HOSTS), "--resolution", step))
     assert line.startswith(message)
 
 

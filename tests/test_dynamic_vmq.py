@@ -83,7 +83,7 @@ def test_the_moved_queue_takes_its_work_to_the_idle_core() -> None:
     """Core 2 (hv2's third core) is idle for the first second, then busy with
     the moved queue; core 1 keeps the other."""
     results = simulate(scenario(True, "vm-a", "vm-c"))
-    busy = {c.core: c.busy for c in results.cores if c.host == "hv2"}
+    busy = {c.core: c.busy.resample(1.0, results.end_s) for c in results.cores if c.host == "hv2"}
     assert busy[0][0] == 0.0 and busy[2][0] == 0.0
     assert busy[1][0] == pytest.approx(1.0)
     assert busy[1][2] == pytest.approx(busy[2][2]) and busy[2][2] > 0.8

@@ -77,7 +77,7 @@ def duration(results: Results, k: int = 0) -> float:
 
 
 def core_seconds(results: Results) -> float:
-    return results.step_s * sum(sum(core.busy) for core in results.cores)
+    return sum(core.busy.integral(0.0, results.end_s) for core in results.cores)
 
 
 def test_compression_slows_when_the_source_hosts_vms_are_busy() -> None:

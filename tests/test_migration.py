@@ -152,8 +152,8 @@ def test_smb_multichannel_uses_both_nics_with_four_connections_each() -> None:
     assert m.peak_gbps == pytest.approx(2 * RATE * 8 / 1e9)
     # The blackout copy is spread over all eight connections too, not left to one of them.
     assert m.blackout_ms == pytest.approx(1000 * (32 * MiB * (1 / (2 * RATE) + 1 / PREPARE) + SWITCHOVER))
-    assert all(max(a.send_bps) > 9e9 for a in results.adapters if a.host == "hv1")
-    busy = [c for c in results.cores if c.host == "hv2" and max(c.busy, default=0.0) > 0]
+    assert all(a.send_bps.peak() > 9e9 for a in results.adapters if a.host == "hv1")
+    busy = [c for c in results.cores if c.host == "hv2" and c.busy.peak() > 0]
     assert len(busy) == 8
 
 

@@ -65,7 +65,7 @@ def run(**kwargs: object) -> Results:
 def nics_used(results: Results, host: str = "hv1") -> set[str]:
     """The NICs of `host` that sent something (hv1) or received something (hv2)."""
     series = (lambda a: a.send_bps) if host == "hv1" else (lambda a: a.receive_bps)
-    return {a.nic for a in results.adapters if a.host == host and max(series(a), default=0) > 0}
+    return {a.nic for a in results.adapters if a.host == host and series(a).peak() > 0}
 
 
 def test_without_a_networks_setting_tcp_ip_rides_one_member_of_the_hosts_own_team() -> None:

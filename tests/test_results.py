@@ -22,6 +22,7 @@ from pydantic import BaseModel
 from typer.testing import Result
 
 from hvnet import Results, __version__, parse_scenario, simulate
+from hvnet.series import Series
 from hvnet.flows import FlowsResult
 from hvnet.model import Flow
 from hvnet.results import (
@@ -113,8 +114,9 @@ def test_end_s_counts_a_failure_after_the_traffic() -> None:
     """The run ends at its last event: a 1.06 s transfer, then a NIC failure at 10 s: end_s is 10.
 
     1.25 GB at 10 Gbps in frames of MTU 1500 takes FRAME = 1538 / 1460 = 1.06 s.
-    The time series run to the end too: 10 one-second bins, busy (at the line
-    rate) for all of the first and 0.06 s of the second.
+    The time series are change points: the line rate from 0 until the transfer's
+    end, then 0 (until the end of the run); at 1 s, 10 bins, busy for all of the
+    first and 0.06 s of the second.
     """
     frame = 1538 / 1460
     results = simulate(
@@ -130,10 +132,13 @@ def test_end_s_counts_a_failure_after_the_traffic() -> None:
     )
     assert results.traffic[0].end_s == pytest.approx(frame)
     assert results.end_s == pytest.approx(10.0)
-    assert results.adapters[0].send_bps == pytest.approx([10e9, 10e9 * (frame - 1)] + [0.0] * 8)
+    send = results.adapters[0].send_bps
+    assert send.t_s == pytest.approx([0.0, frame]) and send.values == pytest.approx([10e9, 0.0])
+    assert send.resample(1.0, results.end_s) == pytest.approx([10e9, 10e9 * (frame - 1)] + [0.0] * 8)
+    assert send.peak() == pytest.approx(10e9) and send.integral(0, results.end_s) == pytest.approx(10e9 * frame)
     # b/spare has no cable: empty series.
     spare = results.adapters[2]
-    assert (spare.nic, spare.send_bps, spare.receive_bps) == ("spare", [], [])
+    assert (spare.nic, spare.send_bps, spare.receive_bps) == ("spare", Series(), Series())
 
 
 def test_nothing_to_do_ends_at_zero() -> None:
@@ -147,7 +152,7 @@ def test_nothing_to_do_ends_at_zero() -> None:
         )
     )
     assert (results.end_s, results.events, results.traffic) == (0.0, 0, [])
-    assert all(a.send_bps == a.receive_bps == [] for a in results.adapters)
+    assert all(a.send_bps == a.receive_bps == Series(t_s=[], values=[]) for a in results.adapters)
 
 
 # docs/output.md
@@ -173,6 +178,7 @@ def documented_fields(heading: str) -> list[str]:
         (CoreSeries, "(`CoreSeries`)"),
         (VcpuSeries, "(`VcpuSeries`)"),
         (AdapterSeries, "(`AdapterSeries`)"),
+        (Series, "(`Series`)"),
     ],
     ids=[
         "Results",
@@ -184,6 +190,7 @@ def documented_fields(heading: str) -> list[str]:
         "CoreSeries",
         "VcpuSeries",
         "AdapterSeries",
+        "Series",
     ],
 )
 def test_output_md_documents_every_field(model: type[BaseModel], heading: str) -> None:

@@ -264,28 +264,28 @@ def test_a_stalled_connection_stalls_its_whole_traffic_entry() -> None:
 
 
 def test_adapter_series_are_the_mean_rate_per_step() -> None:
-    """2.5 GB from h1 to h2 at 10 Gbps for 2 × FRAME = 2.11 s, sampled every 0.5 s.
+    """2.5 GB from h1 to h2 at 10 Gbps for 2 × FRAME = 2.11 s, resampled every 0.5 s.
 
     h1/nic1 sends and h2/nic1 receives 10 Gbps of line rate (frames included)
     in each of the first four bins, and in the fifth for 0.12 s of its 0.5 s;
     nothing flows the other way, and h3 sees nothing.
     """
-    results = simulate(scenario(TRANSFER), step_s=0.5)
-    assert results.step_s == 0.5
+    results = simulate(scenario(TRANSFER))
     by_nic = {(a.host, a.nic): a for a in results.adapters}
     assert [(a.host, a.nic) for a in results.adapters] == [(f"h{i}", "nic1") for i in range(1, 5)]
     last = 10e9 * (2 * FRAME - 2.0) / 0.5
-    assert by_nic["h1", "nic1"].send_bps == [pytest.approx(10e9)] * 4 + [pytest.approx(last)]
-    assert by_nic["h2", "nic1"].receive_bps == [pytest.approx(10e9)] * 4 + [pytest.approx(last)]
-    assert max(by_nic["h1", "nic1"].receive_bps) == 0.0
-    assert max(by_nic["h3", "nic1"].send_bps + by_nic["h3", "nic1"].receive_bps) == 0.0
+    end = results.end_s
+    assert by_nic["h1", "nic1"].send_bps.resample(0.5, end) == [pytest.approx(10e9)] * 4 + [pytest.approx(last)]
+    assert by_nic["h2", "nic1"].receive_bps.resample(0.5, end) == [pytest.approx(10e9)] * 4 + [pytest.approx(last)]
+    assert by_nic["h1", "nic1"].receive_bps.peak() == 0.0
+    assert by_nic["h3", "nic1"].send_bps.peak() == by_nic["h3", "nic1"].receive_bps.peak() == 0.0
     assert by_nic["h1", "nic1"].speed_bps == 10e9
 
 
 def test_a_bin_holds_the_mean_over_the_step() -> None:
     """625 MB at 10 Gbps takes 0.5 × FRAME s: with 1 s steps, the single bin's mean is 5 × FRAME Gbps."""
-    results = simulate(scenario("traffic: [{from: h1, to: h2, size: 625MB}]"), step_s=1.0)
-    assert results.adapters[0].send_bps == [pytest.approx(5e9 * FRAME)]
+    results = simulate(scenario("traffic: [{from: h1, to: h2, size: 625MB}]"))
+    assert results.adapters[0].send_bps.resample(1.0, results.end_s) == [pytest.approx(5e9 * FRAME)]
 
 
 VM_HOSTS = """
@@ -326,13 +326,13 @@ def test_a_vms_traffic_goes_through_its_vswitchs_uplink() -> None:
         )
     )
     assert ends(results) == [pytest.approx(2 * FRAME), pytest.approx(2 * FRAME)]
-    peak_send = {a.nic: max(a.send_bps) for a in results.adapters if a.host == "hv1"}
+    peak_send = {a.nic: a.send_bps.peak() for a in results.adapters if a.host == "hv1"}
     assert peak_send == {"mgmt": pytest.approx(5e9), "nic1": pytest.approx(5e9)}
 
 
 def test_a_vm_alone_uses_only_its_uplink() -> None:
     results = simulate(parse_scenario(VM_HOSTS + "traffic: [{from: vm1, to: hv2, size: 1.25GB}]\n"))
-    peak_send = {a.nic: max(a.send_bps, default=0.0) for a in results.adapters if a.host == "hv1"}
+    peak_send = {a.nic: a.send_bps.peak() for a in results.adapters if a.host == "hv1"}
     assert peak_send == {"mgmt": 0.0, "nic1": pytest.approx(10e9)}
 
 

@@ -43,7 +43,7 @@ def test_c6_two_migrations_share_one_receiving_member_and_take_a_core_each() -> 
     from hvnet.validate import _scenario
 
     results = simulate(_scenario("c6-lacp-two-migrations.yaml"))
-    receiving = [a.nic for a in results.adapters if a.host == "hv2" and max(a.receive_bps, default=0) > 0]
+    receiving = [a.nic for a in results.adapters if a.host == "hv2" and a.receive_bps.peak() > 0]
     assert len(receiving) == 1
     checks = {c.id: c for c in run_validation()}
     assert checks["C6/per-vm"].explained and checks["C6/total"].explained and checks["C6/cores"].predicted == 2.0

@@ -274,7 +274,7 @@ def test_metrics_of_a_known_design(write: WriteFile) -> None:
     # The same bytes cost the same CPU at either speed: the per-core series, added up.
     assert slow.cpu_core_s == pytest.approx(fast.cpu_core_s) and fast.cpu_core_s > 0
     results = runs["speed=10Gbps, repair=hv1/nic1"]
-    assert fast.cpu_core_s == pytest.approx(results.step_s * sum(sum(core.busy) for core in results.cores))
+    assert fast.cpu_core_s == pytest.approx(sum(core.busy.integral(0.0, results.end_s) for core in results.cores))
 
 
 def _metrics(

@@ -84,6 +84,16 @@ def _write_json(path: Path, document: object, force: bool) -> None:
 
 JsonOut = Annotated[Path | None, typer.Option("--json", help="Write results as JSON to this file ('-': stdout).")]
 Force = Annotated[bool, typer.Option("--force", "-f", help="Overwrite an existing output file.")]
+#: The results hold exact change points; only a report bins them, and this is its finest bin.
+Resolution = Annotated[
+    str | None,
+    typer.Option(
+        "--resolution",
+        "--step",
+        help="Finest bin of the report's charts, e.g. 1s, 250ms (default: 1 s, widened to fit a chart). "
+        "JSON and tables are exact; --step is an alias.",
+    ),
+]
 
 
 @app.command()
@@ -111,7 +121,7 @@ def demo(
 def simulate(
     file: Annotated[Path, typer.Argument(help="Scenario file (YAML).")],
     json_out: JsonOut = None,
-    step: Annotated[str, typer.Option(help="Resolution of the time series, e.g. 1s, 250ms.")] = "1s",
+    resolution: Resolution = None,
     report: Annotated[
         Path | None, typer.Option("--report", help="Write a self-contained HTML report to this file.")
     ] = None,
@@ -123,16 +133,14 @@ def simulate(
     if report is not None:
         _refuse_to_overwrite(report, force)
     with _user_errors():
-        step_s = parse_duration(step)
-        if step_s <= 0:
-            raise UnitError(f"--step {step!r}: the time-series step must be longer than 0 s (e.g. 1s, 250ms)")
+        resolution_s = _resolution_s(resolution)
         scenario = load_scenario(file)
-        results = run_simulation(scenario, step_s=step_s, filename=str(file))
+        results = run_simulation(scenario, filename=str(file))
     if json_out is not None:
         _write_json(json_out, results.model_dump(mode="json"), force)
     if report is not None:
         with _user_errors():
-            write_report(results, scenario, report)
+            write_report(results, scenario, report, resolution_s)
     json_on_stdout = json_out is not None and str(json_out) == "-"
     if not json_on_stdout:
         for table in results_tables(results):
@@ -141,15 +149,16 @@ def simulate(
         (_err() if json_on_stdout else _out()).print(f"report written to {report}", highlight=False, markup=False)
 
 
-def _step_s(step: str) -> float:
-    """`--step` in seconds; UnitError unless it is a duration longer than 0 s."""
-    step_s = parse_duration(step)
-    if step_s <= 0:
-        raise UnitError(f"--step {step!r}: the time-series step must be longer than 0 s (e.g. 1s, 250ms)")
-    return step_s
-
-
-Step = Annotated[str, typer.Option(help="Resolution of the time series, e.g. 1s, 250ms.")]
+def _resolution_s(resolution: str | None) -> float | None:
+    """`--resolution` in seconds (None: not given); UnitError unless it is a duration longer than 0 s."""
+    if resolution is None:
+        return None
+    resolution_s = parse_duration(resolution)
+    if resolution_s <= 0:
+        raise UnitError(
+            f"--resolution {resolution!r}: the charts' resolution must be longer than 0 s (e.g. 1s, 250ms)"
+        )
+    return resolution_s
 
 
 @app.command()
@@ -158,7 +167,7 @@ def compare(
         list[Path], typer.Argument(help="Scenario files (YAML); a file with variants: counts as each of its variants.")
     ],
     json_out: JsonOut = None,
-    step: Step = "1s",
+    resolution: Resolution = None,
     report: Annotated[
         Path | None, typer.Option("--report", help="Write the comparison as a self-contained HTML report.")
     ] = None,
@@ -171,12 +180,13 @@ def compare(
         if path is not None and str(path) != "-":
             _refuse_to_overwrite(path, force)
     with _user_errors():
-        runs = run_comparison(files, _step_s(step))
+        resolution_s = _resolution_s(resolution)
+        runs = run_comparison(files)
     if json_out is not None:
         _write_json(json_out, comparison_document(runs), force)
     if report is not None:
         with _user_errors():
-            write_comparison(runs, report)
+            write_comparison(runs, report, resolution_s)
     json_on_stdout = json_out is not None and str(json_out) == "-"
     if not json_on_stdout:
         for table in comparison_tables(runs):
@@ -196,7 +206,6 @@ def sweep(
     workers: Annotated[
         int | None, typer.Option(min=1, help=f"Worker processes of the local cluster (default: {DEFAULT_WORKERS}).")
     ] = None,
-    step: Step = "1s",
     force: Force = False,
 ) -> None:
     """Simulate every variant of a file on Dask; write the metrics to Parquet, print the best (docs/sweeps.md)."""
@@ -206,7 +215,6 @@ def sweep(
         _err().print(message, style="red", highlight=False, markup=False)
         raise typer.Exit(2)
     with _user_errors():
-        step_s = _step_s(step)
         variants = load_variants(file)
         columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
         with Progress(*columns, TimeRemainingColumn(), console=_err()) as progress:
@@ -215,7 +223,6 @@ def sweep(
                 variants,
                 scheduler=scheduler,
                 workers=workers or DEFAULT_WORKERS,
-                step_s=step_s,
                 on_done=lambda: progress.advance(task),
             )
         rows = write_parquet(result, out)

@@ -57,7 +57,7 @@ class Run:
 
 
 def run_comparison(
-    files: Sequence[str | os.PathLike[str]], step_s: float = 1.0, names: Sequence[str] | None = None
+    files: Sequence[str | os.PathLike[str]], names: Sequence[str] | None = None
 ) -> list[Run]:
     """Simulates every variant of every file, in order; ScenarioError lists every problem of all of them.
 
@@ -73,7 +73,7 @@ def run_comparison(
     for design in designs:
         for variant in design:
             try:
-                results = design.simulate(variant, step_s)
+                results = design.simulate(variant)
             except ScenarioError as error:
                 problems.extend(error.problems)
                 continue

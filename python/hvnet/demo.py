@@ -36,10 +36,10 @@ LEFT_OUT = (
 )
 
 
-def run_demo(step_s: float = 1.0) -> list[Run]:
+def run_demo() -> list[Run]:
     """Every variant of every demo design, simulated (labels name the files, not their folder)."""
     with resources.as_file(resources.files("hvnet.examples").joinpath("demo")) as folder:
-        return run_comparison([folder / name for name in DESIGNS], step_s, names=DESIGNS)
+        return run_comparison([folder / name for name in DESIGNS], names=DESIGNS)
 
 
 def is_hvnet_page(path: Path) -> bool:

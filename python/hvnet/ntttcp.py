@@ -26,7 +26,7 @@ from hvnet.errors import InputError
 from hvnet.model import Scenario
 from hvnet.lower.network import ConnectionRequest, NetworkModel
 from hvnet.run import run as run_core
-from hvnet.series import step_means
+from hvnet.series import Series
 
 __all__ = ["NtttcpResult", "format_ntttcp", "run_ntttcp"]
 
@@ -86,7 +86,6 @@ def run_ntttcp(
     requests = [ConnectionRequest(sender, receiver, plenty, 0.0, stop_s=seconds) for _ in range(threads)]
     for _, why in model.unreachable(requests)[:1]:
         raise InputError("<ntttcp>", None, "receiver", why)
-    step = seconds
     run = run_core(model, requests, record=True)
     assert model.cpu is not None and run.series is not None
     host = scenario.endpoint_host(receiver)
@@ -94,7 +93,7 @@ def run_ntttcp(
         processors, logical = model.cpu.vcpus[receiver], scenario.vm(receiver).vcpus
     else:
         processors, logical = model.cpu.cores[host.name], host.cpu.cores * (2 if host.cpu.smt else 1)
-    busy_cycles = sum(sum(step_means(*run.series[p], step, run.end_s)) * step for p in processors)
+    busy_cycles = sum(Series.of(*run.series[p]).integral(0.0, run.end_s) for p in processors)
     nominal_busy = busy_cycles / cpu.power_plan_factor[str(host.power_plan.value)]
     received = sum(o.sent_bytes for o in run.outcomes)
     uplink_mtus = [n.mtu for n in scenario.endpoint_host(sender).nics] + [n.mtu for n in host.nics]

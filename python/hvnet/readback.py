@@ -3,7 +3,8 @@
 A run (`hvnet.run`) reports by index and in engine units; this module
 names everything as the scenario does and gives each figure its unit:
 each traffic entry's connections, each NIC's send and receive over time
-(bits/s), each core's and vCPU's share of its cycles, each migration's
+(bits/s), each core's and vCPU's share of its cycles (as `Series`: the
+core's change points, exactly, never binned here), each migration's
 record and each operation's window (a drain's, a rolling update's and each
 of its nodes' part), from the migrations' end times.
 """
@@ -28,7 +29,7 @@ from hvnet.results import (
     VcpuSeries,
 )
 from hvnet.run import ConnectionOutcome, MigrationOutcome, NetworkRun
-from hvnet.series import step_means
+from hvnet.series import Series
 from hvnet.units import bits_per_s
 
 __all__ = ["adapter_series", "core_series", "migration_results", "operation_results", "traffic_results", "vcpu_series"]
@@ -49,16 +50,20 @@ def traffic_results(scenario: Scenario, owner: list[int], outcomes: list[Connect
     return [TrafficResult.of(t, conns) for t, conns in zip(scenario.traffic, per_traffic)]
 
 
-def _per_step(run: NetworkRun, resource: int, step_s: float) -> list[float]:
-    """A resource's mean use per step (none when the run did not record)."""
+def _series(run: NetworkRun, resource: int, scale: float) -> Series:
+    """A resource's change points, each value times `scale` (none when the run did not record)."""
     if run.series is None:
-        return []
+        return Series()
     times_s, values = run.series[resource]
-    return step_means(times_s, values, step_s, run.end_s)
+    return Series.of(times_s, values, scale)
 
 
-def adapter_series(scenario: Scenario, run: NetworkRun, step_s: float) -> list[AdapterSeries]:
-    """Each NIC's send and receive over time, in bits/s per step, like Task Manager's graphs."""
+#: bits/s per byte/s (`units.bits_per_s`, the one place a rate crosses, applied to each value).
+_BITS = bits_per_s(1.0)
+
+
+def adapter_series(scenario: Scenario, run: NetworkRun) -> list[AdapterSeries]:
+    """Each NIC's send and receive over time, in bits/s, as the change points of its use."""
     adapters = []
     for host in scenario.hosts:
         for nic in host.nics:
@@ -69,36 +74,36 @@ def adapter_series(scenario: Scenario, run: NetworkRun, step_s: float) -> list[A
                     host=host.name,
                     nic=nic.name,
                     speed_bps=nic.speed,
-                    send_bps=[bits_per_s(x) for x in _per_step(run, send.resource, step_s)] if send else [],
-                    receive_bps=[bits_per_s(x) for x in _per_step(run, receive.resource, step_s)] if receive else [],
+                    send_bps=_series(run, send.resource, _BITS) if send else Series(),
+                    receive_bps=_series(run, receive.resource, _BITS) if receive else Series(),
                 )
             )
     return adapters
 
 
-def _busy(model: NetworkModel, run: NetworkRun, resource: int, step_s: float) -> list[float]:
-    """A core's or vCPU's use per step as a share of its capacity."""
+def _busy(model: NetworkModel, run: NetworkRun, resource: int) -> Series:
+    """A core's or vCPU's use as a share of its capacity."""
     capacity = model.fabric.capacities[resource]
-    return [u / capacity for u in _per_step(run, resource, step_s)] if capacity > 0 else []
+    return _series(run, resource, 1 / capacity) if capacity > 0 else Series()
 
 
-def core_series(model: NetworkModel, run: NetworkRun, step_s: float) -> list[CoreSeries]:
+def core_series(model: NetworkModel, run: NetworkRun) -> list[CoreSeries]:
     """How busy each physical core of each host was over time."""
     if model.cpu is None:
         return []
     return [
-        CoreSeries(host=host, core=k, busy=_busy(model, run, resource, step_s))
+        CoreSeries(host=host, core=k, busy=_busy(model, run, resource))
         for host, cores in model.cpu.cores.items()
         for k, resource in enumerate(cores)
     ]
 
 
-def vcpu_series(model: NetworkModel, run: NetworkRun, step_s: float) -> list[VcpuSeries]:
+def vcpu_series(model: NetworkModel, run: NetworkRun) -> list[VcpuSeries]:
     """How busy each vCPU of each VM that sends or receives was over time."""
     if model.cpu is None:
         return []
     return [
-        VcpuSeries(vm=vm, vcpu=k, busy=_busy(model, run, resource, step_s))
+        VcpuSeries(vm=vm, vcpu=k, busy=_busy(model, run, resource))
         for vm, vcpus in model.cpu.vcpus.items()
         for k, resource in enumerate(vcpus)
     ]

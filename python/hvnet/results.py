@@ -1,7 +1,10 @@
 """What a simulation produced, as stable, documented JSON (docs/output.md).
 
 Units are in the field names: `_s` seconds, `_bps` bits per second,
-`_bytes` bytes. A time series holds the mean over each bin of `step_s`.
+`_bytes` bytes. A time series is a `Series`: the exact change points of a
+step function (`t_s`, `values`), its values in the unit of the field that
+holds it; faces compute integrals, peaks and percentiles from it, and
+resample it to a grid only where they draw one.
 """
 
 from __future__ import annotations
@@ -10,6 +13,7 @@ from pydantic import BaseModel, ConfigDict
 
 from hvnet._version import __version__
 from hvnet.model import Flow
+from hvnet.series import Series
 from hvnet.units import bits_per_s
 
 __all__ = [
@@ -22,6 +26,7 @@ __all__ = [
     "NodeResult",
     "OperationResult",
     "Results",
+    "Series",
     "TrafficResult",
     "VcpuSeries",
 ]
@@ -96,8 +101,10 @@ class AdapterSeries(_Frozen):
     host: str
     nic: str
     speed_bps: float
-    send_bps: list[float]
-    receive_bps: list[float]
+    #: Line rate sent, frame overhead included (bits/s), exactly as it changed.
+    send_bps: Series
+    #: Line rate received, frame overhead included (bits/s), exactly as it changed.
+    receive_bps: Series
 
 
 class MigrationPass(_Frozen):
@@ -182,7 +189,8 @@ class CoreSeries(_Frozen):
 
     host: str
     core: int
-    busy: list[float]
+    #: Its share of the cycles its power plan leaves it (0 to 1), exactly as it changed.
+    busy: Series
 
 
 class VcpuSeries(_Frozen):
@@ -192,7 +200,8 @@ class VcpuSeries(_Frozen):
 
     vm: str
     vcpu: int
-    busy: list[float]
+    #: Its share of its cycles (0 to 1), exactly as it changed.
+    busy: Series
 
 
 class Results(_Frozen):
@@ -200,7 +209,6 @@ class Results(_Frozen):
 
     hvnet: str = __version__
     scenario: str
-    step_s: float
     #: Time of the last event: when the last transfer ended or stalled, or a
     #: later failure or repair of the scenario's events.
     end_s: float

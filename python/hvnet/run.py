@@ -71,7 +71,7 @@ class NetworkRun:
     #: Use (bytes/s, cycles/s) of each resource over time, when recorded: its
     #: change points `(times_s, values)`, `values[i]` from `times_s[i]` until
     #: the next time (the last until `end_s`), 0 before the first
-    #: (`hvnet.series.step_means` turns them into per-step means).
+    #: (`hvnet.series.Series.of` keeps them as `Results` series).
     series: list[tuple[list[float], list[float]]] | None
     fabric: Fabric
     migrations: list[MigrationOutcome] = field(default_factory=list)

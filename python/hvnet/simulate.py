@@ -28,11 +28,14 @@ __all__ = ["simulate"]
 
 def simulate(
     scenario: Scenario,
-    step_s: float = 1.0,
+    step_s: float | None = None,
     filename: str | None = None,
     calibration: Calibration | None = None,
 ) -> Results:
-    """Simulates the scenario; `step_s` is the resolution of the time series.
+    """Simulates the scenario. The time series of `Results` are exact change
+    points (`hvnet.series.Series`), at no resolution: `step_s` is accepted and
+    ignored, for callers written when they were per-step means (a face
+    resamples a series where it draws one: `Series.resample`).
 
     Problems found while planning (a VM that fits nowhere, a path that is
     not cabled) raise ScenarioError naming `filename` (default: the file the
@@ -55,14 +58,13 @@ def simulate(
     migrated = migration_results(plan, migrations, outcome)
     return Results(
         scenario=scenario.name,
-        step_s=step_s,
         end_s=outcome.end_s,
         events=outcome.events,
         wall_s=outcome.wall_s,
         traffic=traffic_results(scenario, owner, outcome.outcomes),
-        adapters=adapter_series(scenario, outcome, step_s),
-        cores=core_series(model, outcome, step_s),
-        vcpus=vcpu_series(model, outcome, step_s),
+        adapters=adapter_series(scenario, outcome),
+        cores=core_series(model, outcome),
+        vcpus=vcpu_series(model, outcome),
         migrations=migrated,
         operations=operation_results(plan, migrated),
         warnings=path_warnings(scenario, model.fabric, model.endpoints),

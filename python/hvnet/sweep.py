@@ -51,10 +51,10 @@ class Sweep:
     wall_s: float
 
 
-def _simulate_one(variants: Variants, variant: Variant, step_s: float) -> Metrics | tuple[Problem, ...]:
+def _simulate_one(variants: Variants, variant: Variant) -> Metrics | tuple[Problem, ...]:
     """One task, run on a worker: a variant's metrics, or its problems (plain data, so they pickle)."""
     try:
-        return Metrics.of(variants.simulate(variant, step_s))
+        return Metrics.of(variants.simulate(variant))
     except ScenarioError as error:
         return error.problems
 
@@ -64,7 +64,6 @@ def run_sweep(
     *,
     scheduler: str | None = None,
     workers: int = DEFAULT_WORKERS,
-    step_s: float = 1.0,
     on_done: Callable[[], None] | None = None,
 ) -> Sweep:
     """Simulates every variant on Dask: a local cluster of `workers` processes, or the cluster whose
@@ -87,7 +86,7 @@ def run_sweep(
         count = len(client.scheduler_info()["workers"])
         [design] = client.scatter([variants], broadcast=True, hash=False)
         futures = {
-            client.submit(_simulate_one, design, variant, step_s, pure=False): variant.index for variant in variants
+            client.submit(_simulate_one, design, variant, pure=False): variant.index for variant in variants
         }
         outcomes: dict[int, Metrics | tuple[Problem, ...]] = {}
         for future in as_completed(futures):  # type: ignore[no-untyped-call]

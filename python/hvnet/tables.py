@@ -63,8 +63,10 @@ def traffic_table(results: Results) -> Table:
 
 
 def adapters_table(results: Results) -> Table:
-    """One row per NIC: its speed and the highest per-step send and receive."""
-    adapters = Table(title="adapters: peak send / receive (per step)", title_justify="left")
+    """One row per NIC (each team member on its own): its speed and its exact peak send
+    and receive, the highest instantaneous line rate (frame overhead included) out of
+    and into that NIC, from the change points (not a mean over a step)."""
+    adapters = Table(title="adapters: instantaneous peak per NIC (member)", title_justify="left")
     for column in ("host", "NIC", "speed", "peak send", "peak receive"):
         adapters.add_column(column, justify="left" if column in ("host", "NIC") else "right")
     for a in results.adapters:
@@ -72,8 +74,8 @@ def adapters_table(results: Results) -> Table:
             a.host,
             a.nic,
             format_bitrate(a.speed_bps),
-            _rate(max(a.send_bps, default=0.0)),
-            _rate(max(a.receive_bps, default=0.0)),
+            _rate(a.send_bps.peak()),
+            _rate(a.receive_bps.peak()),
         )
     return adapters
 

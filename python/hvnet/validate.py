@@ -69,7 +69,7 @@ def _scenario(name: str) -> Scenario:
 def _c6() -> list[Check]:
     results = simulate(_scenario("c6-lacp-two-migrations.yaml"))
     per_vm = [bits_per_s(m.bytes_sent / m.duration_s) / 1e9 for m in results.migrations if m.duration_s]
-    busy = sum(1 for core in results.cores if core.host == "hv2" and max(core.busy, default=0.0) > 0.1)
+    busy = sum(1 for core in results.cores if core.host == "hv2" and core.busy.peak() > 0.1)
     return [
         _number("C6/per-vm", "Gbps of each VM's migration, on average", min(per_vm), 4.75, 4.5, 5.0),
         _number("C6/total", "Gbps of the two migrations together", sum(per_vm), 9.0),
@@ -132,7 +132,7 @@ def _payload(results: Results, scenario_name: str, nic: str) -> float:
     """Payload bits hv1 sent through a NIC: its line rate over the run, less frame overhead at its MTU."""
     mtu = _scenario(scenario_name).host("hv1").nic(nic).mtu
     (adapter,) = [a for a in results.adapters if a.host == "hv1" and a.nic == nic]
-    return sum(adapter.send_bps) / frames.wire_bytes_per_payload_byte(frames.mss(mtu))
+    return adapter.send_bps.integral(0.0, results.end_s) / frames.wire_bytes_per_payload_byte(frames.mss(mtu))
 
 
 def _live_migration() -> list[Check]:
@@ -161,7 +161,7 @@ def _live_migration() -> list[Check]:
         "hvnet spreads each step perfectly over SMB's channels at their max-min rates; the measured run "
         "is slower (SMB's chunking and credits, and per-chunk latency, are not modelled)"
     )
-    busy = sum(1 for core in c5.cores if core.host == "hv2" and max(core.busy, default=0.0) > 0.1)
+    busy = sum(1 for core in c5.cores if core.host == "hv2" and core.busy.peak() > 0.1)
     jumbo, standard = _payload(c4, "c4-smb.yaml", "nic1"), _payload(c4, "c4-smb.yaml", "nic2")
     checks += [
         Check(c4_check.id, c4_check.figure, c4_check.reported, c4_check.predicted, c4_check.error_pct,

@@ -111,12 +111,13 @@ def test_one_chart_per_nic_that_carried_traffic_with_title_and_units(
         receive, send, link = traces
         assert (receive["name"], send["name"], link["name"]) == ("Receive", "Send", "Link speed")
         assert link["y"] == [10, 10] and link["line"]["dash"] == "dash"  # type: ignore[index]
-        # Gbps (4 significant digits), one point per step (33 steps: no resampling) and one closing
-        # the last step: a step line over the whole run, the axis ending with the last step.
+        # Gbps (4 significant digits), one point per second (33 s: fits the chart), the exact mean
+        # of the change points, and one closing the last bin: the axis ends with the last second.
+        end = failover_results.end_s
         assert (send["x0"], send["dx"]) == (0, 1)
-        assert send["y"][:-1] == [significant(v / 1e9) for v in adapter.send_bps]  # type: ignore[index]
-        assert receive["y"][:-1] == [significant(v / 1e9) for v in adapter.receive_bps]  # type: ignore[index]
-        assert layout["xaxis"]["range"] == [0, len(adapter.send_bps) * failover_results.step_s]  # type: ignore[index]
+        assert send["y"][:-1] == [significant(v / 1e9) for v in adapter.send_bps.resample(1.0, end)]  # type: ignore[index]
+        assert receive["y"][:-1] == [significant(v / 1e9) for v in adapter.receive_bps.resample(1.0, end)]  # type: ignore[index]
+        assert layout["xaxis"]["range"] == [0, 33]  # type: ignore[index]
 
 
 def test_the_traffic_table_is_the_terminal_tables(failover_report: str, failover_results: Results) -> None:
@@ -136,7 +137,7 @@ def test_the_summary_and_what_is_not_there_yet(failover_report: str) -> None:
     rows = Page(failover_report).rows
     assert ["traffic entries completed", "3 of 3"] in rows
     # The example's copies end at 32 × 9038 / 8960 = 32.28 s (jumbo frames): the run ends with them.
-    assert ["simulated time", "32.28 s (time series in steps of 1 s)"] in rows
+    assert ["simulated time", "32.28 s (charts: the exact mean over each 1 s)"] in rows
     assert ["design", "2 hosts, 4 NICs, 1 switch, 4 cables, 7 VMs"] in rows
     assert failover_report.count(NOT_SIMULATED) == 1
     assert "not simulate" in NOT_SIMULATED and "dynamics of TCP" in NOT_SIMULATED
@@ -186,7 +187,7 @@ def test_write_report_writes_utf8(tmp_path: Path, failover_results: Results, fai
 
 
 def test_a_cpu_heatmap_per_host_shows_each_core_in_percent(failover_report: str, failover_results: Results) -> None:
-    """One heatmap per host, a row per physical core, cells the % busy of each step."""
+    """One heatmap per host, a row per physical core, cells the % busy over each second."""
     heatmaps = [chart for chart in charts(failover_report) if chart[0].startswith("cpu-chart-")]
     assert [layout["title"]["text"] for _, _, layout in heatmaps] == [  # type: ignore[index]
         "hv1: CPU per core (% busy)",
@@ -195,7 +196,8 @@ def test_a_cpu_heatmap_per_host_shows_each_core_in_percent(failover_report: str,
     (trace,) = heatmaps[0][1]
     hv1 = [c for c in failover_results.cores if c.host == "hv1"]
     assert trace["y"] == [f"core {c.core}" for c in hv1]
-    assert trace["z"] == [[significant(100 * b, 2) for b in c.busy] for c in hv1]
+    end = failover_results.end_s
+    assert trace["z"] == [[significant(100 * b, 2) for b in c.busy.resample(1.0, end)] for c in hv1]
     assert (trace["zmin"], trace["zmax"], trace["dx"]) == (0, 100, 1)
 
 

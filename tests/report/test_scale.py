@@ -1,4 +1,4 @@
-"""Reports that stay readable at scale (issue 12): series resampled to the chart's width, the
+"""Reports that stay readable at scale (issue 12): change points binned exactly to the chart's width, the
 busiest NICs and hosts drawn and the others picked from a list, the migration timeline grouped
 per source host, nothing idle drawn. On 12 hosts × 5 VMs in a rolling update (scale.py), which
 passes the grouping thresholds (10 hosts, 50 migrations); docs/report.md has the 64-host figures."""
@@ -12,23 +12,37 @@ import pytest
 
 from hvnet import Results
 from hvnet.report.embed import pack, unpack
-from hvnet.report.resample import MAX_POINTS, bin_factor, resample, significant
+from hvnet.report.resample import MAX_POINTS, Grid, bin_factor, significant
 from hvnet.report.sections import adapters_section, cpu_section, migrations_section
+from hvnet.series import Series
 
 
-def test_resample_averages_whole_steps_and_weights_the_last_partial_bin() -> None:
-    values = [1.0, 3.0, 5.0, 7.0, 2.0]
-    assert resample(values, 1) == values
-    assert resample(values, 2) == [2.0, 6.0, 2.0]  # the last bin holds one step: its own mean
-    assert resample(values, 3) == [3.0, 4.5]
-    assert resample(values, 5) == [3.6] and resample(values, 9) == [3.6]
-    assert resample([], 4) == []
-    # Each bin times the steps it holds gives back the total: the same bytes, the same core·s.
-    series = [float((k * 37) % 11) for k in range(1001)]
-    for factor in (2, 7, 90, 1000):
-        bins = resample(series, factor)
-        widths = [min(factor, len(series) - k * factor) for k in range(len(bins))]
-        assert sum(b * w for b, w in zip(bins, widths)) == pytest.approx(sum(series))
+def test_a_grid_bins_the_change_points_exactly_and_weights_the_last_partial_bin() -> None:
+    # 1, 3, 5, 7 and 2 over five seconds; the run ends at 4.5 s.
+    series = Series(t_s=[0.0, 1.0, 2.0, 3.0, 4.0], values=[1.0, 3.0, 5.0, 7.0, 2.0])
+    grid = Grid.fit(4.5)
+    assert (grid.resolution_s, grid.factor, grid.end_s, grid.bins) == (1.0, 1, 5.0, 5)
+    assert grid.means(series, 4.5) == [1.0, 3.0, 5.0, 7.0, 1.0]  # nothing after the run's end
+    two = Grid(1.0, 2, 5.0, 3)
+    assert two.means(series, 4.5) == [2.0, 6.0, 1.0]  # the last bin holds one second: its own mean
+    assert Grid(1.0, 5, 5.0, 1).means(series, 4.5) == [3.4]
+    assert Grid.fit(0.0).bins == 1 and Grid.fit(0.0).means(Series(), 0.0) == [0.0]
+    # Each bin times its width gives back the integral: the same bytes, the same core·s.
+    times = [k * 0.37 for k in range(1001)]
+    series = Series(t_s=times, values=[float((k * 37) % 11) for k in range(1001)])
+    end = 370.3
+    for factor in (1, 2, 7, 90, 1000):
+        grid = Grid(1.0, factor, 371.0, -(-371 // factor))
+        bins = grid.means(series, end)
+        widths = [min(factor, 371 - k * factor) for k in range(len(bins))]
+        assert sum(b * w for b, w in zip(bins, widths)) == pytest.approx(series.integral(0.0, end), rel=1e-12)
+
+
+def test_a_grid_fits_the_chart_in_round_bins_of_its_resolution() -> None:
+    assert Grid.fit(61_068.0).width_s == 90 and Grid.fit(61_068.0).bins == 679  # 17 h: a point per 1 min 30 s
+    quarter = Grid.fit(200.0, 0.25)  # 800 quarters of a second: one each
+    assert (quarter.factor, quarter.bins, quarter.end_s) == (1, 800, 200.0)
+    assert Grid.fit(201.0, 0.25).width_s == 0.5
 
 
 def test_bin_factor_fits_the_chart_with_round_durations() -> None:
@@ -52,8 +66,9 @@ def test_nic_charts_are_the_busiest_eight_and_the_others_a_pick_away(scale_resul
     body = adapters_section(scale_results).body
     drawn = re.findall(r'Plotly\.newPlot\("nic-chart-(\d+)", (\[.*?\]), \{"title":\{"text":"([^"]+)"', body)
     assert [int(i) for i, _, _ in drawn] == list(range(8))
+    end = scale_results.end_s
     moved = {
-        f"{a.host} / {a.nic}": sum(a.send_bps) + sum(a.receive_bps) for a in scale_results.adapters
+        f"{a.host} / {a.nic}": a.send_bps.integral(0, end) + a.receive_bps.integral(0, end) for a in scale_results.adapters
     }
     busy = [name for name, total in moved.items() if total > 0]
     idle = [name for name, total in moved.items() if total == 0]
@@ -66,9 +81,9 @@ def test_nic_charts_are_the_busiest_eight_and_the_others_a_pick_away(scale_resul
     assert [f["layout"]["title"]["text"] for f in figures] == [label.split(":")[0] for _, label in options]
     # The idle NICs (each team's second member: Hyper-V port puts both migrations on nic1) are named.
     assert idle and f"Idle, not drawn: sent and received nothing ({len(idle)}): {', '.join(idle)}." in body
-    # Resampled: 8,184 steps of 1 s to 682 points, a point per 12 s (12 steps), at most MAX_POINTS.
-    steps = len(scale_results.adapters[0].send_bps)
-    assert steps == 8184 and bin_factor(steps) == 12 and "mean over each 12 s (12 steps of 1 s)" in body
+    # Binned: 8,184 s to 682 points, a point per 12 s, at most MAX_POINTS.
+    steps = Grid.fit(end).end_s
+    assert steps == 8184 and bin_factor(8184) == 12 and "exact mean over each 12 s" in body
     for figure in figures:
         receive, send, _ = figure["data"]
         assert len(send["y"]) == len(receive["y"]) == -(-steps // 12) + 1 <= MAX_POINTS + 1
@@ -78,7 +93,7 @@ def test_nic_charts_are_the_busiest_eight_and_the_others_a_pick_away(scale_resul
     points = figures[0]["data"][1]["y"][:-1]  # the last repeats the last bin, to close the step line
     widths = [12] * (len(points) - 1) + [steps - 12 * (len(points) - 1)]
     total = sum(v * w for v, w in zip(points, widths)) * 1e9
-    assert total == pytest.approx(sum(first.send_bps), rel=1e-3)
+    assert total == pytest.approx(first.send_bps.integral(0, end), rel=1e-3)
 
 
 def test_the_timeline_is_grouped_per_source_host(scale_results: Results) -> None:

@@ -165,7 +165,7 @@ def compare_counters(
     step = _step(measurement)
     window = measurement.duration_s or 0.0
     simulated_scenario, what = _with_test(scenario, test, prediction)
-    results: Results = simulate(simulated_scenario, step_s=step)
+    results: Results = simulate(simulated_scenario)
     adapters = {(a.host, a.nic): a for a in results.adapters}
     cores = {(c.host, c.core): c for c in results.cores}
     comparison = CounterComparison(measurement.file, window, step, what)
@@ -192,8 +192,9 @@ def compare_counters(
             comparison.unmapped.append(Unmapped(instance, series.counter, nic[1:]))
             continue
         adapter = adapters.get((host.name, nic))
-        values = (adapter.send_bps if kind == "send" else adapter.receive_bps) if adapter else []
-        sim = _window(values, results.step_s, window)
+        # The simulation's exact change points, as means over the log's own interval.
+        values = (adapter.send_bps if kind == "send" else adapter.receive_bps).resample(step, results.end_s) if adapter else []
+        sim = _window(values, step, window)
         measured = [None if v is None else 8.0 * v for v in series.values]
         comparison.rows.append(
             CounterRow(
@@ -209,7 +210,8 @@ def compare_counters(
             present = [v for s in group if k < len(s.values) and (v := s.values[k]) is not None]
             busiest.append(max(present) if present else None)
         simulated_core = cores.get((host_name, core))
-        sim = _window([100.0 * b for b in simulated_core.busy] if simulated_core else [], results.step_s, window)
+        busy = simulated_core.busy.resample(step, results.end_s) if simulated_core else []
+        sim = _window([100.0 * b for b in busy], step, window)
         comparison.rows.append(
             CounterRow(
                 host_name, f"core {core}", ", ".join(s.instance or "" for s in group), "percent",

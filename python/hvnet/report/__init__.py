@@ -16,6 +16,7 @@ from pathlib import Path
 from hvnet.model import Scenario
 from hvnet.report.comparison import render_comparison, write_comparison
 from hvnet.report.page import page
+from hvnet.report.resample import Grid
 from hvnet.report.sections import (
     NOT_SIMULATED,
     adapters_section,
@@ -30,20 +31,22 @@ from hvnet.results import Results
 __all__ = ["render_comparison", "render_report", "write_comparison", "write_report"]
 
 
-def render_report(results: Results, scenario: Scenario) -> str:
-    """The report as one HTML document."""
-    optional = [migrations_section(results), cpu_section(results)]
+def render_report(results: Results, scenario: Scenario, resolution_s: float | None = None) -> str:
+    """The report as one HTML document; its charts' bins are a round multiple of
+    `resolution_s` (default 1 s) that fits a chart's width (`resample.Grid`)."""
+    grid = Grid.fit(results.end_s, resolution_s)
+    optional = [migrations_section(results), cpu_section(results, grid=grid)]
     sections = [
-        summary_section(results, scenario),
+        summary_section(results, scenario, grid),
         design_section(scenario),
         *[section for section in optional[:1] if section],
-        adapters_section(results),
+        adapters_section(results, grid=grid),
         *[section for section in optional[1:] if section],
         traffic_section(results),
     ]
     return page(results.scenario, scenario.description, sections, NOT_SIMULATED)
 
 
-def write_report(results: Results, scenario: Scenario, path: str | Path) -> None:
+def write_report(results: Results, scenario: Scenario, path: str | Path, resolution_s: float | None = None) -> None:
     """Writes the report to `path` (UTF-8), replacing the file if there is one."""
-    Path(path).write_text(render_report(results, scenario), encoding="utf-8")
+    Path(path).write_text(render_report(results, scenario, resolution_s), encoding="utf-8")

@@ -7,21 +7,21 @@ here as dicts rather than through plotly.py's validating objects, which took
 seconds for a large cluster. Div ids are derived from the chart's position, so
 the same results always give the same HTML.
 
-Time series are drawn at the resolution of the chart (`resample`): `factor`
-steps to a point, each point their exact mean.
+Time series are drawn at the resolution of the chart (`resample.Grid`): each
+point the exact mean of the series' change points over its bin.
 """
 
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Sequence
 from typing import Any
 
 from plotly.offline import get_plotlyjs  # type: ignore[import-untyped]
 
-from hvnet.report.resample import resample, significant
+from hvnet.report.resample import Grid, significant
 from hvnet.results import AdapterSeries, MigrationResult, OperationResult
+from hvnet.series import Series
 from hvnet.units import format_bitrate
 
 __all__ = [
@@ -85,18 +85,17 @@ def _title(text: str) -> dict[str, Any]:
     return {"text": text, "x": 0.01, "xanchor": "left", "font": {"size": 13}}
 
 
-def _axis(bins: int, factor: int, step_s: float) -> tuple[float, float]:
+def _axis(grid: Grid) -> tuple[float, float]:
     """The width of a bin and the end of the last (maybe partial) bin, in seconds. A chart
     places point k at k × width (``x0``/``dx``: no list of times) and ends its axis at the
-    end, so that the last bin is drawn over the steps it holds only."""
-    return significant(factor * step_s, 10), significant(max(bins, 1) * step_s, 10)
+    end, so that the last bin is drawn over what it holds only."""
+    return significant(grid.width_s, 10), significant(grid.end_s, 10)
 
 
-def _points(values: Sequence[float], bins: int, factor: int, scale: float, digits: int = 4) -> list[float]:
-    """`values` padded with zeros to `bins` steps, resampled, scaled and rounded to `digits`
+def _points(series: Series, grid: Grid, end_s: float, scale: float, digits: int = 4) -> list[float]:
+    """`series`' exact mean over each bin of `grid`, scaled and rounded to `digits`
     significant digits for a chart."""
-    padded = list(values) + [0.0] * (bins - len(values)) if len(values) < bins else values
-    return [significant(v * scale, digits) for v in resample(padded, factor)]
+    return [significant(v * scale, digits) for v in grid.means(series, end_s)]
 
 
 def adapter_chart_title(adapter: AdapterSeries) -> str:
@@ -104,14 +103,13 @@ def adapter_chart_title(adapter: AdapterSeries) -> str:
     return f"{adapter.host} / {adapter.nic} ({format_bitrate(adapter.speed_bps)})"
 
 
-def adapter_figure(adapter: AdapterSeries, step_s: float, bins: int, factor: int = 1) -> Figure:
+def adapter_figure(adapter: AdapterSeries, grid: Grid, end_s: float) -> Figure:
     """Task Manager's Ethernet graph for one NIC: send and receive in Gbps over time in seconds,
-    the link speed as a dashed line. `bins` is the common length of the time axis (in steps),
-    so that every NIC's chart shows the same span; each point is the mean of `factor` steps."""
-    bins = max(bins, 1)
-    width, end = _axis(bins, factor, step_s)
-    receive = _points(adapter.receive_bps, bins, factor, 1 / GBPS)
-    send = _points(adapter.send_bps, bins, factor, 1 / GBPS)
+    the link speed as a dashed line. `grid` is the common time axis, so that every NIC's chart
+    shows the same span (a run ended at `end_s`); each point is the exact mean over its bin."""
+    width, end = _axis(grid)
+    receive = _points(adapter.receive_bps, grid, end_s, 1 / GBPS)
+    send = _points(adapter.send_bps, grid, end_s, 1 / GBPS)
     speed = significant(adapter.speed_bps / GBPS)
     hover = "%{y:.2f} Gbps at %{x:g} s"
     line = {"width": 1.6, "shape": "hv"}
@@ -145,22 +143,17 @@ def adapter_figure(adapter: AdapterSeries, step_s: float, bins: int, factor: int
     return {"data": data, "layout": layout}
 
 
-def adapter_chart(adapter: AdapterSeries, step_s: float, bins: int, div_id: str, factor: int = 1) -> str:
+def adapter_chart(adapter: AdapterSeries, grid: Grid, end_s: float, div_id: str) -> str:
     """`adapter_figure` as a div."""
-    return figure_div(div_id, adapter_figure(adapter, step_s, bins, factor))
+    return figure_div(div_id, adapter_figure(adapter, grid, end_s))
 
 
-def cpu_figure(
-    title: str, rows: list[tuple[str, list[float]]], step_s: float, bins: int | None = None, factor: int = 1
-) -> Figure:
-    """Processors over time (a host's cores, a VM's vCPUs): a row per (label, busy share per
-    step), a column per `factor` steps (their mean), colour = % busy (two significant digits:
-    a colour shows no more)."""
-    if bins is None:
-        bins = max((len(busy) for _, busy in rows), default=0)
-    width, end = _axis(bins, factor, step_s)
-    columns = math.ceil(bins / factor)
-    z = [_points(busy, bins, factor, 100, 2) if any(busy) else [0] * columns for _, busy in rows]
+def cpu_figure(title: str, rows: list[tuple[str, Series]], grid: Grid, end_s: float) -> Figure:
+    """Processors over time (a host's cores, a VM's vCPUs): a row per (label, busy share), a
+    column per bin of `grid` (the exact mean over it), colour = % busy (two significant
+    digits: a colour shows no more)."""
+    width, end = _axis(grid)
+    z = [_points(busy, grid, end_s, 100, 2) if busy.nonzero() else [0] * grid.bins for _, busy in rows]
     heatmap = {
         "type": "heatmap",
         "z": z,
@@ -184,9 +177,9 @@ def cpu_figure(
     return {"data": [heatmap], "layout": layout}
 
 
-def cpu_heatmap(title: str, rows: list[tuple[str, list[float]]], step_s: float, div_id: str, factor: int = 1) -> str:
+def cpu_heatmap(title: str, rows: list[tuple[str, Series]], grid: Grid, end_s: float, div_id: str) -> str:
     """`cpu_figure` as a div."""
-    return figure_div(div_id, cpu_figure(title, rows, step_s, factor=factor))
+    return figure_div(div_id, cpu_figure(title, rows, grid, end_s))
 
 
 QUEUED, PASS, PASS2, BLACKOUT, DOWN, MIGRATING = "#c7ced6", "#2f6fb0", "#6f9fd0", "#c0392b", "#8e6bb8", "#2f6fb0"

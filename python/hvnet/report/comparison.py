@@ -18,6 +18,7 @@ from pathlib import Path
 
 from hvnet.compare import BEST_MARK, Run, format_metric, legend, shown_metrics
 from hvnet.report.page import page
+from hvnet.report.resample import Grid
 from hvnet.report.sections import NOT_SIMULATED, Section, adapters_section, migrations_section
 from hvnet.variants import best
 
@@ -54,12 +55,13 @@ def comparison_section(runs: Sequence[Run]) -> Section:
     return Section("comparison", "Comparison", table + caption)
 
 
-def render_comparison(runs: Sequence[Run]) -> str:
-    """The comparison as one HTML document."""
-    bins = max((len(a.send_bps) for run in runs for a in run.results.adapters), default=0)
+def render_comparison(runs: Sequence[Run], resolution_s: float | None = None) -> str:
+    """The comparison as one HTML document: every variant's charts on one time axis, to the
+    end of the longest run, its bins a round multiple of `resolution_s` (default 1 s)."""
+    grid = Grid.fit(max((run.results.end_s for run in runs), default=0.0), resolution_s)
     sections = [comparison_section(runs)]
     for i, run in enumerate(runs):
-        sections.append(adapters_section(run.results, _anchor(i), run.label, bins))
+        sections.append(adapters_section(run.results, _anchor(i), run.label, grid))
         migrations = migrations_section(run.results, _anchor(i), f"{run.label}: live migrations")
         if migrations is not None:
             sections.append(migrations)
@@ -68,6 +70,6 @@ def render_comparison(runs: Sequence[Run]) -> str:
     return page(title, scenarios, sections, NOT_COMPARED)
 
 
-def write_comparison(runs: Sequence[Run], path: str | Path) -> None:
+def write_comparison(runs: Sequence[Run], path: str | Path, resolution_s: float | None = None) -> None:
     """Writes the comparison's report to `path` (UTF-8), replacing the file if there is one."""
-    Path(path).write_text(render_comparison(runs), encoding="utf-8")
+    Path(path).write_text(render_comparison(runs, resolution_s), encoding="utf-8")

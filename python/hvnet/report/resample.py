@@ -1,20 +1,25 @@
-"""Time series at the resolution of a chart: a run of 17 hours at a 1 s step has
-61,000 points per series, far more than a chart 700 pixels wide can show, and
-far more than a report should carry.
+"""Time series at the resolution of a chart: the results hold each series as
+exact change points (`hvnet.series.Series`); a chart needs one number per
+point of its width. A run of 17 hours has 61,000 seconds, far more than a
+chart 700 pixels wide can show, and far more than a report should carry.
 
-The series are per-step means (docs/output.md), so a wider bin is the exact
-mean of the whole steps it holds (`resample`); its width is a whole number of
-steps, picked so that a chart has at most `MAX_POINTS` points and the bin is a
-round duration (`bin_factor`). Values are then rounded to what a chart shows
-(`significant`).
+A report draws on a `Grid`: bins of a round duration (`bin_factor` steps of
+the resolution, 1 s unless `--resolution` says otherwise), so that a chart
+has at most `MAX_POINTS` points. Each point is the exact mean of the step
+function over its bin (`Grid.means`, from the change points, never through a
+finer grid). The axis ends at the end of the run rounded up to the
+resolution, and the last bin is a mean over what of it lies before that end.
+Values are then rounded to what a chart shows (`significant`).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from dataclasses import dataclass
 
-__all__ = ["MAX_POINTS", "bin_factor", "resample", "significant"]
+from hvnet.series import Series
+
+__all__ = ["MAX_POINTS", "Grid", "bin_factor", "significant"]
 
 #: The most points a chart gets: about one per pixel of a chart in a two-column grid.
 MAX_POINTS = 800
@@ -33,18 +38,53 @@ def bin_factor(steps: int, max_points: int = MAX_POINTS) -> int:
     return math.ceil(needed / 3600) * 3600
 
 
-def resample(values: Sequence[float], factor: int) -> list[float]:
-    """Means over bins of `factor` whole steps: bin k is the mean of steps
-    k*factor .. (k+1)*factor - 1. The last bin holds what is left (1 to `factor`
-    steps) and is the mean of those steps only, so each bin times its width in
-    steps sums to the same total as the steps themselves."""
-    if factor <= 1:
-        return list(values)
-    out = []
-    for start in range(0, len(values), factor):
-        chunk = values[start : start + factor]
-        out.append(sum(chunk) / len(chunk))
-    return out
+@dataclass(frozen=True)
+class Grid:
+    """The time axis of a report's charts: `bins` bins of `width_s`, the last cut at `end_s`."""
+
+    #: The finest bin a chart may have (`--resolution`; 1 s by default).
+    resolution_s: float
+    #: How many resolutions a bin holds.
+    factor: int
+    #: The end of the axis: the end of the run, rounded up to a whole resolution.
+    end_s: float
+    bins: int
+
+    @property
+    def width_s(self) -> float:
+        return self.factor * self.resolution_s
+
+    @classmethod
+    def fit(cls, end_s: float, resolution_s: float | None = None, max_points: int = MAX_POINTS) -> Grid:
+        """The grid of a run that ended at `end_s`: the finest round bin, a whole number of
+        resolutions, that gives at most `max_points` bins."""
+        resolution = resolution_s if resolution_s is not None else 1.0
+        if not resolution > 0:
+            raise ValueError(f"a resolution must be longer than 0 s, not {resolution}")
+        steps = max(math.ceil(end_s / resolution), 1)  # a run that did nothing still gets one bin
+        factor = bin_factor(steps, max_points)
+        return cls(resolution, factor, steps * resolution, math.ceil(steps / factor))
+
+    def means(self, series: Series, end_s: float) -> list[float]:
+        """The exact mean of `series` over each bin (the run ended at `end_s`: nothing after
+        it); the last bin is a mean over its part before the axis's end."""
+        width, axis_end, bins = self.width_s, self.end_s, self.bins
+        sums = [0.0] * bins
+        stop = min(end_s, axis_end)
+        times, values = series.t_s, series.values
+        for i, (start, value) in enumerate(zip(times, values)):
+            to = min(times[i + 1] if i + 1 < len(times) else stop, stop)
+            start = max(start, 0.0)
+            if to <= start or value == 0.0:
+                continue
+            first = max(math.floor(start / width), 0)
+            last = min(max(math.ceil(to / width), first + 1), bins)
+            for k in range(first, last):
+                low = k * width
+                overlap = min(to, low + width) - max(start, low)
+                if overlap > 0.0:
+                    sums[k] += value * overlap
+        return [total / (min((k + 1) * width, axis_end) - k * width) for k, total in enumerate(sums)]
 
 
 def significant(value: float, digits: int = 4) -> float:

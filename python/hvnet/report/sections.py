@@ -25,8 +25,9 @@ from hvnet.report.charts import (
 )
 from hvnet.report.diagram import design_svg
 from hvnet.report.embed import data_script
-from hvnet.report.resample import bin_factor
+from hvnet.report.resample import Grid
 from hvnet.results import MigrationResult, OperationResult, Results
+from hvnet.series import Series
 from hvnet.tables import traffic_table
 from hvnet.units import format_bytes, format_duration, human_duration
 
@@ -62,8 +63,9 @@ def _plural(count: int, word: str, words: str | None = None) -> str:
     return f"{count} {word if count == 1 else words or word + 's'}"
 
 
-def summary_section(results: Results, scenario: Scenario) -> Section:
-    """The terminal's summary line as a table, with the size of the design."""
+def summary_section(results: Results, scenario: Scenario, grid: Grid | None = None) -> Section:
+    """The terminal's summary line as a table, with the size of the design (and the charts' bins)."""
+    grid = grid or Grid.fit(results.end_s)
     stalled = results.stalled
     completed = f"{len(results.traffic) - len(stalled)} of {len(results.traffic)}"
     if stalled:
@@ -79,7 +81,7 @@ def summary_section(results: Results, scenario: Scenario) -> Section:
             _plural(len(scenario.vms), "VM"),
         ]
     )
-    rows = [("simulated time", f"{results.end_s:.2f} s (time series in steps of {format_duration(results.step_s)})")]
+    rows = [("simulated time", f"{results.end_s:.2f} s (charts: the exact mean over {_resolution(grid)})")]
     if results.traffic or not results.migrations:  # a scenario that only migrates has no traffic to count
         rows.append(("traffic entries completed", completed))
     if results.migrations:
@@ -170,43 +172,40 @@ def _idle(what: str, names: list[str]) -> str:
     return f'<p class="caption idle">{escape(what)} ({len(names)}): {escape(", ".join(names))}.</p>'
 
 
-def _resolution(step_s: float, factor: int) -> str:
-    if factor == 1:
-        return f"each {format_duration(step_s)} step"
-    return f"each {format_duration(step_s * factor)} ({factor} steps of {format_duration(step_s)})"
+def _resolution(grid: Grid) -> str:
+    return f"each {format_duration(grid.width_s)}"
 
 
 def adapters_section(
     results: Results,
     prefix: str = "",
     title: str = "Network adapters: send and receive",
-    bins: int | None = None,
+    grid: Grid | None = None,
     shown: int = SHOWN_NICS,
 ) -> Section:
     """A Task-Manager-style chart per NIC, in a grid of two or three per row: the `shown`
     busiest (bytes sent and received), the others one at a time from a list, idle ones named.
 
-    `prefix` keeps ids apart when a page has several (a comparison); `bins` is the
-    length of the time axis in steps (default: this run's), the same for every chart.
+    `prefix` keeps ids apart when a page has several (a comparison); `grid` is the time
+    axis (default: this run's, fitted to a chart's width), the same for every chart.
     """
-    if bins is None:
-        bins = max((len(a.send_bps) for a in results.adapters), default=0)
-    factor = bin_factor(bins)
+    grid = grid or Grid.fit(results.end_s)
     per_host: dict[str, int] = {}
     for adapter in results.adapters:
         per_host[adapter.host] = per_host.get(adapter.host, 0) + 1
     columns = min(max(max(per_host.values(), default=2), 2), 3)
-    busy = [a for a in results.adapters if any(a.send_bps) or any(a.receive_bps)]
+    busy = [a for a in results.adapters if a.send_bps.nonzero() or a.receive_bps.nonzero()]
     busy_ids = {id(a) for a in busy}
     items = []
     for adapter in busy:
-        moved = (sum(adapter.send_bps) + sum(adapter.receive_bps)) * results.step_s / 8
+        end = results.end_s
+        moved = (adapter.send_bps.integral(0.0, end) + adapter.receive_bps.integral(0.0, end)) / 8
         label = f"{adapter_chart_title(adapter)}: {format_bytes(int(float(f'{moved:.3g}')))} sent and received"
-        items.append(_Item(label, moved, adapter_figure(adapter, results.step_s, bins, factor)))
+        items.append(_Item(label, moved, adapter_figure(adapter, grid, end)))
     idle = [f"{a.host} / {a.nic}" for a in results.adapters if id(a) not in busy_ids]
     caption = (
-        f'<p class="caption">Send and receive of each NIC in Gbps, as the mean over '
-        f"{_resolution(results.step_s, factor)}; the dashed line is the link speed."
+        f'<p class="caption">Send and receive of each NIC in Gbps, as the exact mean over '
+        f"{_resolution(grid)}; the dashed line is the link speed."
     )
     if len(items) > shown:
         caption += f" The {shown} busiest NICs (bytes sent and received) are drawn; pick any other below."
@@ -320,29 +319,33 @@ def migrations_section(
     return Section(f"{prefix}migrations", title, body)
 
 
-def cpu_section(results: Results, shown: int = SHOWN_HEATMAPS) -> Section | None:
+def cpu_section(results: Results, shown: int = SHOWN_HEATMAPS, grid: Grid | None = None) -> Section | None:
     """Per-core CPU of each host over time, a heatmap per host whose cores did network work,
     then one per VM whose own network stack worked on its vCPUs: the `shown` busiest of each
     drawn, the others from a list, the idle ones named; None when CPU is not modelled."""
     if not results.cores and not results.vcpus:
         return None
-    hosts: dict[str, list[tuple[str, list[float]]]] = {}
+    grid = grid or Grid.fit(results.end_s)
+    end = results.end_s
+    hosts: dict[str, list[tuple[str, Series]]] = {}
     for core in results.cores:
         hosts.setdefault(core.host, []).append((f"core {core.core}", core.busy))
     for host, rows in hosts.items():  # a row per core, but past IDLE_CORES only the cores that worked
-        if len(rows) > IDLE_CORES and any(any(b) for _, b in rows):
-            hosts[host] = [(label, b) for label, b in rows if any(b)]
-    vms: dict[str, list[tuple[str, list[float]]]] = {}
+        if len(rows) > IDLE_CORES and any(b.nonzero() for _, b in rows):
+            hosts[host] = [(label, b) for label, b in rows if b.nonzero()]
+    vms: dict[str, list[tuple[str, Series]]] = {}
     for vcpu in results.vcpus:
         vms.setdefault(vcpu.vm, []).append((f"vCPU {vcpu.vcpu}", vcpu.busy))
-    bins = max((len(busy) for rows in [*hosts.values(), *vms.values()] for _, busy in rows), default=0)
-    factor = bin_factor(bins)
 
-    def items(groups: dict[str, list[tuple[str, list[float]]]], what: str) -> list[_Item]:
+    def items(groups: dict[str, list[tuple[str, Series]]], what: str) -> list[_Item]:
         return [
-            _Item(name, sum(sum(b) for _, b in rows), cpu_figure(f"{name}: CPU per {what} (% busy)", rows, results.step_s, bins, factor))
+            _Item(
+                name,
+                sum(b.integral(0.0, end) for _, b in rows),
+                cpu_figure(f"{name}: CPU per {what} (% busy)", rows, grid, end),
+            )
             for name, rows in groups.items()
-            if any(any(b) for _, b in rows)
+            if any(b.nonzero() for _, b in rows)
         ]
 
     host_items, vm_items = items(hosts, "core"), items(vms, "vCPU")
@@ -350,7 +353,7 @@ def cpu_section(results: Results, shown: int = SHOWN_HEATMAPS) -> Section | None
     idle_vms = [v for v in vms if v not in {i.label for i in vm_items}]
     caption = (
         '<p class="caption">How busy each physical core was, as a share of the cycles its power plan leaves it, '
-        f"over {_resolution(results.step_s, factor)}: receive and send work lands on the cores RSS, VMQ "
+        f"exactly over {_resolution(grid)}: receive and send work lands on the cores RSS, VMQ "
         "or vRSS pick. Then each VM whose own network stack worked, on its vCPUs (vCPU 0 receives, or all of "
         f"them with vRSS). A host of more than {IDLE_CORES} cores has a row only for each core that did "
         "network work."

@@ -84,11 +84,11 @@ class Variants:
         except ScenarioError as error:
             raise self._relocated(variant, error) from None
 
-    def simulate(self, variant: Variant, step_s: float = 1.0) -> Results:
+    def simulate(self, variant: Variant) -> Results:
         """The variant, validated and simulated."""
         scenario = self.scenario(variant)
         try:
-            return simulate(scenario, step_s=step_s, filename=self.filename)
+            return simulate(scenario, filename=self.filename)
         except ScenarioError as error:
             raise self._relocated(variant, error) from None
 

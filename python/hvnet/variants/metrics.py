@@ -19,13 +19,13 @@ class Metrics:
 
     #: When the last traffic entry or live migration ended (the drain time); None if one never completed.
     end_s: float | None
-    #: The highest per-step send of any NIC, in Gbps (frame overhead included).
+    #: The highest send of any NIC, in Gbps (frame overhead included): the exact instantaneous peak.
     peak_gbps: float
     #: Traffic entries and live migrations that never completed.
     stalled: int
     #: The longest time any traffic entry was black-holed; None (forever) if one never completed.
     blackholed_s: float | None
-    #: Core-seconds the hosts' physical cores were busy (the per-core series added up).
+    #: Core-seconds the hosts' physical cores were busy (the integral of each core's series, added up).
     cpu_core_s: float
     #: The longest blackout of any live migration, in seconds; 0 without migrations, None if one never ended.
     blackout_s: float | None
@@ -33,7 +33,7 @@ class Metrics:
     @classmethod
     def of(cls, results: Results) -> Metrics:
         ends = [t.end_s for t in results.traffic] + [m.end_s for m in results.migrations]
-        sends = [max(a.send_bps, default=0.0) for a in results.adapters]
+        sends = [a.send_bps.peak() for a in results.adapters]
         stalled = ends.count(None)
         blackouts = [m.blackout_ms for m in results.migrations]
         return cls(
@@ -41,7 +41,7 @@ class Metrics:
             peak_gbps=max(sends, default=0.0) / 1e9,
             stalled=stalled,
             blackholed_s=None if stalled else max((t.blackholed_s for t in results.traffic), default=0.0),
-            cpu_core_s=results.step_s * sum(sum(core.busy) for core in results.cores),
+            cpu_core_s=sum(core.busy.integral(0.0, results.end_s) for core in results.cores),
             blackout_s=None if None in blackouts else max((b / 1e3 for b in blackouts if b is not None), default=0.0),
         )
 
