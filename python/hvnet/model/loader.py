@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
@@ -60,10 +60,10 @@ def load_yaml(path: str | os.PathLike[str]) -> object:
     try:
         raw = Path(filename).read_bytes()
     except OSError as error:
-        raise ScenarioError([Problem(filename, None, "", f"cannot read the file: {error.strerror or error}")]) from None
+        raise _error([Problem(filename, None, "", f"cannot read the file: {error.strerror or error}")]) from None
     text = decode_text(raw, filename)
     if isinstance(text, Problem):
-        raise ScenarioError([text])
+        raise _error([text])
     return _parse_yaml(text, filename)
 
 
@@ -76,7 +76,7 @@ def _parse_yaml(text: str, filename: str) -> object:
     try:
         return parse_tree(text)
     except YamlRefused as refused:
-        raise ScenarioError([Problem(filename, refused.line, "", refused.message)]) from None
+        raise _error([Problem(filename, refused.line, "", refused.message)]) from None
     except YamlTreeError:  # ruamel says what is wrong, as it always has (or reads what libyaml refused)
         pass
     from ruamel.yaml import YAML  # only for a file libyaml refused: its messages are the ones users know
@@ -85,9 +85,9 @@ def _parse_yaml(text: str, filename: str) -> object:
     try:
         return YAML(typ="rt").load(text)
     except MarkedYAMLError as error:
-        raise ScenarioError([_yaml_problem(error, filename)]) from None
+        raise _error([_yaml_problem(error, filename)]) from None
     except (YAMLError, ValueError) as error:  # ruamel raises ValueError for e.g. a date like 2024-13-45
-        raise ScenarioError([Problem(filename, None, "", f"invalid YAML: {error}")]) from None
+        raise _error([Problem(filename, None, "", f"invalid YAML: {error}")]) from None
 
 
 def scenario_from_data(data: object, filename: str = "<data>") -> Scenario:
@@ -101,18 +101,35 @@ def scenario_from_data(data: object, filename: str = "<data>") -> Scenario:
 
 # --- validation -------------------------------------------------------------------------
 
+#: What would end a line, or not show, where a problem is printed: control characters and the
+#: characters `str.splitlines` breaks at (a name written "hv1\\u2028nic" in double quotes gets there).
+_BREAKS = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def _one_line(text: str) -> str:
+    """`text` with each control or line-breaking character escaped, so a problem stays one line."""
+    return _BREAKS.sub(lambda found: repr(found.group())[1:-1], text)
+
+
+def _error(problems: Iterable[Problem]) -> ScenarioError:
+    """ScenarioError of `problems`, each printed on one line whatever the file held."""
+    return ScenarioError(
+        Problem(_one_line(p.file), p.line, _one_line(p.field), _one_line(p.message)) for p in problems
+    )
+
+
 
 def _validate(tree: object, filename: str) -> Scenario:
     if tree is None:
         message = "the file is empty; a scenario needs at least a name and hosts (see docs/scenario.md)"
-        raise ScenarioError([Problem(filename, 1, "", message)])
+        raise _error([Problem(filename, 1, "", message)])
     if not isinstance(tree, Mapping):
         message = f"expected a mapping of fields ({_allowed(Scenario)}) at the top, got {describe_value(tree)}"
-        raise ScenarioError([Problem(filename, _start_line(tree) or 1, "", message)])
+        raise _error([Problem(filename, _start_line(tree) or 1, "", message)])
     try:
         data = plain_data(tree)
     except RecursionError:  # an alias inside its own anchor: a: &x [*x]
-        raise ScenarioError([Problem(filename, None, "", "a YAML alias refers to itself")]) from None
+        raise _error([Problem(filename, None, "", "a YAML alias refers to itself")]) from None
     assert isinstance(data, dict)
     data.pop(VARIANTS, None)
     if not hasattr(tree, "lc"):  # plain data: walk the lists made from its tuples, without lines
@@ -136,7 +153,7 @@ def _validate(tree: object, filename: str) -> Scenario:
         problems.append(Problem(filename, None, "", "invalid scenario"))
     if problems:
         unique = dict.fromkeys(problems)  # keeps the first of identical problems, in order
-        raise ScenarioError(sorted(unique, key=lambda p: (p.line is None, p.line or 0)))
+        raise _error(sorted(unique, key=lambda p: (p.line is None, p.line or 0)))
     assert scenario is not None
     scenario._source = filename
     return scenario
@@ -179,6 +196,16 @@ def _start_line(node: object) -> int | None:
     return None if lc is None or lc.line is None else int(lc.line) + 1
 
 
+_PLAIN_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
+
+
+def _key_part(key: object) -> str:
+    """A mapping key in a field path: `.speed`, or quoted when it is not a plain name (`[' ']`, `['a b']`)."""
+    if isinstance(key, str) and _PLAIN_KEY.fullmatch(key):
+        return f".{key}"
+    return f"[{show_value(key)}]"
+
+
 def _locate(tree: object, loc: Loc) -> _Spot:
     node, found = tree, True
     key_line = value_line = _start_line(tree)
@@ -191,7 +218,7 @@ def _locate(tree: object, loc: Loc) -> _Spot:
             except (AttributeError, KeyError, TypeError):  # plain data, or a merged key
                 pass
             node = node[step]
-            parts.append(f".{step}")
+            parts.append(_key_part(step))
         elif found and isinstance(node, list) and isinstance(step, int) and 0 <= step < len(node):
             try:
                 key_line = value_line = lc.item(step)[0] + 1  # type: ignore[union-attr]
@@ -201,7 +228,7 @@ def _locate(tree: object, loc: Loc) -> _Spot:
             parts.append(f"[{step}]")
         else:
             found = False
-            parts.append(f"[{step}]" if isinstance(step, int) else f".{step}")
+            parts.append(f"[{step}]" if isinstance(step, int) else _key_part(step))
     return _Spot("".join(parts).lstrip("."), found, node if found else None, key_line, value_line)
 
 

@@ -15,6 +15,7 @@ loaded with ``hvnet.model.loader``.
 from __future__ import annotations
 
 import functools
+import unicodedata
 from enum import Enum
 from collections.abc import Iterable, Mapping
 from typing import Annotated, Any, Protocol, TypeVar
@@ -53,12 +54,36 @@ __all__ = [
 ]
 
 
+#: Characters a name cannot hold: control (NUL, line feed...), format (zero-width, right-to-left
+#: override, byte-order mark), line and paragraph separators, surrogates. Each is invisible or
+#: breaks the line a message prints on, so two names that look the same would differ.
+_HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp", "Cs"})
+
+
+def _hidden_character(text: str) -> str:
+    """The first character of `text` that a name cannot hold, described ("" when none)."""
+    for char in text:
+        if unicodedata.category(char) in _HIDDEN_CATEGORIES:
+            return f"U+{ord(char):04X} ({unicodedata.name(char, 'a control character').lower()})"
+    return ""
+
+
 def _check_name(name: str) -> str:
     if not name.strip():
         raise ValueError("a name cannot be empty")
     if SEPARATOR in name:
         raise ValueError(f"{name!r} contains '/'; names cannot contain '/' (it separates host/nic and switch/port)")
+    if hidden := _hidden_character(name):
+        raise ValueError(f"{name!r} contains {hidden}; a name is visible text on one line")
     return name
+
+
+def _check_title(title: str) -> str:
+    if not title.strip():
+        raise ValueError("the scenario's name cannot be blank")
+    if hidden := _hidden_character(title):
+        raise ValueError(f"{title!r} contains {hidden}; the scenario's name is visible text on one line")
+    return title
 
 
 Name = Annotated[str, AfterValidator(_check_name), WithJsonSchema({"type": "string", "pattern": "^[^/]*\\S[^/]*$"})]
@@ -436,7 +461,7 @@ class Event(_Model):
 class Scenario(_Model):
     """A cluster design and what happens to it."""
 
-    name: str = Field(min_length=1)
+    name: Annotated[str, AfterValidator(_check_title)] = Field(min_length=1)
     description: str = ""
     hosts: tuple[Host, ...] = Field(min_length=1)
     switches: tuple[Switch, ...] = ()

@@ -1,0 +1,88 @@
+"""One test per kind of failure bench/fuzz.py found and hvnet now handles; each says what once went wrong."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import hvnet
+from hvnet.errors import InputError
+from hvnet.flows import read_flows
+
+ROOT = Path(__file__).resolve().parents[2]
+FAILOVER = ROOT / "python" / "hvnet" / "examples" / "failover.yaml"
+HOST = "hosts:\n  - name: hv1\n    nics: [{name: nic1, speed: 10Gbps}]\n"
+
+
+def problems(text: str) -> list[str]:
+    with pytest.raises(hvnet.ScenarioError) as caught:
+        hvnet.parse_scenario(text, "c.yaml")
+    return str(caught.value).splitlines()
+
+
+def test_a_blank_key_is_named_in_quotes() -> None:
+    """Unclear once: a key ' ' printed as `c.yaml:3:  : unknown field` (no field to see)."""
+    assert problems("name: x\n' ': 1\n" + HOST) == [
+        "c.yaml:2: [' ']: unknown field; allowed: name, description, hosts, switches, cables, vms, traffic, events, variants"
+    ]
+    (line,) = problems("name: x\n" + HOST + "    cpu: {'a b': 1}\n")
+    assert line.startswith("c.yaml:5: hosts[0].cpu['a b']: unknown field")
+
+
+@pytest.mark.parametrize(
+    ("name", "shown"),
+    [
+        ("hv\\u20281", "'hv\\u20281' contains U+2028 (line separator)"),  # printed as two lines once
+        ("hv\\x1c1", "'hv\\x1c1' contains U+001C (a control character)"),  # splitlines() breaks there too
+        ("hv\\x001", "'hv\\x001' contains U+0000 (a control character)"),  # NUL accepted and simulated once
+        ("hv\\u200b1", "'hv\\u200b1' contains U+200B (zero width space)"),  # looked like hv1 and was not
+        ("\\u202ehv1", "'\\u202ehv1' contains U+202E (right-to-left override)"),
+    ],
+)
+def test_a_name_with_a_hidden_or_line_breaking_character_is_refused(name: str, shown: str) -> None:
+    """A name written with a YAML escape ("hv\\u20281") passed the file's control-character check:
+    its message broke in two lines, or the name looked like another."""
+    text = f'name: x\nhosts:\n  - name: "{name}"\n    nics: [{{name: nic1, speed: 10Gbps}}]\n'
+    assert problems(text) == [f"c.yaml:3: hosts[0].name: {shown}; a name is visible text on one line"]
+
+
+def test_the_scenario_name_is_one_visible_line() -> None:
+    """A scenario name "a\\nb" (or blank) was accepted, and printed as two lines in tables and reports."""
+    assert problems('name: "a\\nb"\n' + HOST) == [
+        "c.yaml:1: name: 'a\\nb' contains U+000A (a control character); the scenario's name is visible text on one line"
+    ]
+    assert problems("name: ' '\n" + HOST) == ["c.yaml:1: name: the scenario's name cannot be blank"]
+
+
+def test_a_value_with_line_breaks_stays_on_one_line() -> None:
+    """Unclear once: a multi-line text where a list goes was quoted as written
+    (`write a list: [first line` and `]` on the next line)."""
+    text = "name: x\n" + HOST + "    teams:\n      - name: t\n        members: |\n          nic1\n          nic2\n"
+    (line,) = problems(text)
+    assert line == "c.yaml:7: hosts[0].teams[0].members: expected a list, got 'nic1\\nnic2\\n'; write a list: [nic1\\nnic2\\n]"
+
+
+def test_a_csv_field_past_the_csv_modules_limit_is_one_line(tmp_path: Path) -> None:
+    """Crash once: a field over 131,072 characters raised _csv.Error with a traceback."""
+    path = tmp_path / "m.csv"
+    path.write_text('src,dst,bytes,start_s\nhv1,hv2,1e9,0\n"' + "x" * 200_000 + '",hv2,1,0\n')
+    with pytest.raises(InputError) as caught:
+        read_flows(path, hvnet.load(FAILOVER))
+    assert str(caught.value) == f"{path}:3: not a CSV row: field larger than field limit (131072)"
+
+
+@pytest.mark.parametrize(
+    ("row", "message"),
+    [
+        ("hv1,hv2,1e300,0", "3: bytes: '1e300' is too large; at most 1 PiB (1125899906842624 bytes)"),
+        ("hv1,hv2,1e9,1e300", "3: start_s: '1e300' is too large; at most 8760 h (31536000 s)"),
+    ],
+)
+def test_a_traffic_row_past_the_scenarios_bounds_is_refused(tmp_path: Path, row: str, message: str) -> None:
+    """Hang once: a row of 1e300 bytes, or starting 1e300 s from now, was accepted and the engine never returned."""
+    path = tmp_path / "m.csv"
+    path.write_text(f"src,dst,bytes,start_s\nhv1,hv2,1e9,0\n{row}\n")
+    with pytest.raises(InputError) as caught:
+        read_flows(path, hvnet.load(FAILOVER))
+    assert str(caught.value) == f"{path}:{message}"
