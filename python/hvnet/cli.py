@@ -521,6 +521,28 @@ def advise(
         raise typer.Exit(1)
 
 
+@app.command()
+def cost(
+    file: Annotated[Path, typer.Argument(help="Scenario file (YAML).")],
+    prices: Annotated[
+        Path | None, typer.Option("--prices", help="Your price list (YAML): its lines replace the example list's (docs/cost.md).")
+    ] = None,
+    json_out: JsonOut = None,
+    force: Force = False,
+) -> None:
+    """The design's bill of materials (switch ports, NIC cards, DACs and optics, cables), priced (docs/cost.md)."""
+    from hvnet.cost import bill_document, bill_table, design_cost
+
+    if json_out is not None and str(json_out) != "-":
+        _refuse_to_overwrite(json_out, force)
+    with _user_errors():
+        priced = design_cost(load_scenario(file), prices)
+    if json_out is not None:
+        _write_json(json_out, bill_document(priced), force)
+    if json_out is None or str(json_out) != "-":
+        _out().print(bill_table(priced))
+
+
 def _version_callback(value: bool) -> None:
     if value:
         _out().print(f"hvnet {__version__}")

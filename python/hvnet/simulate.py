@@ -28,14 +28,12 @@ __all__ = ["simulate"]
 
 def simulate(
     scenario: Scenario,
-    step_s: float | None = None,
     filename: str | None = None,
     calibration: Calibration | None = None,
 ) -> Results:
     """Simulates the scenario. The time series of `Results` are exact change
-    points (`hvnet.series.Series`), at no resolution: `step_s` is accepted and
-    ignored, for callers written when they were per-step means (a face
-    resamples a series where it draws one: `Series.resample`).
+    points (`hvnet.series.Series`), at no resolution: a face resamples a
+    series where it draws one (`Series.resample`).
 
     Problems found while planning (a VM that fits nowhere, a path that is
     not cabled) raise ScenarioError naming `filename` (default: the file the

@@ -67,7 +67,7 @@ def test_mutated_scenarios_give_a_result_or_one_clear_line_each(data: st.DataObj
         try:
             scenario = hvnet.load(path)
             if _simulable(scenario):
-                results = hvnet.simulate(scenario, step_s=60.0)
+                results = hvnet.simulate(scenario)
                 json.dumps(results.model_dump(mode="json"), allow_nan=False)
         except hvnet.HvnetError as error:
             assert_clean_refusal(error, str(path))

@@ -23,8 +23,6 @@ from hvnet.variants.paths import places, set_value
 
 __all__ = ["Effects", "Figure", "apply_changes", "figure"]
 
-#: The time series' resolution for these runs: only end times are read, and they do not depend on it.
-_STEP_S = 60.0
 
 Figure = tuple[str, float | None]
 """What is measured, in words ("drain of hv1"), and its value in seconds (None: never ends)."""
@@ -93,7 +91,7 @@ class Effects:
 
     def __init__(self, scenario: Scenario, run: Callable[[Scenario], Results] | None = None) -> None:
         self._scenario = scenario
-        self._run = run or (lambda s: simulate(s, step_s=_STEP_S))
+        self._run = run or simulate
         self._cache: dict[tuple[Change, ...], str | None] = {}
         self._base: Results | None = None
         self._base_figure: Figure | None = None
