@@ -79,3 +79,22 @@ def test_reports_are_frozen() -> None:
     report = _core.run(_spec())
     with pytest.raises(AttributeError):
         report.end_s = 1.0  # type: ignore[misc]
+
+
+def test_a_core_failure_reaches_the_user_as_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A spec the core refuses or a panic in it (a bug in hvnet, not the user's input) is an
+    HvnetError, so every face prints it as one line instead of a traceback (issue 15)."""
+    import hvnet
+    from hvnet import _core
+    from hvnet.errors import CoreFailure, HvnetError
+
+    def refuse(spec: object) -> object:
+        raise _core.CoreError("migration 0: endpoint does not exist")
+
+    monkeypatch.setattr(_core, "run", refuse)
+    scenario = hvnet.parse_scenario("name: x\nhosts: [{name: hv1, nics: [{name: nic1, speed: 10Gbps}]}]\n", "x.yaml")
+    with pytest.raises(CoreFailure) as failure:
+        hvnet.simulate(scenario)
+    assert isinstance(failure.value, HvnetError)
+    assert str(failure.value).startswith("x.yaml: hvnet's core could not simulate this scenario (migration 0:")
+    assert "\n" not in str(failure.value)

@@ -7,7 +7,9 @@ wrong, where, and what is allowed.
     HvnetError
     ├── ScenarioError   a scenario file is wrong; carries every Problem found
     ├── InputError      another input file (a CSV traffic matrix, ...) is wrong
-    └── UnitError       a quantity such as "10Gbs" does not parse (also a ValueError)
+    ├── UnitError       a quantity such as "10Gbs" does not parse (also a ValueError)
+    └── CoreFailure     the Rust core refused what hvnet gave it, or failed running it:
+                        a bug in hvnet, said in one line with what to report
 
 A ``Problem`` prints as one line that editors and CI logs understand::
 
@@ -22,11 +24,22 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-__all__ = ["HvnetError", "InputError", "Problem", "ScenarioError", "UnitError", "decode_text"]
+__all__ = ["CoreFailure", "HvnetError", "InputError", "Problem", "ScenarioError", "UnitError", "decode_text"]
 
 
 class HvnetError(Exception):
     """Base class of every error hvnet raises for bad input."""
+
+
+class CoreFailure(HvnetError):
+    """The core refused the specs hvnet lowered a valid scenario to, or panicked while running
+    them (`hvnet._core.CoreError`): not the user's mistake, but still one line, never a traceback."""
+
+    def __init__(self, scenario: str, reason: str) -> None:
+        super().__init__(
+            f"{scenario}: hvnet's core could not simulate this scenario ({reason}); "
+            "this is a bug in hvnet: please report it with the scenario file"
+        )
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from hvnet import _core
+from hvnet.errors import CoreFailure
 from hvnet.lower import specs
 from hvnet.lower.fabric import Fabric
 from hvnet.lower.migrations import MigrationRequest, guest_specs, migration_ends, migration_specs, smb_limits
@@ -101,7 +102,10 @@ def run(
         guests=tuple(busy),
         record=record,
     )
-    report = _core.run(spec)
+    try:
+        report = _core.run(spec)
+    except _core.CoreError as error:
+        raise CoreFailure(model.scenario.source, str(error)) from None
     names = [str(p) for p in model.nic_ports]
     outcomes = [
         ConnectionOutcome(
