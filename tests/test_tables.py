@@ -35,7 +35,7 @@ from rich.console import Console
 from typer.testing import Result
 
 from hvnet import parse_scenario, simulate
-from hvnet.tables import results_tables
+from hvnet.tables import MIGRATION_ROWS, results_tables
 
 Invoke = Callable[..., Result]
 CheckGolden = Callable[[str, str], None]
@@ -118,3 +118,19 @@ def test_adapters_show_peak_send_and_receive() -> None:
     text = render(STALLED)
     (hv1,) = [line for line in text.splitlines() if line.startswith("│ hv1")]
     assert cells(hv1) == ["hv1", "nic1", "10 Gbps", "10 Gbps", "10 Gbps"]
+
+
+def test_past_fifty_migrations_the_terminal_shows_one_row_per_source_host() -> None:
+    """A 64-host rolling update has 2,560 migrations: the table groups them by source host
+    (each VM's row stays in the JSON and the report), so it fits a screen and prints fast."""
+    lines = ["name: many", "hosts:"]
+    lines += [f"  - {{name: hv{h}, nics: [{{name: nic1, speed: 10Gbps}}]}}" for h in (1, 2)]
+    lines += ["switches: [{name: sw, ports: 4, port_speed: 10Gbps}]", "cables:"]
+    lines += [f"  - {{a: hv{h}/nic1, b: sw/{h}}}" for h in (1, 2)]
+    lines += ["vms:"] + [f"  - {{name: vm{i}, host: hv1, memory: 1GiB}}" for i in range(MIGRATION_ROWS + 1)]
+    lines += ["events: [{at: 0s, action: drain, target: hv1}]"]
+    results = simulate(parse_scenario("\n".join(lines) + "\n"))
+    tables = results_tables(results)
+    grouped = [t for t in tables if str(t.title).startswith("live migrations:")]
+    assert len(grouped) == 1 and grouped[0].row_count == 1
+    assert f"{MIGRATION_ROWS + 1}" in [str(c) for c in grouped[0].columns[1].cells]

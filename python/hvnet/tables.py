@@ -5,10 +5,22 @@ from __future__ import annotations
 from rich.table import Table
 
 from hvnet.model import split_endpoint
-from hvnet.results import OperationResult, Results, TrafficResult
+from hvnet.results import MigrationResult, OperationResult, Results, TrafficResult
 from hvnet.units import format_bitrate, format_bytes, human_duration
 
-__all__ = ["adapters_table", "migrations_table", "operations_table", "results_tables", "traffic_table"]
+__all__ = [
+    "MIGRATION_ROWS",
+    "adapters_table",
+    "migrations_by_host_table",
+    "migrations_table",
+    "operations_table",
+    "results_tables",
+    "traffic_table",
+]
+
+#: Past this many live migrations the terminal shows one row per source host
+#: (each VM's row is in the JSON and the report).
+MIGRATION_ROWS = 50
 
 
 def _rate(bps: float) -> str:
@@ -86,7 +98,9 @@ def results_tables(results: Results) -> list[Table]:
     traffic, adapters = traffic_table(results), adapters_table(results)
     # A scenario that only migrates has no traffic table to show.
     tables = [traffic, adapters] if results.traffic or not results.migrations else [adapters]
-    if results.migrations:
+    if len(results.migrations) > MIGRATION_ROWS:
+        tables.append(migrations_by_host_table(results))
+    elif results.migrations:
         tables.append(migrations_table(results))
     if any(o.kind != "migrate" for o in results.operations):
         tables.append(operations_table(results))
@@ -133,6 +147,37 @@ def migrations_table(results: Results) -> Table:
             _rate(m.peak_gbps * 1e9),
             f"{m.cpu_core_s_source:.1f} / {m.cpu_core_s_destination:.1f}",
             style="red" if m.end_s is None else None,
+        )
+    return table
+
+
+def migrations_by_host_table(results: Results) -> Table:
+    """One row per source host of its live migrations together: how many, the first
+    start and last end, what they moved, the longest blackout, the highest peak and
+    the CPU they cost (a cluster's thousands of migrations fit a screen)."""
+    title = f"live migrations: {len(results.migrations)}, by source host (each VM's in --json and --report)"
+    table = Table(title=title, title_justify="left")
+    columns = ("source", "migrations", "first start", "last end", "moved", "longest blackout", "peak", "CPU core·s")
+    for column in columns:
+        table.add_column(column, justify="left" if column == "source" else "right")
+    by_host: dict[str, list[MigrationResult]] = {}
+    for m in results.migrations:
+        by_host.setdefault(m.source, []).append(m)
+    for host, moves in by_host.items():
+        ended = [m.end_s for m in moves if m.end_s is not None]
+        started = [m.start_s for m in moves if m.start_s is not None]
+        blackouts = [m.blackout_ms for m in moves if m.blackout_ms is not None]
+        never = len(moves) - len(ended)
+        table.add_row(
+            host,
+            str(len(moves)) + (f" ({never} never ended)" if never else ""),
+            _seconds(min(started)) if started else "never",
+            _seconds(max(ended)) if ended and not never else "never",
+            format_bytes(int(float(f"{sum(m.bytes_sent for m in moves):.3g}"))),
+            f"{max(blackouts):.0f} ms" if blackouts else "-",
+            _rate(max(m.peak_gbps for m in moves) * 1e9),
+            f"{sum(m.cpu_core_s_source for m in moves):.1f} / {sum(m.cpu_core_s_destination for m in moves):.1f}",
+            style="red" if never else None,
         )
     return table
 
