@@ -231,7 +231,7 @@ def plot(points: list[Point], png: Path) -> None:
     figure.update_layout(width=1400, height=450, margin={"l": 50, "r": 20, "t": 40, "b": 40})
     with tempfile.TemporaryDirectory() as tmp:
         html = Path(tmp) / "plot.html"
-        figure.write_html(html, include_plotlyjs=True)
+        figure.write_html(html, include_plotlyjs=True, config={"displayModeBar": False})
         subprocess.run(
             ["chromium", "--headless", "--no-sandbox", "--hide-scrollbars", f"--screenshot={png}", "--window-size=1400,460", html.as_uri()],
             check=True,

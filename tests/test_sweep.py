@@ -125,7 +125,7 @@ def test_on_an_existing_cluster(cli: Invoke, write: WriteFile, tmp_path: Path, c
     out = tmp_path / "four.parquet"
     result = cli("sweep", write("four.yaml", FOUR), "--out", out, "--scheduler", cluster)
     assert result.exit_code == 0, result.output
-    assert "4 variants on 1 Dask workers" in " ".join(result.stdout.split())
+    assert "4 variants on 1 Dask worker in" in " ".join(result.stdout.split())
     table = pq.read_table(out)
     assert table.num_rows == 4 * len(METRICS)
     assert table.schema.field("jumbo").type == pa.int64()

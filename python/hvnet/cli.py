@@ -228,7 +228,7 @@ def sweep(
         rows = write_parquet(result, out)
     _out().print(summary_table(result))
     _out().print(
-        f"{len(result.metrics)} variants on {result.workers} Dask workers in {result.wall_s:.1f} s; "
+        f"{_count(len(result.metrics), 'variant')} on {_count(result.workers, 'Dask worker')} in {result.wall_s:.1f} s; "
         f"{rows} rows written to {out}",
         highlight=False,
         markup=False,
@@ -541,6 +541,11 @@ def cost(
         _write_json(json_out, bill_document(priced), force)
     if json_out is None or str(json_out) != "-":
         _out().print(bill_table(priced))
+
+
+def _count(n: int, noun: str) -> str:
+    """`1 variant`, `12 variants`."""
+    return f"{n} {noun}{'s' * (n != 1)}"
 
 
 def _version_callback(value: bool) -> None:
