@@ -24,7 +24,7 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel, ConfigDict, model_validator
 
-__all__ = ["ROUNDING", "Series", "step_means"]
+__all__ = ["ROUNDING", "Series", "bin_integrals", "step_means"]
 
 #: A value this small relative to its series' peak is floating-point noise: 0.
 ROUNDING = 1e-12
@@ -135,31 +135,34 @@ class Series(BaseModel):
         return step_means(self.t_s, self.values, step_s, end_s)
 
 
-def step_means(times_s: Sequence[float], values: Sequence[float], step_s: float, end_s: float) -> list[float]:
-    """The mean of the step function over each bin `[k·step_s, (k+1)·step_s)`:
-    `ceil(end_s / step_s)` bins, the last one over the whole step even where
-    `end_s` cuts it (Task Manager shows the same thing).
-
-    This is the output edge, and the only place a grid is applied. It is
-    exact: each piece adds `value · overlap / step_s` to every bin it
-    overlaps, with the same arithmetic as `ChangePoints::means` in the
-    engine."""
-    if not step_s > 0:
-        raise ValueError(f"a step must be longer than 0 s, not {step_s}")
-    if not end_s > 0:
-        return []
-    bins = max(math.ceil(end_s / step_s), 1)
-    means = [0.0] * bins
+def bin_integrals(times_s: Sequence[float], values: Sequence[float], width_s: float, end_s: float, bins: int) -> list[float]:
+    """The integral of the step function over each bin `[k·width_s, (k+1)·width_s)` of
+    `bins`, up to `end_s` (nothing after it). Exact: each piece adds `value · overlap` to
+    every bin it overlaps, with the same arithmetic as `ChangePoints::means` in the engine.
+    The one place a series meets a grid (`step_means`, and the report's `Grid`)."""
+    sums = [0.0] * bins
     for i, (start, value) in enumerate(zip(times_s, values)):
         to = min(times_s[i + 1] if i + 1 < len(times_s) else end_s, end_s)
         start = max(start, 0.0)
         if to <= start or value == 0.0:
             continue
-        first = max(math.floor(start / step_s), 0)
-        last = min(max(math.ceil(to / step_s), first + 1), bins)
+        first = max(math.floor(start / width_s), 0)
+        last = min(max(math.ceil(to / width_s), first + 1), bins)
         for k in range(first, last):
-            low = k * step_s
-            overlap = min(to, low + step_s) - max(start, low)
+            low = k * width_s
+            overlap = min(to, low + width_s) - max(start, low)
             if overlap > 0.0:
-                means[k] += value * overlap / step_s
-    return means
+                sums[k] += value * overlap
+    return sums
+
+
+def step_means(times_s: Sequence[float], values: Sequence[float], step_s: float, end_s: float) -> list[float]:
+    """The mean of the step function over each bin `[k·step_s, (k+1)·step_s)`:
+    `ceil(end_s / step_s)` bins, the last one over the whole step even where
+    `end_s` cuts it (Task Manager shows the same thing); exact (`bin_integrals`)."""
+    if not step_s > 0:
+        raise ValueError(f"a step must be longer than 0 s, not {step_s}")
+    if not end_s > 0:
+        return []
+    bins = max(math.ceil(end_s / step_s), 1)
+    return [total / step_s for total in bin_integrals(times_s, values, step_s, end_s, bins)]

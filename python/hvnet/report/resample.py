@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from hvnet.series import Series
+from hvnet.series import Series, bin_integrals
 
 __all__ = ["MAX_POINTS", "Grid", "bin_factor", "significant"]
 
@@ -68,22 +68,8 @@ class Grid:
     def means(self, series: Series, end_s: float) -> list[float]:
         """The exact mean of `series` over each bin (the run ended at `end_s`: nothing after
         it); the last bin is a mean over its part before the axis's end."""
-        width, axis_end, bins = self.width_s, self.end_s, self.bins
-        sums = [0.0] * bins
-        stop = min(end_s, axis_end)
-        times, values = series.t_s, series.values
-        for i, (start, value) in enumerate(zip(times, values)):
-            to = min(times[i + 1] if i + 1 < len(times) else stop, stop)
-            start = max(start, 0.0)
-            if to <= start or value == 0.0:
-                continue
-            first = max(math.floor(start / width), 0)
-            last = min(max(math.ceil(to / width), first + 1), bins)
-            for k in range(first, last):
-                low = k * width
-                overlap = min(to, low + width) - max(start, low)
-                if overlap > 0.0:
-                    sums[k] += value * overlap
+        width, axis_end = self.width_s, self.end_s
+        sums = bin_integrals(series.t_s, series.values, width, min(end_s, axis_end), self.bins)
         return [total / (min((k + 1) * width, axis_end) - k * width) for k, total in enumerate(sums)]
 
 
