@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import pytest
 
-from hvnet import ScenarioError, parse_scenario, simulate
+from hvnet import parse_scenario, simulate
 from hvnet.calibration import CpuParameters
 from hvnet.calibration import MigrationParameters
 from hvnet.results import Results

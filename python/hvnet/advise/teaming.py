@@ -150,7 +150,7 @@ def check_lbfo_rdma(scenario: Scenario) -> list[Finding]:
         findings.append(
             LBFO_RDMA_LOST.finding(
                 f"{host.name}: LBFO team {team.name} holds RDMA NICs {and_list(rdma)} (rdma: true); SMB Direct cannot use them",
-                f"team them with SET (kind: set) instead of LBFO, or take them out of the team",
+                "team them with SET (kind: set) instead of LBFO, or take them out of the team",
                 _to_set(host, team),
                 team=team.name,
                 vswitch=vswitch,
