@@ -143,6 +143,18 @@ def test_endpoints_must_exist_and_differ_by_host() -> None:
         run_ntttcp(scenario(), "hv1", "hv1", threads=1, seconds=1.0)
 
 
+def test_an_unknown_name_lists_the_valid_ones() -> None:
+    """The error names the scenario's hosts and VMs, sorted; past SHOWN_NAMES, how many more."""
+    with pytest.raises(InputError) as caught:
+        run_ntttcp(scenario(), "hv1", "nope", threads=1, seconds=1.0)
+    assert "(hosts: hv1, hv2)" in str(caught.value)
+    many = "hosts:\n" + "".join(f"  - {{name: h{i:02d}, nics: [{{name: nic1, speed: 10Gbps}}]}}\n" for i in range(25))
+    with pytest.raises(InputError) as caught:
+        run_ntttcp(parse_scenario("name: many\n" + many), "x", "h01", threads=1, seconds=1.0)
+    message = str(caught.value)
+    assert "hosts: h00, h01, " in message and "h19 and 5 more" in message and "h20" not in message
+
+
 def test_cli_prints_the_report_and_writes_json(cli: Invoke, write: WriteFile) -> None:
     path = write("b2b.yaml", BACK_TO_BACK % {"mtu": 1500, "rsc": "true"})
     result = cli("ntttcp", path, "-s", "hv1", "-r", "hv2", "-m", "4", "-t", "5s")
