@@ -319,13 +319,14 @@ impl Simulation {
         self.activities[a.0 as usize].finished_at
     }
 
-    /// Work still to do.
+    /// Work still to do: between 0 and the amount (`target − progress`
+    /// may round past the amount, `(p + w) − p > w`).
     pub fn remaining(&self, a: ActivityId) -> Amount {
         let act = &self.activities[a.0 as usize];
         match act.state {
-            ActivityState::Running => {
-                (act.target - self.clocks[act.class as usize].progress_at(self.now)).max(0.0)
-            }
+            ActivityState::Running => (act.target
+                - self.clocks[act.class as usize].progress_at(self.now))
+            .clamp(0.0, act.amount),
             ActivityState::Completed => 0.0,
             ActivityState::Cancelled => act.amount,
         }
