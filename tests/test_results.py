@@ -32,6 +32,9 @@ from hvnet.results import (
     MigrationPass,
     MigrationResult,
     NicChoice,
+    CoreUtilisation,
+    NicUtilisation,
+    TeamUtilisation,
     TrafficResult,
     VcpuSeries,
 )
@@ -179,6 +182,9 @@ def documented_fields(heading: str) -> list[str]:
         (VcpuSeries, "(`VcpuSeries`)"),
         (AdapterSeries, "(`AdapterSeries`)"),
         (Series, "(`Series`)"),
+        (NicUtilisation, "(`NicUtilisation`)"),
+        (TeamUtilisation, "(`TeamUtilisation`)"),
+        (CoreUtilisation, "(`CoreUtilisation`)"),
     ],
     ids=[
         "Results",
@@ -191,6 +197,9 @@ def documented_fields(heading: str) -> list[str]:
         "VcpuSeries",
         "AdapterSeries",
         "Series",
+        "NicUtilisation",
+        "TeamUtilisation",
+        "CoreUtilisation",
     ],
 )
 def test_output_md_documents_every_field(model: type[BaseModel], heading: str) -> None:
@@ -205,6 +214,6 @@ def test_output_md_documents_the_flows_document() -> None:
 def test_every_results_field_is_mentioned_in_output_md() -> None:
     """The brief version of the check above, for any field a table might miss."""
     text = OUTPUT_DOC.read_text()
-    for model in (Results, TrafficResult, ConnectionResult, NicChoice, MigrationResult, MigrationPass, CoreSeries, VcpuSeries, AdapterSeries):
+    for model in (Results, TrafficResult, ConnectionResult, NicChoice, MigrationResult, MigrationPass, CoreSeries, VcpuSeries, AdapterSeries, NicUtilisation, TeamUtilisation, CoreUtilisation):
         for field in model.model_fields:
             assert f"`{field}`" in text, f"docs/output.md does not mention {model.__name__}.{field}"

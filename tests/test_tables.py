@@ -116,7 +116,7 @@ def test_a_stalled_entry_reads_never() -> None:
 def test_adapters_show_peak_send_and_receive() -> None:
     """hv1/nic1 sends and receives at 10 Gbps of line rate (0-1 s); speeds in the NIC's units."""
     text = render(STALLED)
-    (hv1,) = [line for line in text.splitlines() if line.startswith("│ hv1")]
+    hv1 = [line for line in text.splitlines() if line.startswith("│ hv1")][0]  # the adapters table's
     assert cells(hv1) == ["hv1", "nic1", "10 Gbps", "10 Gbps", "10 Gbps"]
 
 

@@ -66,6 +66,7 @@ def adapter_series(scenario: Scenario, run: NetworkRun) -> list[AdapterSeries]:
     """Each NIC's send and receive over time, in bits/s, as the change points of its use."""
     adapters = []
     for host in scenario.hosts:
+        team_of = {member: team.name for team in host.teams for member in team.members}
         for nic in host.nics:
             port = Port(host.name, nic.name)
             send, receive = run.fabric.out_of.get(port), run.fabric.into.get(port)
@@ -73,6 +74,7 @@ def adapter_series(scenario: Scenario, run: NetworkRun) -> list[AdapterSeries]:
                 AdapterSeries(
                     host=host.name,
                     nic=nic.name,
+                    team=team_of.get(nic.name),
                     speed_bps=nic.speed,
                     send_bps=_series(run, send.resource, _BITS) if send else Series(),
                     receive_bps=_series(run, receive.resource, _BITS) if receive else Series(),

@@ -9,24 +9,30 @@ resample it to a grid only where they draw one.
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, model_validator
 
 from hvnet._version import __version__
 from hvnet.model import Flow
 from hvnet.series import Series
 from hvnet.units import bits_per_s
+from hvnet.utilisation import CoreUtilisation, NicUtilisation, TeamUtilisation, core_utilisation, nic_utilisation, team_utilisation
 
 __all__ = [
     "AdapterSeries",
     "ConnectionResult",
     "CoreSeries",
+    "CoreUtilisation",
     "MigrationPass",
     "MigrationResult",
     "NicChoice",
+    "NicUtilisation",
     "NodeResult",
     "OperationResult",
     "Results",
     "Series",
+    "TeamUtilisation",
     "TrafficResult",
     "VcpuSeries",
 ]
@@ -100,6 +106,8 @@ class AdapterSeries(_Frozen):
 
     host: str
     nic: str
+    #: The host's team it is a member of; None when it is in none.
+    team: str | None = None
     speed_bps: float
     #: Line rate sent, frame overhead included (bits/s), exactly as it changed.
     send_bps: Series
@@ -221,12 +229,35 @@ class Results(_Frozen):
     cores: list[CoreSeries]
     #: One per virtual processor of every VM that sends or receives traffic, in scenario order (VMs, then vCPUs).
     vcpus: list[VcpuSeries] = []
+    #: Each NIC's send, then receive, as utilisation and headroom over [0, end_s) (hvnet.utilisation);
+    #: computed from `adapters` when not given.
+    utilisation: list[NicUtilisation] = []
+    #: Each team's send, then receive: its members' shares of its bytes and the hot-spot flag.
+    teams_utilisation: list[TeamUtilisation] = []
+    #: Each core's busy share as utilisation and headroom over [0, end_s).
+    cores_utilisation: list[CoreUtilisation] = []
     #: One per VM migration, in the order they were asked for.
     migrations: list[MigrationResult]
     #: One per migrate, drain and rolling_update event, in time order.
     operations: list[OperationResult]
     #: One line per NIC pair whose full-size frames a switch on its path drops.
     warnings: list[str]
+
+    @model_validator(mode="before")
+    @classmethod
+    def _utilisation(cls, data: Any) -> Any:
+        """Utilisation computed from the series when a document does not hold it (a run
+        read back: `simulate`), kept as it is when it does (a JSON document read again)."""
+        if not isinstance(data, dict) or "utilisation" in data:
+            return data
+        end_s = float(data.get("end_s", 0.0))
+        adapters = [AdapterSeries.model_validate(a) for a in data.get("adapters", [])]
+        cores = [CoreSeries.model_validate(c) for c in data.get("cores", [])]
+        nics = nic_utilisation(adapters, end_s)
+        data = {**data, "adapters": adapters, "cores": cores, "utilisation": nics}
+        data.setdefault("teams_utilisation", team_utilisation(nics))
+        data.setdefault("cores_utilisation", core_utilisation(cores, end_s))
+        return data
 
     @property
     def stalled(self) -> list[TrafficResult]:

@@ -2,25 +2,52 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from rich.table import Table
 
 from hvnet.model import split_endpoint
-from hvnet.results import MigrationResult, OperationResult, Results, TrafficResult
+from hvnet.results import CoreUtilisation, MigrationResult, NicUtilisation, OperationResult, Results, TrafficResult
 from hvnet.units import format_bitrate, format_bytes, human_duration
+from hvnet.utilisation import BUSY_SHARE, COLD_SHARE, HOT_SHARE
 
 __all__ = [
     "MIGRATION_ROWS",
+    "UTILISATION_ROWS",
     "adapters_table",
+    "cores_utilisation_table",
     "migrations_by_host_table",
     "migrations_table",
     "operations_table",
     "results_tables",
     "traffic_table",
+    "utilisation_table",
 ]
 
 #: Past this many live migrations the terminal shows one row per source host
 #: (each VM's row is in the JSON and the report).
 MIGRATION_ROWS = 50
+
+
+#: The utilisation tables show this many rows, the busiest (all are in --json and --report).
+UTILISATION_ROWS = 20
+
+
+def _table(title: str, columns: Sequence[tuple[str, bool]], rows: Sequence[Sequence[str]], styles: Sequence[str | None] = ()) -> Table:
+    """A table whose number columns (`(header, True)`, right-aligned) are never cut: each
+    keeps the width of its widest cell and never wraps; the text columns fold to fit (a
+    header's line break marks where it may wrap)."""
+    table = Table(title=title, title_justify="left")
+    for k, (header, number) in enumerate(columns):
+        if number:
+            widest = max((len(row[k]) for row in rows), default=0)
+            widest = max(widest, *(len(line) for line in header.split("\n")))
+            table.add_column(header, justify="right", no_wrap=True, min_width=widest)
+        else:
+            table.add_column(header, justify="left", overflow="fold")
+    for i, row in enumerate(rows):
+        table.add_row(*row, style=styles[i] if i < len(styles) else None)
+    return table
 
 
 def _rate(bps: float) -> str:
@@ -55,12 +82,8 @@ def _blackholed(t: TrafficResult) -> str:
 
 def traffic_table(results: Results) -> Table:
     """One row per traffic entry: where it went, over which NICs, how fast; red if it never completed."""
-    traffic = Table(title=f"{results.scenario}: traffic", title_justify="left")
-    columns = ("traffic", "from → to", "via NICs", "size", "start", "end", "mean rate", "black-holed")
-    for column in columns:
-        traffic.add_column(column, justify="left" if column in ("traffic", "from → to", "via NICs") else "right")
-    for t in results.traffic:
-        traffic.add_row(
+    rows = [
+        [
             t.name or "",
             f"{t.source} → {t.destination}",
             _via(t),
@@ -69,27 +92,113 @@ def traffic_table(results: Results) -> Table:
             _seconds(t.end_s),
             "-" if t.mean_bps is None else _rate(t.mean_bps),
             _blackholed(t),
-            style="red" if t.end_s is None else None,
-        )
-    return traffic
+        ]
+        for t in results.traffic
+    ]
+    columns = [("traffic", False), ("from → to", False), ("via NICs", False), ("size", True), ("start", True)]
+    columns += [("end", True), ("mean\nrate", True), ("black-\nholed", True)]
+    styles = ["red" if t.end_s is None else None for t in results.traffic]
+    return _table(f"{results.scenario}: traffic", columns, rows, styles)
+
+
+#: The adapters table's title: what its peaks are (each member alone, each direction, the whole run).
+ADAPTERS_TITLE = "adapters: each NIC (team member) alone; peak = highest instantaneous line rate over the whole run"
 
 
 def adapters_table(results: Results) -> Table:
     """One row per NIC (each team member on its own): its speed and its exact peak send
     and receive, the highest instantaneous line rate (frame overhead included) out of
-    and into that NIC, from the change points (not a mean over a step)."""
-    adapters = Table(title="adapters: instantaneous peak per NIC (member)", title_justify="left")
-    for column in ("host", "NIC", "speed", "peak send", "peak receive"):
-        adapters.add_column(column, justify="left" if column in ("host", "NIC") else "right")
-    for a in results.adapters:
-        adapters.add_row(
-            a.host,
-            a.nic,
-            format_bitrate(a.speed_bps),
-            _rate(a.send_bps.peak()),
-            _rate(a.receive_bps.peak()),
+    and into that NIC over the whole run, from the change points (not a mean over a step)."""
+    rows = [
+        [a.host, a.nic, format_bitrate(a.speed_bps), _rate(a.send_bps.peak()), _rate(a.receive_bps.peak())]
+        for a in results.adapters
+    ]
+    columns = [("host", False), ("NIC", False), ("speed", True), ("peak send\n(out)", True), ("peak receive\n(in)", True)]
+    return _table(ADAPTERS_TITLE, columns, rows)
+
+
+def _share(value: float) -> str:
+    return f"{100 * value:.0f}%"
+
+
+def _busiest(figures: Sequence[NicUtilisation] | Sequence[CoreUtilisation]) -> list[int]:
+    """Indices of `figures`, busiest first: highest p99, then max, then busy time."""
+    return sorted(range(len(figures)), key=lambda i: (-figures[i].p99_share, -figures[i].max_share, -figures[i].busy_s, i))
+
+
+def _more(shown: int, total: int, what: str) -> str | None:
+    return None if total <= shown else f"and {total - shown} more {what}, less busy (all in --json and --report)"
+
+
+def utilisation_table(results: Results, rows: int | None = UTILISATION_ROWS) -> Table:
+    """One row per NIC (each team member) and direction, busiest first (p99, then max): its
+    time-weighted p50, p90, p99 and max utilisation (rate / speed) over the whole run, the
+    time it was busy, its headroom (1 − p99) and its share of its team's bytes in that
+    direction, `hot` on the member that makes its team a hot spot (hvnet.utilisation); at most `rows` rows
+    (None: all), then a line saying how many more."""
+    nics = results.utilisation
+    order = _busiest(nics)
+    shown = order if rows is None else order[:rows]
+    hot = {(t.host, t.team, t.direction) for t in results.teams_utilisation if t.hot_spot}
+    cells = []
+    for i in shown:
+        u = nics[i]
+        team = "-" if u.team_share is None else _share(u.team_share)
+        if (u.host, u.team, u.direction) in hot and u.team_share is not None and u.team_share > HOT_SHARE:
+            team += " hot"
+        cells.append(
+            [
+                f"{u.host}/{u.nic}",
+                u.direction,
+                _share(u.p50_share),
+                _share(u.p90_share),
+                _share(u.p99_share),
+                _share(u.max_share),
+                _seconds(u.busy_s),
+                _share(u.headroom_share),
+                team,
+            ]
         )
-    return adapters
+    title = (
+        f"utilisation: rate / speed per NIC (team member) and direction over the whole run, busiest first; "
+        f"busy = above {_share(BUSY_SHARE)}; headroom = 1 − p99; hot = a member carried over {_share(HOT_SHARE)} "
+        f"of its team's bytes, another under {_share(COLD_SHARE)}"
+    )
+    columns = [("NIC", False), ("direction", False), ("p50", True), ("p90", True), ("p99", True), ("max", True)]
+    columns += [("busy", True), ("head-\nroom", True), ("of team", True)]
+    table = _table(title, columns, cells)
+    table.caption = _more(len(shown), len(nics), "NIC directions")
+    table.caption_justify = "left"
+    return table
+
+
+def cores_utilisation_table(results: Results, rows: int | None = UTILISATION_ROWS) -> Table:
+    """One row per physical core that did network work, busiest first: its time-weighted p50,
+    p90, p99 and max busy share over the whole run, busy time and headroom (1 − p99); at
+    most `rows` rows (None: all), then a line saying how many more."""
+    cores = [c for c in results.cores_utilisation if c.max_share > 0]
+    order = _busiest(cores)
+    shown = order if rows is None else order[:rows]
+    cells = [
+        [
+            cores[i].host,
+            str(cores[i].core),
+            _share(cores[i].p50_share),
+            _share(cores[i].p90_share),
+            _share(cores[i].p99_share),
+            _share(cores[i].max_share),
+            _seconds(cores[i].busy_s),
+            _share(cores[i].headroom_share),
+        ]
+        for i in shown
+    ]
+    title = "cores: busy share of each core that did network work over the whole run, busiest first"
+    columns = [("host", False), ("core", True), ("p50", True), ("p90", True), ("p99", True), ("max", True)]
+    columns += [("busy", True), ("head-\nroom", True)]
+    table = _table(title, columns, cells)
+    table.caption = _more(len(shown), len(cores), "cores")
+    table.caption_justify = "left"
+    return table
 
 
 def results_tables(results: Results) -> list[Table]:
@@ -98,6 +207,9 @@ def results_tables(results: Results) -> list[Table]:
     traffic, adapters = traffic_table(results), adapters_table(results)
     # A scenario that only migrates has no traffic table to show.
     tables = [traffic, adapters] if results.traffic or not results.migrations else [adapters]
+    tables.append(utilisation_table(results))
+    if any(c.max_share > 0 for c in results.cores_utilisation):
+        tables.append(cores_utilisation_table(results))
     if len(results.migrations) > MIGRATION_ROWS:
         tables.append(migrations_by_host_table(results))
     elif results.migrations:

@@ -123,7 +123,7 @@ def test_one_chart_per_nic_that_carried_traffic_with_title_and_units(
 def test_the_traffic_table_is_the_terminal_tables(failover_report: str, failover_results: Results) -> None:
     """Same columns, same cells, row for row."""
     terminal = results_tables(failover_results)[0]
-    header = [str(column.header) for column in terminal.columns]
+    header = [str(column.header).replace("-\n", "-").replace("\n", " ") for column in terminal.columns]  # a header may wrap there
     cells = [[str(cell) for cell in column.cells] for column in terminal.columns]
     expected = [header] + [[column[i] for column in cells] for i in range(terminal.row_count)]
     rows = Page(failover_report).rows
@@ -291,3 +291,11 @@ def test_a_vm_whose_stack_worked_gets_a_vcpu_heatmap() -> None:
     assert trace["y"] == ["vCPU 0", "vCPU 1"]
     assert max(trace["z"][0]) > 0 and max(trace["z"][1]) == 0
     assert "VMs whose vCPUs did no network work" not in html, "a VM without a stack at work has no vCPU series"
+
+
+def test_the_utilisation_section_lists_every_nic_busiest_first(failover_report: str, failover_results: Results) -> None:
+    """All 8 NIC directions of the failover example (not capped), busiest first, hot spots named."""
+    rows = Page(failover_report).rows
+    start = rows.index(["NIC", "direction", "p50", "p90", "p99", "max", "busy", "head-room", "of team"])
+    assert rows[start + 1][:2] == ["hv1/nic1", "send"] and len(rows[start + 1 : start + 9]) == 8
+    assert "Hot spots: hv1 / team1 (receive), hv2 / team1 (send), hv2 / team1 (receive)." in failover_report

@@ -25,6 +25,7 @@ from hvnet.report.sections import (
     design_section,
     summary_section,
     traffic_section,
+    utilisation_section,
 )
 from hvnet.results import Results
 
@@ -35,7 +36,7 @@ def render_report(results: Results, scenario: Scenario, resolution_s: float | No
     """The report as one HTML document; its charts' bins are a round multiple of
     `resolution_s` (default 1 s) that fits a chart's width (`resample.Grid`)."""
     grid = Grid.fit(results.end_s, resolution_s)
-    optional = [migrations_section(results), cpu_section(results, grid=grid)]
+    optional = [migrations_section(results), utilisation_section(results), cpu_section(results, grid=grid)]
     sections = [
         summary_section(results, scenario, grid),
         design_section(scenario),

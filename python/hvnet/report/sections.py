@@ -30,6 +30,7 @@ from hvnet.results import MigrationResult, OperationResult, Results
 from hvnet.series import Series
 from hvnet.tables import traffic_table
 from hvnet.units import format_bytes, format_duration, human_duration
+from hvnet.utilisation import BUSY_SHARE, COLD_SHARE, HOT_SHARE
 
 __all__ = [
     "NOT_SIMULATED",
@@ -40,6 +41,7 @@ __all__ = [
     "design_section",
     "summary_section",
     "traffic_section",
+    "utilisation_section",
 ]
 
 #: What the report cannot show, and why: one line at the top of the report.
@@ -368,9 +370,14 @@ def cpu_section(results: Results, shown: int = SHOWN_HEATMAPS, grid: Grid | None
     return Section("cpu", "CPU per core", body)
 
 
+def _header(header: object) -> str:
+    """A terminal header on one line: where it may wrap (`mean\\nrate`, `black-\\nholed`), a space or nothing."""
+    return str(header).replace("-\n", "-").replace("\n", " ")
+
+
 def _html_table(table: Table, stalled: list[bool]) -> str:
     """A terminal table as HTML: the same columns, cells and alignment; row i red if stalled[i]."""
-    head = "".join(f'<th class="{c.justify}">{escape(str(c.header))}</th>' for c in table.columns)
+    head = "".join(f'<th class="{c.justify}">{escape(_header(c.header))}</th>' for c in table.columns)
     cells = [[escape(str(cell)) for cell in column.cells] for column in table.columns]
     rows = []
     for i in range(table.row_count):
@@ -379,6 +386,34 @@ def _html_table(table: Table, stalled: list[bool]) -> str:
     if not rows:
         rows.append(f'<tr><td colspan="{len(table.columns)}">The scenario has no traffic.</td></tr>')
     return f'<table class="traffic"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
+
+
+def utilisation_section(results: Results) -> Section | None:
+    """The terminal's utilisation tables in full: every NIC (each team member) and direction,
+    then every core that did network work, busiest first (hvnet.utilisation); None when
+    the scenario has no NIC."""
+    from hvnet.tables import cores_utilisation_table, utilisation_table
+
+    if not results.utilisation:
+        return None
+    hot = [t for t in results.teams_utilisation if t.hot_spot]
+    caption = (
+        '<p class="caption">Utilisation is the rate over the link speed (a core: its busy share), '
+        "time-weighted over the whole run from the exact change points; busy is the time above "
+        f"{BUSY_SHARE:.0%}, headroom is 1 − p99, and <em>of team</em> is the member's share of its team's "
+        f"bytes in that direction (<em>hot</em>: one member carried over {HOT_SHARE:.0%} of them while "
+        f"another carried under {COLD_SHARE:.0%})."
+    )
+    if hot:
+        names = ", ".join(f"{t.host} / {t.team} ({t.direction})" for t in hot)
+        caption += f' <span class="stalled">Hot spots: {escape(names)}.</span>'
+    nics = utilisation_table(results, rows=None)
+    body = caption + "</p>" + _html_table(nics, [False] * nics.row_count)
+    cores = cores_utilisation_table(results, rows=None)
+    if cores.row_count:
+        body += '<p class="caption">Cores that did network work, busiest first.</p>'
+        body += _html_table(cores, [False] * cores.row_count)
+    return Section("utilisation", "Utilisation and headroom", body)
 
 
 def traffic_section(results: Results) -> Section:
