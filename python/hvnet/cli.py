@@ -543,6 +543,47 @@ def cost(
         _out().print(bill_table(priced))
 
 
+@app.command()
+def check(
+    file: Annotated[Path, typer.Argument(help="Scenario file (YAML) with requirements:.")],
+    json_out: JsonOut = None,
+    limit: Annotated[
+        int | None,
+        typer.Option("--limit", min=1, help="At most this many failures of each kind survive names, spread evenly (default: all)."),
+    ] = None,
+    force: Force = False,
+) -> None:
+    """Evaluate the scenario's requirements: the rolling update, each host's drain, blackouts, NIC utilisation,
+    and every single failure of the kinds it must survive (docs/check.md).
+
+    Exit code 1 when a requirement fails, 2 on bad input."""
+    from hvnet.check import NOTHING_TO_CHECK, check_document, check_table, simulations_needed
+    from hvnet.check import check as check_requirements
+
+    if json_out is not None and str(json_out) != "-":
+        _refuse_to_overwrite(json_out, force)
+    with _user_errors():
+        scenario = load_scenario(file)
+        total = simulations_needed(scenario, limit)
+        columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+        with Progress(*columns, TimeRemainingColumn(), console=_err(), transient=True, disable=total < 50) as progress:
+            task = progress.add_task("simulating", total=total)
+            result = check_requirements(scenario, lambda done, _: progress.update(task, completed=done), limit)
+    if json_out is not None:
+        _write_json(json_out, check_document(result), force)
+    if json_out is None or str(json_out) != "-":
+        if scenario.requirements is None:
+            _out().print(NOTHING_TO_CHECK, highlight=False, markup=False, soft_wrap=True)
+            return
+        _out().print(check_table(result))
+        verdict = "every requirement is met" if result.passed else "a requirement fails"
+        _out().print(
+            f"{verdict}; {_count(result.simulations, 'simulation')} in {result.wall_s:.1f} s", highlight=False, markup=False
+        )
+    if not result.passed:
+        raise typer.Exit(1)
+
+
 def _count(n: int, noun: str) -> str:
     """`1 variant`, `12 variants`."""
     return f"{n} {noun}{'s' * (n != 1)}"

@@ -16,11 +16,23 @@ from __future__ import annotations
 
 import functools
 import unicodedata
+import re
 from enum import Enum
 from collections.abc import Iterable, Mapping
 from typing import Annotated, Any, Protocol, TypeVar
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, PrivateAttr, Strict, WithJsonSchema, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    PlainSerializer,
+    PrivateAttr,
+    Strict,
+    WithJsonSchema,
+    model_validator,
+)
 
 from hvnet.errors import UnitError
 from hvnet.model.refs import SEPARATOR, split_endpoint
@@ -33,6 +45,7 @@ __all__ = [
     "Cpu",
     "Event",
     "EventAction",
+    "FailureKind",
     "Flow",
     "Host",
     "LiveMigration",
@@ -41,11 +54,13 @@ __all__ = [
     "Nic",
     "Placement",
     "PowerPlan",
+    "Requirements",
     "Scenario",
     "Switch",
     "Team",
     "TeamKind",
     "TeamingMode",
+    "Utilisation",
     "VM",
     "VirtualSwitch",
     "VmTeam",
@@ -120,6 +135,45 @@ PositiveBitRate = Annotated[BitRate, Field(gt=0, le=FASTEST_LINK_BPS)]
 PositiveBytes = Annotated[Bytes, Field(gt=0, le=LARGEST_BYTES)]
 Size = Annotated[Bytes, Field(le=LARGEST_BYTES)]
 Time = Annotated[Duration, Field(le=HORIZON_S)]
+
+_PERCENT = re.compile(r"^\s*(?P<number>(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+))\s*%\s*$")
+
+
+def _parse_percent(value: object) -> float:
+    """`70%` -> 0.7: a share of a link, written as a percentage above 0 and at most 100."""
+    if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+        raise ValueError(f"expected a percentage such as 70%, got {value!r}")
+    if not isinstance(value, str):
+        raise ValueError(
+            f"{value:g} has no '%'; write a share of the link as a percentage, e.g. 70% (not 0.7 or 70)"
+        )
+    match = _PERCENT.match(value)
+    if match is None:
+        raise ValueError(f"{value!r} is not a percentage; write a number and '%', e.g. 70%")
+    share = float(match["number"]) / 100
+    if not 0 < share <= 1:
+        raise ValueError(f"{value.strip()} is not a share of a link; write more than 0% and at most 100%")
+    return share
+
+
+def _format_percent(share: float) -> str:
+    return f"{share * 100:.10g}%"
+
+
+#: A share of a link's speed, written as a percentage ("70%"), stored as a fraction (0.7).
+Percent = Annotated[
+    float,
+    BeforeValidator(_parse_percent),
+    PlainSerializer(_format_percent, return_type=str),
+    WithJsonSchema(
+        {
+            "type": "string",
+            "pattern": r"^\s*([0-9]+(\.[0-9]*)?|\.[0-9]+)\s*%\s*$",
+            "description": "a percentage of a link's speed, more than 0% and at most 100%",
+            "examples": ["70%", "92.5%"],
+        }
+    ),
+]
 
 
 class PowerPlan(str, Enum):
@@ -204,6 +258,19 @@ class MigrationOption(str, Enum):
     SMB = "smb"
     SMB_DIRECT = "smb_direct"
     """SMB, and the design counts on SMB Direct: refused where both hosts have no RDMA interface (smb would fall back)."""
+
+
+class FailureKind(str, Enum):
+    """A kind of single failure `requirements.survive` explores (docs/check.md)."""
+
+    NIC = "nic"
+    """Each host NIC goes down (nic_down)."""
+    CABLE = "cable"
+    """Each cable is pulled (cable_down)."""
+    SWITCH = "switch"
+    """Each switch fails (switch_down)."""
+    PORT = "port"
+    """Each cabled switch port black-holes traffic, its link up (port_blackhole)."""
 
 
 class _Model(BaseModel):
@@ -458,6 +525,45 @@ class Event(_Model):
     """rolling_update only: whether a patched node's VMs move back to it before the next node. Absent: true."""
 
 
+class Utilisation(_Model):
+    """The most a NIC member may carry of its link, per percentile of time, each direction alone."""
+
+    p50: Percent | None = None
+    """Median over the traffic profile."""
+    p90: Percent | None = None
+    p99: Percent | None = None
+    max: Percent | None = None
+    """The instantaneous peak."""
+
+    @model_validator(mode="after")
+    def _one_at_least(self) -> Utilisation:
+        if self.limits() == {}:
+            raise ValueError("give at least one percentile: p50, p90, p99 or max, e.g. {p99: 70%}")
+        return self
+
+    def limits(self) -> dict[str, float]:
+        """The percentiles given, by name (`p99`, `max`), with their shares."""
+        return {name: value for name in ("p50", "p90", "p99", "max") if (value := getattr(self, name)) is not None}
+
+
+class Requirements(_Model):
+    """What the design must achieve; `hvnet check` evaluates each (docs/check.md)."""
+
+    maintenance_window: Time | None = None
+    """A rolling update of every host, from its first drain to its last node's end, takes at most this."""
+    max_drain: Time | None = None
+    """Draining any one host (alone, from a clean start) takes at most this."""
+    max_blackout: Annotated[Duration, Field(le=3600)] | None = None
+    """No VM is paused longer than this in any migration of those drains and that rolling update."""
+    max_utilisation: Utilisation | None = None
+    """No NIC member sends or receives more than this share of its link over the traffic profile."""
+    survive: tuple[FailureKind, ...] = ()
+    """Kinds of single failure after which every requirement above must still be met."""
+    patch_time: Time | None = None
+    """How long each node is down in the rolling update; null: the patch_time of the scenario's
+    rolling_update event, or 0s when it has none."""
+
+
 class Scenario(_Model):
     """A cluster design and what happens to it."""
 
@@ -469,6 +575,8 @@ class Scenario(_Model):
     vms: tuple[VM, ...] = ()
     traffic: tuple[Flow, ...] = ()
     events: tuple[Event, ...] = ()
+    requirements: Requirements | None = None
+    """What the design must achieve, for hvnet check; null: nothing to check."""
     #: The file it was read from, for messages about it ("<scenario>" when built in code).
     _source: str = PrivateAttr(default="<scenario>")
 

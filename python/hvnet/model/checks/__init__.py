@@ -15,6 +15,8 @@ pydantic checks each field on its own; these checks look across fields. By conce
 - ``events``: events name existing things; a migrate event moves a VM to
   another existing host; a drain or rolling update names hosts of a cluster
   that has another host.
+- ``requirements``: drain-based requirements need another host; each kind
+  of failure to survive is named once.
 
 ``context`` holds what they share. The checks read the raw data (plain dicts
 and lists, as loaded from YAML), not a validated ``Scenario``, so that a file
@@ -32,6 +34,7 @@ from hvnet.model.checks.context import Context, Finding, KnownHost, Loc, entries
 from hvnet.model.checks.events import check_events
 from hvnet.model.checks.hosts import check_host
 from hvnet.model.checks.names import check_names, check_traffic
+from hvnet.model.checks.requirements import check_requirements
 from hvnet.model.checks.vms import check_host_memory, check_vms
 
 __all__ = ["Finding", "Loc", "check_references"]
@@ -59,4 +62,5 @@ def check_references(data: Mapping[str, object], line_of: Callable[[Loc], int | 
     check_host_memory(ctx)
     check_traffic(ctx)
     check_events(ctx)
+    check_requirements(ctx)
     return ctx.findings
