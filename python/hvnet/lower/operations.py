@@ -47,7 +47,11 @@ class Gate:
         """The gate after `moves` end (or after this gate, if there are none), plus `delay_s`."""
         if moves:
             return Gate(self.at_s, tuple(moves), delay_s)
-        return Gate(self.at_s, self.after, self.delay_s + delay_s)
+        if self.after:
+            return Gate(self.at_s, self.after, self.delay_s + delay_s)
+        # Nothing to wait for: a time. (The core asks for a migration with no `after` at its
+        # time and reads no delay: a node with no VMs kept its successor from waiting for its patch.)
+        return Gate(self.at_s + self.delay_s + delay_s)
 
     def time(self, ends: list[float | None]) -> float | None:
         """When it opens, given every migration's end time; None if one it waits for never ended."""

@@ -1,0 +1,364 @@
+"""A failure soak (issue 15, item 7): random sequences of NIC, cable, switch and port failures
+and restorations during drains and rolling updates, on generated clusters, each simulated in
+this process and checked against the engine's invariants (docs/reliability.md, "Failure soak").
+
+    python3 bench/soak.py                      # 1000 sequences, seed 1
+    python3 bench/soak.py --sequences 200 --seed 7
+    python3 bench/soak.py --replay bench/out/soak/012.yaml
+
+A cluster has 4-8 hosts, each with two NICs in a team (LBFO in any mode and balancing, or
+SET) under a virtual switch, one NIC on each of two stacked top-of-rack switches joined by a
+100 Gbps cable; 10-40 VMs; a few flows between VMs and hosts; a drain or a rolling update (or
+both); and 1-10 failures, each restored or not, at random times. Each sequence is simulated
+twice (the second run must give the same results). What is checked (`violations`):
+
+- the run returns (an exception is a crash);
+- no NIC's send or receive series above its speed, no series negative or not finite;
+- every migration has an end or says it has none (end_s None), and one that did not end had a
+  reason: a failure still in force at the end of the run, or it waited on one that did not end;
+  an ended one moved at least its VM's memory and has a blackout;
+- every flow ended, or did not with a failure in force at the end and black-holed time > 0;
+  its black-holed time is within its life;
+- each operation's window holds its migrations (start before the first is queued, end the last
+  end, or None if one never ended); a rolling update's nodes in order (drain, down, back, end),
+  each down for its patch time; every migration belongs to exactly one operation;
+- a drain moves every VM that was on its host (none silently missing);
+- a second run gives the same results (wall time aside).
+
+Each violating or crashing sequence is written to `bench/out/soak/NNN.yaml` (the scenario,
+with the violations as comments): `hvnet simulate NNN.yaml` reproduces it. The same seed
+draws the same sequences.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import sys
+import time
+import traceback
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+import hvnet
+from hvnet.model.loader import scenario_from_data
+from hvnet.results import Results
+from hvnet.units import parse_bytes
+
+ROOT = Path(__file__).resolve().parents[1]
+OUT = ROOT / "bench" / "out" / "soak"
+REL = 1e-9
+
+LBFO_MODES = ("switch_independent", "static", "lacp")
+LBFO_BALANCING = ("address_hash", "hyperv_port", "dynamic")
+ADDRESS_HASH = ("transport_ports", "ip_addresses", "mac_addresses")
+OPTIONS = ("tcp_ip", "compression", "smb")
+#: Failure kinds and the event that restores each.
+FAILURES = {
+    "nic_down": "nic_up",
+    "cable_down": "cable_up",
+    "switch_down": "switch_up",
+    "port_blackhole": "port_restore",
+}
+
+
+@dataclass
+class Sequence:
+    """One generated scenario, and what the checks need to know of it."""
+
+    data: dict[str, Any]
+    #: For each failure: (kind, target, down at, restored at or None).
+    failures: list[tuple[str, str, float, float | None]] = field(default_factory=list)
+    #: Drained host -> its VMs at the start (drain before any other operation).
+    drained: dict[str, list[str]] = field(default_factory=dict)
+
+
+def _size_gib(rng: random.Random) -> str:
+    return f"{rng.choice((1, 2, 4, 4, 8, 8, 16))}GiB"
+
+
+def generate(rng: random.Random, hosts: tuple[int, int] = (4, 8), vms: tuple[int, int] = (10, 40),
+             failures: tuple[int, int] = (1, 10), flows: tuple[int, int] = (0, 6)) -> Sequence:
+    """A random cluster with a drain or a rolling update (or both) and failures during it."""
+    n = rng.randint(*hosts)
+    names = [f"hv{i + 1}" for i in range(n)]
+    speed = rng.choice(("10Gbps", "25Gbps"))
+    host_list = []
+    for name in names:
+        if rng.random() < 0.5:
+            team: dict[str, Any] = {"name": "team1", "kind": "set", "members": ["nic1", "nic2"],
+                                    "load_balancing": rng.choice(("hyperv_port", "dynamic"))}
+        else:
+            team = {"name": "team1", "kind": "lbfo", "members": ["nic1", "nic2"],
+                    "mode": rng.choice(LBFO_MODES), "load_balancing": rng.choice(LBFO_BALANCING)}
+            if team["load_balancing"] == "address_hash":
+                team["address_hash"] = rng.choice(ADDRESS_HASH)
+        host_list.append({
+            "name": name,
+            "cpu": {"ghz": 3.0},
+            "power_plan": "high_performance",
+            "live_migration": {"option": rng.choice(OPTIONS), "simultaneous": rng.randint(1, 4)},
+            "nics": [{"name": "nic1", "speed": speed}, {"name": "nic2", "speed": speed}],
+            "teams": [team],
+            "vswitches": [{"name": "vSwitch", "uplink": "team1"}],
+        })
+    switches = [{"name": "tor1", "ports": 48, "stack": "mlag1"}, {"name": "tor2", "ports": 48, "stack": "mlag1"}]
+    cables = []
+    for i, name in enumerate(names):
+        cables.append({"a": f"{name}/nic1", "b": f"tor1/{i + 1}"})
+        cables.append({"a": f"{name}/nic2", "b": f"tor2/{i + 1}"})
+    cables.append({"a": "tor1/48", "b": "tor2/48", "speed": "100Gbps"})
+    vm_list = []
+    for i in range(rng.randint(*vms)):
+        vm: dict[str, Any] = {"name": f"vm{i + 1}", "host": rng.choice(names), "memory": _size_gib(rng),
+                              "vswitch": "vSwitch"}
+        if rng.random() < 0.4:
+            vm["dirty_rate"] = f"{rng.choice((100, 400, 800))}Mbps"
+            vm["working_set"] = "1GiB"
+        vm_list.append(vm)
+    seq = Sequence(data={})
+    events: list[dict[str, Any]] = []
+    kinds = rng.choice(("drain", "rolling_update", "both"))
+    if kinds in ("drain", "both"):
+        host = rng.choice(names)
+        at = rng.uniform(0, 20)
+        events.append({"at": f"{at:.3f}s", "action": "drain", "target": host,
+                       "placement": rng.choice(("balanced", "round_robin"))})
+        seq.drained[host] = [v["name"] for v in vm_list if v["host"] == host]
+    if kinds in ("rolling_update", "both"):
+        nodes = rng.sample(names, rng.randint(2, min(4, n)))
+        at = rng.uniform(0, 20) if kinds == "rolling_update" else rng.uniform(60, 200)
+        events.append({"at": f"{at:.3f}s", "action": "rolling_update", "nodes": nodes,
+                       "patch_time": f"{rng.randint(10, 120)}s", "fail_back": rng.random() < 0.7})
+    # Failures: each of a thing that is up, restored or not, at random times in the first minutes.
+    ports = [(f"tor{k}", f"{i + 1}", f"{name}/nic{k}") for i, name in enumerate(names) for k in (1, 2)]
+    down_until: dict[tuple[str, str], float] = {}
+    for _ in range(rng.randint(*failures)):
+        kind = rng.choice(list(FAILURES))
+        if kind == "nic_down":
+            target = f"{rng.choice(names)}/nic{rng.randint(1, 2)}"
+        elif kind == "cable_down":
+            switch, port, nic = rng.choice(ports)
+            target = nic if rng.random() < 0.5 else f"{switch}/{port}"
+        elif kind == "switch_down":
+            target = rng.choice(("tor1", "tor2"))
+        else:
+            switch, port, _ = rng.choice(ports)
+            target = f"{switch}/{port}"
+        at = round(rng.uniform(0, 240), 3)
+        if down_until.get((kind, target), -1.0) >= at:
+            continue  # still down from an earlier failure of the same thing
+        back = round(at + rng.uniform(0.5, 90), 3) if rng.random() < 0.8 else None
+        down_until[(kind, target)] = math.inf if back is None else back
+        events.append({"at": f"{at}s", "action": kind, "target": target})
+        if back is not None:
+            events.append({"at": f"{back}s", "action": FAILURES[kind], "target": target})
+        seq.failures.append((kind, target, at, back))
+    endpoints = names + [v["name"] for v in vm_list]
+    traffic = []
+    for i in range(rng.randint(*flows)):
+        src, dst = rng.sample(names if rng.random() < 0.5 else endpoints, 2)
+        traffic.append({"name": f"f{i + 1}", "from": src, "to": dst, "size": f"{rng.choice((1, 5, 20))}GB",
+                        "start": f"{rng.uniform(0, 120):.3f}s", "connections": rng.randint(1, 4)})
+    seq.data = {"name": "soak", "hosts": host_list, "switches": switches, "cables": cables, "vms": vm_list,
+                "events": sorted(events, key=lambda e: float(e["at"][:-1]))}
+    if traffic:
+        seq.data["traffic"] = traffic
+    return seq
+
+
+def _in_force_at_end(seq: Sequence) -> bool:
+    """Whether some failure was never restored."""
+    return any(back is None for *_, back in seq.failures)
+
+
+def _both_switches_down(seq: Sequence) -> list[tuple[float, float]]:
+    """The intervals during which both switches are down (from their switch_down/up events)."""
+    changes = sorted((at, target, -1) for kind, target, at, _ in seq.failures if kind == "switch_down")
+    changes += sorted((back, target, +1) for kind, target, _, back in seq.failures if kind == "switch_down" and back is not None)
+    down: set[str] = set()
+    out: list[tuple[float, float]] = []
+    since: float | None = None
+    for at, target, step in sorted(changes):
+        (down.add if step < 0 else down.discard)(target)
+        if len(down) == 2 and since is None:
+            since = at
+        elif len(down) < 2 and since is not None:
+            out.append((since, at))
+            since = None
+    if since is not None:
+        out.append((since, math.inf))
+    return out
+
+
+def check(seq: Sequence, results: Results) -> list[tuple[str, str]]:
+    """Every invariant on one run's results: a list of (kind, detail) violations."""
+    bad: list[tuple[str, str]] = []
+    end = results.end_s
+    for a in results.adapters:
+        for way, s in (("send", a.send_bps), ("receive", a.receive_bps)):
+            values = list(s.values)
+            if any(not math.isfinite(v) or v < 0 for v in values):
+                bad.append(("negative_rate", f"{a.host}/{a.nic} {way}: a value < 0 or not finite"))
+            if s.peak() > a.speed_bps * (1 + REL):
+                bad.append(("over_capacity", f"{a.host}/{a.nic} {way} peaks at {s.peak()} over {a.speed_bps}"))
+    for core in results.cores:
+        if any(not math.isfinite(v) or v < 0 or v > 1 + REL for v in core.busy.values):
+            bad.append(("over_capacity", f"core {core.host}/{core.core} busy outside 0..1"))
+    vm_memory = {v["name"]: parse_bytes(v["memory"]) for v in seq.data["vms"]}
+    in_force = _in_force_at_end(seq)
+    for i, m in enumerate(results.migrations):
+        if m.end_s is None:
+            waited = m.start_s is None
+            if not in_force and not waited:
+                bad.append(("lost_migration", f"migration {i} ({m.vm}) never ended, with every failure restored"))
+            if waited and not any(o.end_s is None and o.start_s is not None for o in results.migrations):
+                bad.append(("lost_migration", f"migration {i} ({m.vm}) never started, and none it could wait for is stuck"))
+            if m.duration_s is not None or m.blackout_ms is not None:
+                bad.append(("lost_migration", f"migration {i} ({m.vm}) has no end but a duration or blackout"))
+        else:
+            if m.start_s is None or not (m.queued_s <= m.start_s + REL <= m.end_s + 2 * REL):
+                bad.append(("window", f"migration {i} ({m.vm}): queued {m.queued_s}, start {m.start_s}, end {m.end_s}"))
+            if m.bytes_sent < vm_memory[m.vm] * (1 - REL):
+                bad.append(("bytes", f"migration {i} ({m.vm}) ended having sent {m.bytes_sent} of {vm_memory[m.vm]}"))
+            if m.blackout_ms is None or m.blackout_ms < 0:
+                bad.append(("lost_migration", f"migration {i} ({m.vm}) ended with no blackout"))
+        if m.bytes_sent < 0 or m.peak_gbps < 0:
+            bad.append(("negative_rate", f"migration {i}: negative bytes or rate"))
+    hosts = {h["name"] for h in seq.data["hosts"]}
+    dark = _both_switches_down(seq)
+    for t in results.traffic:
+        life = (t.end_s if t.end_s is not None else end) - t.start_s
+        if not (0 <= t.blackholed_s <= life + 1e-6):
+            bad.append(("blackhole", f"flow {t.name}: black-holed {t.blackholed_s} s of a {life} s life"))
+        for c in t.connection_results:
+            if c.end_s is None and (c.stalled_since_s is None or not in_force):
+                bad.append(("blackhole", f"flow {t.name}: a connection never ended and is not reported stalled "
+                                         f"(failure in force at the end: {in_force})"))
+            if c.stalled_since_s is not None and c.blackholed_s < end - c.stalled_since_s - 1e-6:
+                bad.append(("blackhole", f"flow {t.name}: stalled since {c.stalled_since_s} but black-holed {c.blackholed_s} s"))
+        # Between two hosts (which never move), every path crosses a switch: while both are
+        # down the flow is black-holed, and says so.
+        if t.source in hosts and t.destination in hosts:
+            t_end = t.end_s if t.end_s is not None else end
+            overlap = max((min(b, t_end) - max(a, t.start_s) for a, b in dark), default=0.0)
+            if overlap > 1e-6 and t.blackholed_s < overlap - 1e-6:
+                bad.append(("blackhole", f"flow {t.name}: both switches down for {overlap} s of its life, "
+                                         f"black-holed {t.blackholed_s} s"))
+    owner: Counter[int] = Counter()
+    for k, op in enumerate(results.operations):
+        ms = [results.migrations[i] for i in op.migrations]
+        owner.update(op.migrations)
+        if any(m.operation != k for m in ms):
+            bad.append(("operation", f"operation {k}: a migration names another operation"))
+        if any(m.queued_s < op.start_s - REL for m in ms):
+            bad.append(("operation", f"operation {k} starts at {op.start_s}, after a migration was queued"))
+        ends = [m.end_s for m in ms]
+        if any(e is None for e in ends):
+            if op.end_s is not None:
+                bad.append(("operation", f"operation {k} ends at {op.end_s} with a migration that never ended"))
+        elif ms and (op.end_s is None or op.end_s < max(e for e in ends if e is not None) - REL):
+            bad.append(("operation", f"operation {k} ends at {op.end_s}, before its last migration"))
+        if op.kind == "drain" and op.host in seq.drained and len(ms) != len(seq.drained[op.host]):
+            bad.append(("lost_migration", f"drain of {op.host}: {len(ms)} migrations for {len(seq.drained[op.host])} VMs"))
+        last = op.start_s
+        for node in op.nodes:
+            times = [node.drain_start_s, node.down_s, node.back_s, node.end_s]
+            known = [x for x in times if x is not None]
+            if known != sorted(known) or (known and known[0] < last - REL) or times[: len(known)] != known:
+                bad.append(("operation", f"rolling update node {node.node}: times out of order {times}"))
+            if known:
+                last = known[-1]
+    if set(owner) != set(range(len(results.migrations))) or any(v != 1 for v in owner.values()):
+        bad.append(("operation", "a migration in no operation or in two"))
+    return bad
+
+
+def _comparable(results: Results) -> dict[str, Any]:
+    data = results.model_dump(mode="json")
+    data.pop("wall_s", None)
+    return data
+
+
+def tally(results: Results, stats: Counter[str]) -> None:
+    """What a run did, summed over the soak (to show what it exercised)."""
+    stats["migrations"] += len(results.migrations)
+    stats["migrations not ended"] += sum(m.end_s is None for m in results.migrations)
+    stats["migrations never started"] += sum(m.start_s is None for m in results.migrations)
+    stats["flows"] += len(results.traffic)
+    stats["flows black-holed"] += sum(t.blackholed_s > 0 for t in results.traffic)
+    stats["flows not ended"] += sum(t.end_s is None for t in results.traffic)
+
+
+def run_one(seq: Sequence, filename: str, stats: Counter[str] | None = None) -> tuple[list[tuple[str, str]], int]:
+    """Simulates a sequence twice and checks it; returns the violations and the simulations run."""
+    scenario = scenario_from_data(seq.data, filename)
+    first = hvnet.simulate(scenario)
+    if stats is not None:
+        tally(first, stats)
+    bad = check(seq, first)
+    second = hvnet.simulate(scenario)
+    if _comparable(first) != _comparable(second):
+        bad.append(("determinism", "a second run gave other results"))
+    return bad, 2
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sequences", type=int, default=1000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--timeout", type=float, default=60.0, help="seconds a sequence may take (both runs)")
+    parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument("--quiet", action="store_true")
+    args = parser.parse_args(argv)
+    rng = random.Random(args.seed)
+    counts: Counter[str] = Counter()
+    kinds: Counter[str] = Counter()
+    stats: Counter[str] = Counter()
+    simulations = failures = 0
+    slowest = 0.0
+    began = time.perf_counter()
+    for n in range(args.sequences):
+        seq = generate(rng)
+        failures += len(seq.failures)
+        t0 = time.perf_counter()
+        try:
+            bad, sims = run_one(seq, f"soak-{n:03d}.yaml", stats)
+            simulations += sims
+        except Exception:  # noqa: BLE001 - a crash is what the soak counts
+            bad = [("crash", traceback.format_exc(limit=4))]
+            counts["crash"] += 1
+        took = time.perf_counter() - t0
+        slowest = max(slowest, took)
+        if took > args.timeout:
+            bad.append(("slow", f"took {took:.1f} s, over {args.timeout} s"))
+        for kind, _ in bad:
+            kinds[kind] += 1
+        if bad:
+            counts["violating"] += 1
+            args.out.mkdir(parents=True, exist_ok=True)
+            path = args.out / f"{n:03d}.yaml"
+            notes = "".join(f"# {kind}: {line}\n" for kind, detail in bad for line in detail.splitlines())
+            path.write_text(f"# bench/soak.py --seed {args.seed}, sequence {n}\n{notes}"
+                            + yaml.safe_dump(seq.data, sort_keys=False))
+        if not args.quiet and (n + 1) % 50 == 0:
+            print(f"{n + 1} sequences, {counts['violating']} violating, {time.perf_counter() - began:.0f} s",
+                  file=sys.stderr)
+    elapsed = time.perf_counter() - began
+    print(f"sequences: {args.sequences} (seed {args.seed}), simulations: {simulations}, "
+          f"failures injected: {failures}, time: {elapsed:.1f} s (slowest sequence {slowest:.2f} s)")
+    print(f"violations: {sum(v for k, v in kinds.items() if k != 'crash')}"
+          + "".join(f", {k}: {v}" for k, v in sorted(kinds.items()) if k != "crash"))
+    print(f"crashes: {counts['crash']}; sequences with a violation or crash: {counts['violating']}"
+          + (f" (written to {args.out})" if counts["violating"] else ""))
+    print("exercised: " + ", ".join(f"{k}: {v}" for k, v in stats.items()))
+    return 1 if counts["violating"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
