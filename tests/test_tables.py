@@ -29,6 +29,7 @@ import io
 import re
 from collections.abc import Callable
 from importlib import resources
+from pathlib import Path
 
 import pytest
 from rich.console import Console
@@ -134,3 +135,82 @@ def test_past_fifty_migrations_the_terminal_shows_one_row_per_source_host() -> N
     grouped = [t for t in tables if str(t.title).startswith("live migrations:")]
     assert len(grouped) == 1 and grouped[0].row_count == 1
     assert f"{MIGRATION_ROWS + 1}" in [str(c) for c in grouped[0].columns[1].cells]
+
+
+def many_migrations() -> str:
+    """A drain of MIGRATION_ROWS + 1 VMs: the terminal groups them by source host."""
+    lines = ["name: many", "hosts:"]
+    lines += [f"  - {{name: hv{h}, nics: [{{name: nic1, speed: 10Gbps}}]}}" for h in (1, 2)]
+    lines += ["switches: [{name: sw, ports: 4, port_speed: 10Gbps}]", "cables:"]
+    lines += [f"  - {{a: hv{h}/nic1, b: sw/{h}}}" for h in (1, 2)]
+    lines += ["vms:"] + [f"  - {{name: vm{i}, host: hv1, memory: 1GiB}}" for i in range(MIGRATION_ROWS + 1)]
+    lines += ["events: [{at: 0s, action: drain, target: hv1}]"]
+    return "\n".join(lines) + "\n"
+
+
+def example(name: str) -> str:
+    return resources.files("hvnet.examples").joinpath(name).read_text()
+
+
+EXAMPLES = sorted(
+    str(path.relative_to(Path(str(resources.files("hvnet") / "examples"))))
+    for path in Path(str(resources.files("hvnet") / "examples")).rglob("*.yaml")
+)
+
+
+@pytest.mark.parametrize("name", EXAMPLES + ["<stalled>", "<many migrations>"])
+def test_at_80_columns_no_number_is_cut(name: str) -> None:
+    """Every table of every example, a stalled entry and a drain grouped by host fit an
+    80-column terminal with no cell cut ("…"): numbers keep their width, names wrap."""
+    text = {"<stalled>": STALLED, "<many migrations>": many_migrations()}.get(name) or example(name)
+    out = io.StringIO()
+    console = Console(file=out, width=80, color_system=None)
+    for table in results_tables(simulate(parse_scenario(text))):
+        console.print(table)
+    printed = out.getvalue()
+    assert "…" not in printed
+    assert max(len(line) for line in printed.splitlines()) <= 80
+
+
+def test_the_rolling_update_at_80_columns_keeps_every_start_whole() -> None:
+    """The case of the issue: at 80 columns the migrations table cut its starts ("20 min 52 s"
+    to "20 min…") and its options; now each start is on one line, whole."""
+    out = io.StringIO()
+    for table in results_tables(simulate(parse_scenario(example("rolling-update.yaml")))):
+        Console(file=out, width=80, color_system=None).print(table)
+    text = out.getvalue()
+    assert "│ sql1  │ hv3 → hv1 │ 20 min 52 s │" in text and "smb_direct" in text
+
+
+#: Which printed table each row of docs/output.md's column list is (by its title).
+DOCUMENTED_TABLES: dict[str, Callable[[str], bool]] = {
+    "traffic": lambda title: title.endswith(": traffic"),
+    "adapters": lambda title: title.startswith("adapters:"),
+    "utilisation": lambda title: title.startswith("utilisation:"),
+    "cores": lambda title: title.startswith("cores:"),
+    "live migrations": lambda title: title == "live migrations",
+    "live migrations: how": lambda title: title.startswith("live migrations: how"),
+    "live migrations: by source host": lambda title: "by source host" in title,
+    "operations": lambda title: title.startswith("operations:"),
+    "rolling update nodes": lambda title: title.startswith("rolling update:"),
+}
+
+
+def test_output_md_lists_exactly_the_columns_each_table_prints() -> None:
+    """docs/output.md's column list, table by table, is the program's headers (a header's
+    line break read as a space, or nothing after a hyphen), and every printed table is in it."""
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "output.md").read_text()
+    section = doc[doc.index("## The terminal table") : doc.index("## Errors and exit codes")]
+    documented = {
+        name: re.findall(r"`([^`]+)`", columns)
+        for name, columns in re.findall(r"^\| ([a-z:' ]+) \| (`.+`) \|$", section, flags=re.MULTILINE)
+    }
+    assert set(documented) == set(DOCUMENTED_TABLES)
+    printed: dict[str, list[str]] = {}
+    for text in (example("failover.yaml"), example("rolling-update.yaml"), many_migrations()):
+        for table in results_tables(simulate(parse_scenario(text))):
+            if table.title is None:
+                continue  # the summary and warning lines
+            (name,) = [n for n, matches in DOCUMENTED_TABLES.items() if matches(str(table.title))]
+            printed[name] = [str(c.header).replace("-\n", "-").replace("\n", " ") for c in table.columns]
+    assert printed == documented

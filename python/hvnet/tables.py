@@ -18,6 +18,7 @@ __all__ = [
     "cores_utilisation_table",
     "migrations_by_host_table",
     "migrations_table",
+    "nodes_table",
     "operations_table",
     "results_tables",
     "traffic_table",
@@ -33,16 +34,17 @@ MIGRATION_ROWS = 50
 UTILISATION_ROWS = 20
 
 
-def _table(title: str, columns: Sequence[tuple[str, bool]], rows: Sequence[Sequence[str]], styles: Sequence[str | None] = ()) -> Table:
+def _table(title: str, columns: Sequence[tuple[str, bool | str]], rows: Sequence[Sequence[str]], styles: Sequence[str | None] = ()) -> Table:
     """A table whose number columns (`(header, True)`, right-aligned) are never cut: each
-    keeps the width of its widest cell and never wraps; the text columns fold to fit (a
-    header's line break marks where it may wrap)."""
+    keeps the width of its widest cell and never wraps; so does a column of single words
+    (`(header, "word")`, left-aligned); the text columns fold to fit. A header's line break
+    marks where it may wrap."""
     table = Table(title=title, title_justify="left")
-    for k, (header, number) in enumerate(columns):
-        if number:
+    for k, (header, kind) in enumerate(columns):
+        if kind:
             widest = max((len(row[k]) for row in rows), default=0)
             widest = max(widest, *(len(line) for line in header.split("\n")))
-            table.add_column(header, justify="right", no_wrap=True, min_width=widest)
+            table.add_column(header, justify="right" if kind is True else "left", no_wrap=True, min_width=widest)
         else:
             table.add_column(header, justify="left", overflow="fold")
     for i, row in enumerate(rows):
@@ -118,7 +120,9 @@ def adapters_table(results: Results) -> Table:
 
 
 def _share(value: float) -> str:
-    return f"{100 * value:.0f}%"
+    """A share as a percentage: whole percent, one decimal under 10 % (0.6%), 0% for none."""
+    percent = 100 * value
+    return f"{percent:.1f}%" if 0 < percent < 9.95 else f"{percent:.0f}%"
 
 
 def _busiest(figures: Sequence[NicUtilisation] | Sequence[CoreUtilisation]) -> list[int]:
@@ -161,10 +165,10 @@ def utilisation_table(results: Results, rows: int | None = UTILISATION_ROWS) -> 
         )
     title = (
         f"utilisation: rate / speed per NIC (team member) and direction over the whole run, busiest first; "
-        f"busy = above {_share(BUSY_SHARE)}; headroom = 1 − p99; hot = a member carried over {_share(HOT_SHARE)} "
-        f"of its team's bytes, another under {_share(COLD_SHARE)}"
+        f"busy = above {BUSY_SHARE:.0%}; headroom = 1 − p99; hot = a member carried over {HOT_SHARE:.0%} "
+        f"of its team's bytes, another under {COLD_SHARE:.0%}"
     )
-    columns = [("NIC", False), ("direction", False), ("p50", True), ("p90", True), ("p99", True), ("max", True)]
+    columns: list[tuple[str, bool | str]] = [("NIC", False), ("direction", "word"), ("p50", True), ("p90", True), ("p99", True), ("max", True)]
     columns += [("busy", True), ("head-\nroom", True), ("of team", True)]
     table = _table(title, columns, cells)
     table.caption = _more(len(shown), len(nics), "NIC directions")
@@ -193,7 +197,7 @@ def cores_utilisation_table(results: Results, rows: int | None = UTILISATION_ROW
         for i in shown
     ]
     title = "cores: busy share of each core that did network work over the whole run, busiest first"
-    columns = [("host", False), ("core", True), ("p50", True), ("p90", True), ("p99", True), ("max", True)]
+    columns: list[tuple[str, bool | str]] = [("host", False), ("core", True), ("p50", True), ("p90", True), ("p99", True), ("max", True)]
     columns += [("busy", True), ("head-\nroom", True)]
     table = _table(title, columns, cells)
     table.caption = _more(len(shown), len(cores), "cores")
@@ -212,10 +216,12 @@ def results_tables(results: Results) -> list[Table]:
         tables.append(cores_utilisation_table(results))
     if len(results.migrations) > MIGRATION_ROWS:
         tables.append(migrations_by_host_table(results))
-    elif results.migrations:
-        tables.append(migrations_table(results))
+    elif results.migrations:  # in two tables, so that each fits 80 columns without cutting a number
+        tables += [migrations_table(results, "time"), migrations_table(results, "cost")]
     if any(o.kind != "migrate" for o in results.operations):
         tables.append(operations_table(results))
+    if any(o.nodes for o in results.operations):
+        tables.append(nodes_table(results))
     stalled = len(results.stalled)
     summary = Table.grid(padding=(0, 2))
     done = []  # a scenario that only migrates has no traffic to count
@@ -237,30 +243,50 @@ def results_tables(results: Results) -> list[Table]:
     return [*tables, summary, warnings]
 
 
-def migrations_table(results: Results) -> Table:
+#: The columns of a live migration's row: (header, a number column), and which part
+#: of the terminal's two tables each is in ("time": when and how much; "cost": how).
+_MIGRATION_COLUMNS: tuple[tuple[str, bool, str], ...] = (
+    ("VM", False, "both"),
+    ("from → to", False, "time"),
+    ("option", False, "cost"),
+    ("start", True, "time"),
+    ("waited", True, "cost"),
+    ("duration", True, "time"),
+    ("passes", True, "cost"),
+    ("moved", True, "time"),
+    ("black-\nout", True, "time"),
+    ("peak", True, "time"),
+    ("CPU core·s\nsource / dest.", True, "cost"),
+)
+
+
+def _migration_row(m: MigrationResult) -> list[str]:
+    waited = None if m.start_s is None else m.start_s - m.queued_s
+    return [
+        m.vm,
+        f"{m.source} → {m.destination}",
+        m.option,
+        _seconds(m.start_s),
+        "-" if not waited else _seconds(waited),
+        _seconds(m.duration_s),
+        str(m.passes),
+        format_bytes(int(float(f"{m.bytes_sent:.3g}"))),
+        "-" if m.blackout_ms is None else f"{m.blackout_ms:.0f} ms",
+        _rate(m.peak_gbps * 1e9),
+        f"{m.cpu_core_s_source:.1f} / {m.cpu_core_s_destination:.1f}",
+    ]
+
+
+def migrations_table(results: Results, part: str = "all") -> Table:
     """One row per live migration: when it started, how long it waited and
-    took, how much it moved, the blackout, its peak rate and the CPU it cost."""
-    table = Table(title="live migrations", title_justify="left")
-    columns = ("VM", "from → to", "option", "start", "waited", "duration", "passes", "moved", "blackout", "peak", "CPU core·s")
-    for column in columns:
-        table.add_column(column, justify="left" if column in ("VM", "from → to", "option") else "right")
-    for m in results.migrations:
-        waited = None if m.start_s is None else m.start_s - m.queued_s
-        table.add_row(
-            m.vm,
-            f"{m.source} → {m.destination}",
-            m.option,
-            _seconds(m.start_s),
-            "-" if not waited else _seconds(waited),
-            _seconds(m.duration_s),
-            str(m.passes),
-            format_bytes(int(float(f"{m.bytes_sent:.3g}"))),
-            "-" if m.blackout_ms is None else f"{m.blackout_ms:.0f} ms",
-            _rate(m.peak_gbps * 1e9),
-            f"{m.cpu_core_s_source:.1f} / {m.cpu_core_s_destination:.1f}",
-            style="red" if m.end_s is None else None,
-        )
-    return table
+    took, how much it moved, the blackout, its peak rate and the CPU it cost.
+    `part` "time" keeps when and how much (the terminal's first table), "cost"
+    how: its option, wait, passes and CPU (the second); "all" every column (the report)."""
+    keep = [k for k, (_, _, where) in enumerate(_MIGRATION_COLUMNS) if part == "all" or where in ("both", part)]
+    rows = [[row[k] for k in keep] for row in map(_migration_row, results.migrations)]
+    columns = [_MIGRATION_COLUMNS[k][:2] for k in keep]
+    title = {"all": "live migrations", "time": "live migrations", "cost": "live migrations: how (option, queue, passes, CPU)"}[part]
+    return _table(title, columns, rows, ["red" if m.end_s is None else None for m in results.migrations])
 
 
 def migrations_by_host_table(results: Results) -> Table:
@@ -268,30 +294,31 @@ def migrations_by_host_table(results: Results) -> Table:
     start and last end, what they moved, the longest blackout, the highest peak and
     the CPU they cost (a cluster's thousands of migrations fit a screen)."""
     title = f"live migrations: {len(results.migrations)}, by source host (each VM's in --json and --report)"
-    table = Table(title=title, title_justify="left")
-    columns = ("source", "migrations", "first start", "last end", "moved", "longest blackout", "peak", "CPU core·s")
-    for column in columns:
-        table.add_column(column, justify="left" if column == "source" else "right")
     by_host: dict[str, list[MigrationResult]] = {}
     for m in results.migrations:
         by_host.setdefault(m.source, []).append(m)
+    rows, styles = [], []
     for host, moves in by_host.items():
         ended = [m.end_s for m in moves if m.end_s is not None]
         started = [m.start_s for m in moves if m.start_s is not None]
         blackouts = [m.blackout_ms for m in moves if m.blackout_ms is not None]
         never = len(moves) - len(ended)
-        table.add_row(
-            host,
-            str(len(moves)) + (f" ({never} never ended)" if never else ""),
-            _seconds(min(started)) if started else "never",
-            _seconds(max(ended)) if ended and not never else "never",
-            format_bytes(int(float(f"{sum(m.bytes_sent for m in moves):.3g}"))),
-            f"{max(blackouts):.0f} ms" if blackouts else "-",
-            _rate(max(m.peak_gbps for m in moves) * 1e9),
-            f"{sum(m.cpu_core_s_source for m in moves):.1f} / {sum(m.cpu_core_s_destination for m in moves):.1f}",
-            style="red" if never else None,
+        rows.append(
+            [
+                host,
+                str(len(moves)) + (f" ({never} never ended)" if never else ""),
+                _seconds(min(started)) if started else "never",
+                _seconds(max(ended)) if ended and not never else "never",
+                format_bytes(int(float(f"{sum(m.bytes_sent for m in moves):.3g}"))),
+                f"{max(blackouts):.0f} ms" if blackouts else "-",
+                _rate(max(m.peak_gbps for m in moves) * 1e9),
+                f"{sum(m.cpu_core_s_source for m in moves):.0f} / {sum(m.cpu_core_s_destination for m in moves):.0f}",
+            ]
         )
-    return table
+        styles.append("red" if never else None)
+    columns = [("source", False), ("migrations", False), ("first\nstart", True), ("last\nend", True), ("moved", True)]
+    columns += [("longest\nblackout", True), ("peak", True), ("CPU core·s\nsource / dest.", True)]
+    return _table(title, columns, rows, styles)
 
 
 def _span(start: float | None, end: float | None) -> str:
@@ -307,39 +334,49 @@ def _operation_name(o: OperationResult) -> str:
 
 
 def operations_table(results: Results) -> Table:
-    """One row per operation (drain, rolling update), and one per node of a
-    rolling update (with the VMs drained from it): when it began and ended,
-    its window, its migrations and what they moved, and when each node was
-    down for its patch."""
-    table = Table(title="operations: maintenance windows", title_justify="left")
-    columns = ("operation", "start", "end", "window", "migrations", "moved", "longest blackout", "node down → back")
-    for column in columns:
-        table.add_column(column, justify="left" if column == "operation" else "right")
+    """One row per operation (drain, rolling update), named with its migrations and what
+    they moved, and one per node of a rolling update (with the VMs drained from it): when
+    it began and ended, its window and its longest blackout. When each node was down for
+    its patch is in `nodes_table`."""
+    rows: list[list[str]] = []
+    styles: list[str | None] = []
     for o in results.operations:
         if o.kind == "migrate":
             continue
-        table.add_row(
-            _operation_name(o),
-            _seconds(o.start_s),
-            _seconds(o.end_s),
-            _span(o.start_s, o.end_s),
-            str(len(o.migrations)),
-            format_bytes(int(float(f"{o.bytes_sent:.3g}"))),
-            "-" if o.longest_blackout_ms is None else f"{o.longest_blackout_ms:.0f} ms",
-            "",
-            style="red" if o.end_s is None else None,
+        moved = format_bytes(int(float(f"{o.bytes_sent:.3g}")))
+        count = len(o.migrations)
+        rows.append(
+            [
+                f"{_operation_name(o)}: {count} migration{'s' * (count != 1)}, {moved}",
+                _seconds(o.start_s),
+                _seconds(o.end_s),
+                _span(o.start_s, o.end_s),
+                "-" if o.longest_blackout_ms is None else f"{o.longest_blackout_ms:.0f} ms",
+            ]
         )
+        styles.append("red" if o.end_s is None else None)
+        for node in o.nodes:
+            rows.append(
+                [
+                    f"  {node.node} ({node.vms} VM{'s' * (node.vms != 1)})",
+                    _seconds(node.drain_start_s),
+                    _seconds(node.end_s),
+                    _span(node.drain_start_s, node.end_s),
+                    "",
+                ]
+            )
+            styles.append("red" if node.end_s is None else None)
+    columns = [("operation", False), ("start", True), ("end", True), ("window", True), ("longest\nblackout", True)]
+    return _table("operations: maintenance windows", columns, rows, styles)
+
+
+def nodes_table(results: Results) -> Table:
+    """One row per node of each rolling update: when it went down for its patch and when it was back."""
+    rows: list[list[str]] = []
+    styles: list[str | None] = []
+    for o in results.operations:
         for node in o.nodes:
             down = "never" if node.down_s is None else f"{_seconds(node.down_s)} → {_seconds(node.back_s)}"
-            table.add_row(
-                f"  {node.node} ({node.vms} VM{'s' * (node.vms != 1)})",
-                _seconds(node.drain_start_s),
-                _seconds(node.end_s),
-                _span(node.drain_start_s, node.end_s),
-                "",
-                "",
-                "",
-                down,
-                style="red" if node.end_s is None else None,
-            )
-    return table
+            rows.append([node.node, down])
+            styles.append("red" if node.down_s is None else None)
+    return _table("rolling update: each node down for its patch", [("node", False), ("down → back", True)], rows, styles)

@@ -299,3 +299,25 @@ def test_the_utilisation_section_lists_every_nic_busiest_first(failover_report: 
     start = rows.index(["NIC", "direction", "p50", "p90", "p99", "max", "busy", "head-room", "of team"])
     assert rows[start + 1][:2] == ["hv1/nic1", "send"] and len(rows[start + 1 : start + 9]) == 8
     assert "Hot spots: hv1 / team1 (receive), hv2 / team1 (send), hv2 / team1 (receive)." in failover_report
+
+
+def test_a_host_with_no_cpu_activity_gets_no_heatmap() -> None:
+    """Issue 14: the report drew empty CPU heatmaps for hosts whose cores did nothing. hv3 carries
+    no traffic: it gets no heatmap, one line names it, and every heatmap drawn has a busy cell."""
+    from hvnet import parse_scenario, simulate
+    from hvnet.report import render_report
+
+    hosts = "".join(f"  - {{name: {h}, nics: [{{name: nic1, speed: 10Gbps}}]}}\n" for h in ("hv1", "hv2", "hv3"))
+    scenario = parse_scenario(
+        "name: t\nhosts:\n" + hosts + "switches: [{name: sw, ports: 4, port_speed: 10Gbps}]\n"
+        "cables: [{a: hv1/nic1, b: sw/1}, {a: hv2/nic1, b: sw/2}, {a: hv3/nic1, b: sw/3}]\n"
+        "traffic: [{from: hv1, to: hv2, size: 1GB}]\n"
+    )
+    html = render_report(simulate(scenario), scenario)
+    heatmaps = [chart for chart in charts(html) if chart[0].startswith("cpu-chart-")]
+    assert [layout["title"]["text"] for _, _, layout in heatmaps] == [  # type: ignore[index]
+        "hv1: CPU per core (% busy)",
+        "hv2: CPU per core (% busy)",
+    ]
+    assert all(any(max(row) > 0 for row in trace["z"]) for _, traces, _ in heatmaps for trace in traces)  # type: ignore[index]
+    assert "Hosts whose cores did no network work, not drawn (1): hv3." in html

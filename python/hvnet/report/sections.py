@@ -262,7 +262,7 @@ def migrations_section(
     page has several (a comparison)."""
     if not results.migrations:
         return None
-    from hvnet.tables import migrations_table, operations_table
+    from hvnet.tables import migrations_table, nodes_table, operations_table
 
     groups: dict[str, list[MigrationResult]] = {}
     for m in results.migrations:
@@ -318,6 +318,9 @@ def migrations_section(
             "node's part of a rolling update (drained, down for its patch, back, its VMs failed back).</p>"
             + _html_table(operations_table(results), never)
         )
+        nodes = nodes_table(results)
+        if nodes.row_count:
+            body += _html_table(nodes, [n.down_s is None for o in operations for n in o.nodes])
     return Section(f"{prefix}migrations", title, body)
 
 
