@@ -117,3 +117,25 @@ def test_the_table_caps_its_rows_and_says_how_many_more() -> None:
     table = utilisation_table(results)
     assert table.row_count == UTILISATION_ROWS and table.caption == "and 4 more NIC directions, less busy (all in --json and --report)"
     assert utilisation_table(results, rows=None).row_count == 24
+
+
+def test_the_figures_are_the_series_own_percentiles_peak_and_busy_time() -> None:
+    """hvnet.utilisation computes them in one pass; they equal Series.percentile, peak and
+    busy_time exactly, on random step functions and run ends (before, at and after the last point)."""
+    import random
+
+    from hvnet.utilisation import BUSY_SHARE, _figures
+
+    rng = random.Random(14)
+    for _ in range(2000):
+        times = sorted({round(rng.uniform(0, 10), 1) for _ in range(rng.randint(1, 8))})
+        series = Series(t_s=times, values=[rng.choice([0.0, 0.5, 1.0, rng.random()]) for _ in times])
+        end = rng.choice([3.0, 10.0, 12.0, times[-1]])
+        figures = _figures(series, 1.0, end)
+        if not series.nonzero():
+            assert figures["headroom_share"] == 1.0 and figures["busy_s"] == 0.0
+            continue
+        for p, name in ((50, "p50_share"), (90, "p90_share"), (99, "p99_share")):
+            assert figures[name] == series.percentile(p, 0.0, end)
+        assert figures["max_share"] == series.peak() and figures["busy_s"] == series.busy_time(BUSY_SHARE, end)
+        assert figures["headroom_share"] == 1.0 - figures["p99_share"]

@@ -110,19 +110,40 @@ class CoreUtilisation(_Frozen):
     headroom_share: float
 
 
+#: The percentiles each figure set holds, and their fields.
+_PERCENTILES = ((50.0, "p50_share"), (90.0, "p90_share"), (99.0, "p99_share"))
+
+
 def _figures(series: Series, scale: float, end_s: float) -> dict[str, float]:
-    """The percentiles, max, busy time and headroom of `series × scale` over `[0, end_s)`."""
-    if not scale > 0:
-        return {"p50_share": 0.0, "p90_share": 0.0, "p99_share": 0.0, "max_share": 0.0, "busy_s": 0.0, "headroom_share": 1.0}
-    p99 = series.percentile(99, 0.0, end_s) * scale
-    return {
-        "p50_share": series.percentile(50, 0.0, end_s) * scale,
-        "p90_share": series.percentile(90, 0.0, end_s) * scale,
-        "p99_share": p99,
-        "max_share": series.peak() * scale,
-        "busy_s": series.busy_time(BUSY_SHARE / scale, end_s),
-        "headroom_share": 1.0 - p99,
-    }
+    """The percentiles, max, busy time and headroom of `series × scale` over `[0, end_s)`:
+    what `Series.percentile`, `peak` and `busy_time` give, in one pass over its pieces
+    sorted once (a 64-host run has thousands of series)."""
+    idle = {"p50_share": 0.0, "p90_share": 0.0, "p99_share": 0.0, "max_share": 0.0, "busy_s": 0.0, "headroom_share": 1.0}
+    if not scale > 0 or not end_s > 0 or not series.nonzero():
+        return idle
+    times, values = series.t_s, series.values
+    pieces = [(0.0, min(times[0], end_s))] if times[0] > 0.0 else []
+    for i, (start, value) in enumerate(zip(times, values)):
+        to = min(times[i + 1] if i + 1 < len(times) else end_s, end_s)
+        overlap = to - max(start, 0.0)
+        if overlap > 0.0:
+            pieces.append((value, overlap))
+    threshold = BUSY_SHARE / scale
+    busy_s = sum(duration for value, duration in pieces if value > threshold)  # in time order, as Series.busy_time
+    pieces.sort()
+    out = dict(idle)
+    covered, wanted = 0.0, 0
+    for value, duration in pieces:
+        covered += duration
+        while wanted < len(_PERCENTILES) and covered >= _PERCENTILES[wanted][0] / 100.0 * end_s:
+            out[_PERCENTILES[wanted][1]] = value * scale
+            wanted += 1
+    for _, name in _PERCENTILES[wanted:]:
+        out[name] = pieces[-1][0] * scale if pieces else 0.0
+    out["busy_s"] = busy_s
+    out["max_share"] = series.peak() * scale
+    out["headroom_share"] = 1.0 - out["p99_share"]
+    return out
 
 
 def nic_utilisation(adapters: Sequence[AdapterSeries], end_s: float) -> list[NicUtilisation]:
