@@ -311,7 +311,9 @@ def _operation(outcome: Results | str, what: str, blackouts: list[tuple[float | 
         return operation.duration_s, what
     stuck = list(dict.fromkeys(m.vm for m in outcome.migrations if m.end_s is None))
     shown = ", ".join(stuck[:3]) + (f" and {len(stuck) - 3} more" if len(stuck) > 3 else "")
-    return None, f"{what}: never ends (the migration of {shown or 'a VM'} never completes: its path stays down)"
+    if len(stuck) == 1:
+        return None, f"{what}: never ends (the migration of {shown} never completes: its path stays down)"
+    return None, f"{what}: never ends (the migrations of {shown or 'its VMs'} never complete: their path stays down)"
 
 
 def _utilisation(runner: _Runner, failed: tuple[Event, ...], names: list[str]) -> dict[str, tuple[float | None, str]]:
