@@ -138,7 +138,7 @@ def utilisation_table(results: Results, rows: int | None = UTILISATION_ROWS) -> 
     """One row per NIC (each team member) and direction, busiest first (p99, then max): its
     time-weighted p50, p90, p99 and max utilisation (rate / speed) over the whole run, the
     time it was busy, its headroom (1 − p99) and its share of its team's bytes in that
-    direction, `hot` on the member that makes its team a hot spot (hvnet.utilisation); at most `rows` rows
+    direction; `(hot)` after the member that makes its team a hot spot (hvnet.utilisation); at most `rows` rows
     (None: all), then a line saying how many more."""
     nics = results.utilisation
     order = _busiest(nics)
@@ -147,12 +147,12 @@ def utilisation_table(results: Results, rows: int | None = UTILISATION_ROWS) -> 
     cells = []
     for i in shown:
         u = nics[i]
-        team = "-" if u.team_share is None else _share(u.team_share)
+        name = f"{u.host}/{u.nic}"
         if (u.host, u.team, u.direction) in hot and u.team_share is not None and u.team_share > HOT_SHARE:
-            team += " hot"
+            name += " (hot)"  # a name may wrap; the numbers keep their width
         cells.append(
             [
-                f"{u.host}/{u.nic}",
+                name,
                 u.direction,
                 _share(u.p50_share),
                 _share(u.p90_share),
@@ -160,7 +160,7 @@ def utilisation_table(results: Results, rows: int | None = UTILISATION_ROWS) -> 
                 _share(u.max_share),
                 _seconds(u.busy_s),
                 _share(u.headroom_share),
-                team,
+                "-" if u.team_share is None else _share(u.team_share),
             ]
         )
     title = (
