@@ -572,7 +572,7 @@ def check(
     if json_out is not None:
         _write_json(json_out, check_document(result), force)
     if json_out is None or str(json_out) != "-":
-        if scenario.requirements is None:
+        if not result.checked:
             _out().print(NOTHING_TO_CHECK, highlight=False, markup=False, soft_wrap=True)
             return
         _out().print(check_table(result))

@@ -86,6 +86,8 @@ def test_without_requirements_there_is_nothing_to_check(cli: Invoke, tmp_path: P
     assert "requirements:" in NOTHING_TO_CHECK and "docs/check.md" in NOTHING_TO_CHECK
     document = json.loads(cli("check", write(tmp_path, None), "--json", "-").stdout)
     assert (document["checked"], document["passed"], document["requirements"]) == (False, True, [])
+    empty = cli("check", write(tmp_path, "{}"))
+    assert (empty.exit_code, empty.stdout.strip()) == (0, NOTHING_TO_CHECK.strip())
 
 
 def test_bad_input_exits_2_with_one_line(cli: Invoke, tmp_path: Path) -> None:

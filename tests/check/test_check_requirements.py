@@ -172,7 +172,7 @@ def test_survive_counts_and_names_each_case() -> None:
 
 
 def test_a_limit_samples_the_cases_evenly() -> None:
-    design = scenario(teamed(2), "{survive: [nic]}")
+    design = scenario(teamed(2), "{max_drain: 1h, survive: [nic]}")
     cases = failures(design, FailureKind.NIC)
     assert [c.target for c in sample(cases, 2)] == ["hv1/nic1", "hv2/nic2"]
     assert sample(cases, 10) == cases
@@ -216,3 +216,9 @@ def test_requirements_are_checked_with_the_rest_of_the_file() -> None:
     assert any("survive[1]: 'nic' is listed twice" in line for line in lines)
     assert any("survive[2]: 'disk' is not allowed; choose one of nic, cable, switch, port" in line for line in lines)
     assert any("max_utilisation: give at least one percentile" in line for line in lines)
+    with pytest.raises(ScenarioError) as caught:
+        scenario(PAIR, "{survive: [switch]}")
+    assert str(caught.value) == (
+        "pair.yaml:9: requirements.survive: survive re-evaluates the other requirements after each failure, "
+        "and there is none; add one of maintenance_window, max_drain, max_blackout, max_utilisation"
+    )

@@ -150,6 +150,11 @@ class CheckResult:
     def passed(self) -> bool:
         return all(o.passed for o in self.outcomes) and all(s.passed for s in self.survive)
 
+    @property
+    def checked(self) -> bool:
+        """Whether there was a requirement to check (no block, or an empty one: none)."""
+        return bool(self.outcomes or self.survive)
+
 
 def settings_of(scenario: Scenario) -> Settings:
     """patch_time from the requirements, else from the scenario's rolling_update event, else 0 s;

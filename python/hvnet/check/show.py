@@ -13,7 +13,7 @@ from hvnet.units import human_duration
 __all__ = ["NOTHING_TO_CHECK", "SHOWN_FAILURES", "check_document", "check_table", "figure_text", "margin_text"]
 
 NOTHING_TO_CHECK = (
-    "nothing to check: the scenario has no requirements; add a requirements: block, e.g. "
+    "nothing to check: the scenario states no requirements; add a requirements: block, e.g. "
     "requirements: {max_drain: 10min, max_blackout: 500ms, survive: [nic, switch]} (docs/check.md)"
 )
 
@@ -134,7 +134,7 @@ def check_document(result: CheckResult) -> dict[str, object]:
     return {
         "hvnet": __version__,
         "scenario": result.scenario,
-        "checked": result.requirements is not None,
+        "checked": result.checked,
         "passed": result.passed,
         "simulations": result.simulations,
         "wall_s": result.wall_s,

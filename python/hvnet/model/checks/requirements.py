@@ -1,5 +1,6 @@
-"""Requirements: the ones that drain hosts need a cluster with another host to take the VMs,
-and each kind of failure `survive` explores is named once."""
+"""Requirements: the ones that drain hosts need a cluster with another host to take the VMs;
+each kind of failure `survive` explores is named once, and there is a requirement to re-evaluate
+after each."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ __all__ = ["check_requirements"]
 
 #: The requirements measured by draining hosts (a rolling update drains each node).
 _DRAINING = ("maintenance_window", "max_drain", "max_blackout")
+#: The requirements `survive` re-evaluates after each failure.
+_MEASURED = (*_DRAINING, "max_utilisation")
 
 
 def check_requirements(ctx: Context) -> None:
@@ -27,6 +30,12 @@ def check_requirements(ctx: Context) -> None:
                     "a drain needs another host to take its VMs (add a host, or remove the requirement)",
                 )
     survive = requirements.get("survive")
+    if isinstance(survive, list) and survive and all(requirements.get(key) is None for key in _MEASURED):
+        ctx.report(
+            ("requirements", "survive"),
+            "survive re-evaluates the other requirements after each failure, and there is none; "
+            f"add one of {', '.join(_MEASURED)}",
+        )
     if isinstance(survive, list):
         seen: set[str] = set()
         for index, kind in enumerate(survive):
