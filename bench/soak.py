@@ -35,6 +35,7 @@ from __future__ import annotations
 import argparse
 import math
 import random
+import resource
 import sys
 import time
 import traceback
@@ -207,6 +208,11 @@ def check(seq: Sequence, results: Results) -> list[tuple[str, str]]:
                 bad.append(("negative_rate", f"{a.host}/{a.nic} {way}: a value < 0 or not finite"))
             if s.peak() > a.speed_bps * (1 + REL):
                 bad.append(("over_capacity", f"{a.host}/{a.nic} {way} peaks at {s.peak()} over {a.speed_bps}"))
+    # Bytes conserved: every byte that left a NIC arrived on one (a black-holed connection moves none).
+    sent = sum(a.send_bps.integral(0.0, end) for a in results.adapters)
+    received = sum(a.receive_bps.integral(0.0, end) for a in results.adapters)
+    if abs(sent - received) > 1e-6 * max(sent, received, 1.0):
+        bad.append(("bytes", f"the NICs sent {sent / 8:.0f} bytes and received {received / 8:.0f}"))
     for core in results.cores:
         if any(not math.isfinite(v) or v < 0 or v > 1 + REL for v in core.busy.values):
             bad.append(("over_capacity", f"core {core.host}/{core.core} busy outside 0..1"))
@@ -356,6 +362,8 @@ def main(argv: list[str] | None = None) -> int:
           + "".join(f", {k}: {v}" for k, v in sorted(kinds.items()) if k != "crash"))
     print(f"crashes: {counts['crash']}; sequences with a violation or crash: {counts['violating']}"
           + (f" (written to {args.out})" if counts["violating"] else ""))
+    peak_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"peak memory: {peak_mib:.0f} MiB")
     print("exercised: " + ", ".join(f"{k}: {v}" for k, v in stats.items()))
     return 1 if counts["violating"] else 0
 
