@@ -307,3 +307,32 @@ def test_flows_csv_error_is_one_line(cli: Invoke, write: WriteFile, body: str, w
 def test_flows_csv_missing(cli: Invoke, write: WriteFile, tmp_path: Path) -> None:
     (line,) = bad_input(cli("flows", write("s.yaml", TWO_HOSTS), tmp_path / "none.csv"))
     assert line == f"{tmp_path / 'none.csv'}: No such file or directory"
+
+
+def test_simulate_says_a_files_variants_are_not_simulated(cli: Invoke, write: WriteFile) -> None:
+    """A file with variants: simulates its base design; the user is told, and pointed to compare (issue 14)."""
+    path = write(
+        "v.yaml",
+        """
+        name: v
+        hosts:
+          - {name: hv1, nics: [{name: nic1, speed: 10Gbps}]}
+          - {name: hv2, nics: [{name: nic1, speed: 10Gbps}]}
+        cables: [{a: hv1/nic1, b: hv2/nic1}]
+        variants:
+          mtu: {set: "hosts[*].nics[*].mtu", values: [1500, 9000]}
+        """,
+    )
+    result = cli("simulate", path)
+    assert result.exit_code == 0
+    assert f"{path}: its variants: are not simulated here" in result.stderr and "hvnet compare" in result.stderr
+
+
+def test_flows_prints_its_summary_beside_a_json_file(cli: Invoke, write: WriteFile, tmp_path: Path) -> None:
+    """--json FILE writes the file and still says what happened; only --json - keeps stdout for the JSON."""
+    scenario = write("s.yaml", "name: s\nhosts:\n  - {name: hv1, nics: [{name: nic1, speed: 10Gbps}]}\n  - {name: hv2, nics: [{name: nic1, speed: 10Gbps}]}\ncables: [{a: hv1/nic1, b: hv2/nic1}]\n")
+    matrix = write("m.csv", "src,dst,bytes,start_s\nhv1,hv2,1000000000,0\n")
+    result = cli("flows", scenario, matrix, "--json", tmp_path / "ends.json")
+    assert result.exit_code == 0 and "1 flow, 1 completed" in result.stdout
+    on_stdout = cli("flows", scenario, matrix, "--json", "-")
+    assert json.loads(on_stdout.stdout)["end_s"][0] > 0

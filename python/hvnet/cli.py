@@ -135,6 +135,14 @@ def simulate(
     with _user_errors():
         resolution_s = _resolution_s(resolution)
         scenario = load_scenario(file)
+        if scenario.had_variants:
+            _err().print(
+                f"{file}: its variants: are not simulated here; this is its base design "
+                f"(hvnet compare {file} runs every variant)",
+                style="yellow",
+                highlight=False,
+                markup=False,
+            )
         results = run_simulation(scenario, filename=str(file))
     if json_out is not None:
         _write_json(json_out, results.model_dump(mode="json"), force)
@@ -264,10 +272,10 @@ def flows(
         result = run_flows(scenario, read_flows(flows_csv, scenario), flows_csv, links_only=links_only)
     if json_out is not None:
         _write_json(json_out, result.to_json(), force)
-    else:
+    if json_out is None or str(json_out) != "-":  # with `--json -`, standard output holds only the JSON
         done = [e for e in result.end_s if e is not None]
         _out().print(
-            f"{len(result.end_s)} flows, {len(done)} completed, last at "
+            f"{_count(len(result.end_s), 'flow')}, {len(done)} completed, last at "
             f"{max(done, default=0.0):.3f} s; engine {result.wall_s:.3f} s"
         )
 

@@ -131,7 +131,7 @@ def _validate(tree: object, filename: str) -> Scenario:
     except RecursionError:  # an alias inside its own anchor: a: &x [*x]
         raise _error([Problem(filename, None, "", "a YAML alias refers to itself")]) from None
     assert isinstance(data, dict)
-    data.pop(VARIANTS, None)
+    had_variants = data.pop(VARIANTS, None) is not None
     if not hasattr(tree, "lc"):  # plain data: walk the lists made from its tuples, without lines
         tree = data
     problems: list[Problem] = []
@@ -156,6 +156,7 @@ def _validate(tree: object, filename: str) -> Scenario:
         raise _error(sorted(unique, key=lambda p: (p.line is None, p.line or 0)))
     assert scenario is not None
     scenario._source = filename
+    scenario._had_variants = had_variants
     return scenario
 
 

@@ -579,11 +579,18 @@ class Scenario(_Model):
     """What the design must achieve, for hvnet check; null: nothing to check."""
     #: The file it was read from, for messages about it ("<scenario>" when built in code).
     _source: str = PrivateAttr(default="<scenario>")
+    #: Whether its file declared `variants:`, which a scenario (the base design) leaves out.
+    _had_variants: bool = PrivateAttr(default=False)
 
     @property
     def source(self) -> str:
         """The file the scenario was read from, as its messages name it."""
         return self._source
+
+    @property
+    def had_variants(self) -> bool:
+        """Whether its file declared `variants:` (hvnet compare and sweep run them; this is the base design)."""
+        return self._had_variants
 
     def __eq__(self, other: object) -> bool:
         """Two scenarios are equal when they describe the same design, wherever they were read from."""
