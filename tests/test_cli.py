@@ -336,3 +336,10 @@ def test_flows_prints_its_summary_beside_a_json_file(cli: Invoke, write: WriteFi
     assert result.exit_code == 0 and "1 flow, 1 completed" in result.stdout
     on_stdout = cli("flows", scenario, matrix, "--json", "-")
     assert json.loads(on_stdout.stdout)["end_s"][0] > 0
+
+
+def test_help_never_labels_a_flag_as_taking_a_value(cli: Invoke) -> None:
+    """Issue 14: rich's help boxes showed `--help <bool>` and `--force <bool>`; a flag takes no value."""
+    for command in (["--help"], ["simulate", "--help"], ["flows", "--help"], ["import", "config", "--help"]):
+        result = cli(*command)
+        assert result.exit_code == 0 and "<bool>" not in result.stdout, command

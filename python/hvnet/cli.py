@@ -31,8 +31,13 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    # Plain help, as click writes it: rich's help boxes label every flag and --help itself
+    # "<bool>", which reads as if a flag took a value.
+    rich_markup_mode=None,
 )
-topology_app = typer.Typer(help="Print a generated scenario (YAML) for a common fabric.", no_args_is_help=True)
+topology_app = typer.Typer(
+    help="Print a generated scenario (YAML) for a common fabric.", no_args_is_help=True, rich_markup_mode=None
+)
 app.add_typer(topology_app, name="topology")
 
 
@@ -382,7 +387,9 @@ def validate(
 
 # --- hvnet import: files from real systems, normalised (docs/import.md) -------------
 
-import_app = typer.Typer(help="Read files from real systems and tools into hvnet's records.", no_args_is_help=True)
+import_app = typer.Typer(
+    help="Read files from real systems and tools into hvnet's records.", no_args_is_help=True, rich_markup_mode=None
+)
 app.add_typer(import_app, name="import")
 
 
