@@ -186,7 +186,8 @@ def summary_table(sweep: Sweep) -> Table:
     """The best variant of each metric (the first, and how many share its value)."""
     marked = best(sweep.metrics)
     names = [variant.name for variant in sweep.variants]
-    table = Table(title=f"best of {len(sweep.metrics)} variants", title_justify="left")
+    count = len(sweep.metrics)
+    table = Table(title=f"best of {count} variant{'s' * (count != 1)}", title_justify="left")
     for column in ("metric", "best", "variant"):
         table.add_column(column, justify="right" if column == "best" else "left")
     for metric in METRICS:
