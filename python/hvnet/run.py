@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from hvnet import _core
+from hvnet import _core, budget
 from hvnet.errors import CoreFailure
 from hvnet.lower import specs
 from hvnet.lower.fabric import Fabric
@@ -83,9 +83,14 @@ def run(
     requests: Sequence[ConnectionRequest],
     record: bool = False,
     migrations: Sequence[MigrationRequest] = (),
+    max_memory_bytes: int | None = None,
 ) -> NetworkRun:
     """Runs the connections and migrations (check `model.unreachable` first),
-    recording each resource's use over time when `record`."""
+    recording each resource's use over time when `record`.
+
+    A run whose estimated size (`hvnet.budget`) is over `max_memory_bytes`
+    (default: `HVNET_MAX_MEMORY`, else half the machine's memory) raises
+    `budget.RunTooLarge` before it starts."""
     ends = migration_ends(model, migrations)
     talking = {end for r in requests for end in (r.source, r.target)}
     endpoints, index = model.endpoint_specs(talking)
@@ -102,6 +107,7 @@ def run(
         guests=tuple(busy),
         record=record,
     )
+    budget.check(spec, model.scenario.source, max_memory_bytes)
     try:
         report = _core.run(spec)
     except _core.CoreError as error:

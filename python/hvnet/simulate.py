@@ -30,6 +30,7 @@ def simulate(
     scenario: Scenario,
     filename: str | None = None,
     calibration: Calibration | None = None,
+    max_memory_bytes: int | None = None,
 ) -> Results:
     """Simulates the scenario. The time series of `Results` are exact change
     points (`hvnet.series.Series`), at no resolution: a face resamples a
@@ -37,7 +38,13 @@ def simulate(
 
     Problems found while planning (a VM that fits nowhere, a path that is
     not cabled) raise ScenarioError naming `filename` (default: the file the
-    scenario was loaded from)."""
+    scenario was loaded from).
+
+    Before it runs, the run's events, change points and memory are estimated
+    (`hvnet.budget`); a run that would need more than `max_memory_bytes`
+    (default: the environment variable `HVNET_MAX_MEMORY`, e.g. `8GiB`, else
+    half the machine's physical memory) raises `budget.RunTooLarge`, one line
+    naming the cause and the knob."""
     calibration = calibration or Calibration()
     filename = scenario.source if filename is None else filename
     model = NetworkModel(scenario, calibration)
@@ -52,7 +59,7 @@ def simulate(
     problems = [Problem(filename, None, f"traffic[{i}]", why) for i, why in sorted(unreachable.items())] + refused
     if problems:
         raise ScenarioError(problems)
-    outcome = run(model, requests, True, migrations)
+    outcome = run(model, requests, True, migrations, max_memory_bytes)
     migrated = migration_results(plan, migrations, outcome)
     return Results(
         scenario=scenario.name,
