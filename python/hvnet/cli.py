@@ -599,6 +599,43 @@ def check(
         raise typer.Exit(1)
 
 
+@app.command()
+def design(
+    file: Annotated[Path, typer.Argument(help="Scenario file (YAML) with requirements:.")],
+    candidates: Annotated[
+        Path | None, typer.Option("--candidates", help="Your candidate designs (YAML) instead of the default list (docs/advise.md).")
+    ] = None,
+    prices: Annotated[
+        Path | None, typer.Option("--prices", help="Your price list (YAML): its lines replace the example list's (docs/cost.md).")
+    ] = None,
+    json_out: JsonOut = None,
+    force: Force = False,
+) -> None:
+    """The cheapest candidate design that meets the scenario's requirements, and why (docs/advise.md).
+
+    Exit code 1 when no candidate meets them, 2 on bad input."""
+    from hvnet.candidates import DEFAULT_CANDIDATES, load_candidates, not_tried, search, search_document, search_table
+
+    if json_out is not None and str(json_out) != "-":
+        _refuse_to_overwrite(json_out, force)
+    with _user_errors():
+        scenario = load_scenario(file)
+        tried = DEFAULT_CANDIDATES if candidates is None else load_candidates(candidates)
+        with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), console=_err(), transient=True) as bar:
+            task = bar.add_task("candidates", total=len(tried))
+            result = search(scenario, tried, None if prices is None else str(prices), progress=lambda done, _: bar.update(task, completed=done))
+    if json_out is not None:
+        _write_json(json_out, search_document(result), force)
+    if json_out is None or str(json_out) != "-":
+        _out().print(search_table(result))
+        for line in not_tried(result):
+            _out().print(line, highlight=False, markup=False, soft_wrap=True)
+        _out().print()
+        _out().print(result.reasoning(), highlight=False, markup=False)
+    if result.best is None:
+        raise typer.Exit(1)
+
+
 def _count(n: int, noun: str) -> str:
     """`1 variant`, `12 variants`."""
     return f"{n} {noun}{'s' * (n != 1)}"

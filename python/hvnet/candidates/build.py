@@ -1,0 +1,123 @@
+"""A candidate applied to a base scenario: each host's NICs, team, cables and live-migration option rebuilt."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from hvnet.candidates.spec import Candidate
+from hvnet.errors import HvnetError, ScenarioError
+from hvnet.model import Scenario, TeamKind, scenario_from_data
+from hvnet.units import format_bitrate, parse_bitrate
+
+__all__ = ["apply"]
+
+#: NIC fields a rebuilt NIC does not inherit from the host's first NIC.
+_OWN = ("name", "speed", "rdma", "model")
+
+
+def _split(ref: str) -> tuple[str, str]:
+    owner, _, part = ref.partition("/")
+    return owner, part
+
+
+def apply(base: Scenario, candidate: Candidate) -> Scenario | str:
+    """`base` with every host rebuilt to the candidate; or the loader's reason for refusing it (one line)."""
+    data: dict[str, Any] = base.model_dump(mode="json", by_alias=True, exclude_defaults=True)
+    data["name"] = f"{base.name}: {candidate.name}"
+    hosts = {h["name"]: h for h in data["hosts"]}
+    switches = [s["name"] for s in data.get("switches", [])]
+    speed = format_bitrate(candidate.speed_bps)
+
+    # Which switch port each host NIC was cabled to, and the cables that stay (switch to switch, VMs' own).
+    was_on: dict[tuple[str, str], tuple[str, str]] = {}
+    kept: list[dict[str, Any]] = []
+    old_port_speed = {s["name"]: s.get("port_speed") for s in data.get("switches", [])}
+    for cable in data.get("cables", []):
+        (a_owner, a_part), (b_owner, b_part) = _split(cable["a"]), _split(cable["b"])
+        if a_owner in hosts and b_owner in old_port_speed:
+            was_on[(a_owner, a_part)] = (b_owner, b_part)
+        elif b_owner in hosts and a_owner in old_port_speed:
+            was_on[(b_owner, b_part)] = (a_owner, a_part)
+        else:
+            if a_owner in old_port_speed and b_owner in old_port_speed and "speed" not in cable:
+                rates = [r for r in (old_port_speed[a_owner], old_port_speed[b_owner]) if r is not None]
+                if rates:  # the link keeps its speed when the port speeds change below
+                    cable["speed"] = min(rates, key=parse_bitrate)
+            kept.append(cable)
+    used: dict[str, set[str]] = {name: set() for name in switches}
+    for cable in kept:
+        for end in (cable["a"], cable["b"]):
+            owner, part = _split(end)
+            if owner in used:
+                used[owner].add(part)
+
+    cabled_switches: set[str] = set()
+    new_cables: list[dict[str, Any]] = []
+    for host in data["hosts"]:
+        old_nics: list[dict[str, Any]] = host["nics"]
+        template = {k: v for k, v in old_nics[0].items() if k not in _OWN}
+        names = [n["name"] for n in old_nics[: candidate.nics]]
+        while len(names) < candidate.nics:
+            k = len(names) + 1
+            while f"nic{k}" in names:
+                k += 1
+            names.append(f"nic{k}")
+        nics = []
+        for name in names:
+            nic = copy.deepcopy(template)
+            nic.update({"name": name, "speed": speed})
+            if candidate.rdma:
+                nic["rdma"] = True
+            nics.append(nic)
+        host["nics"] = nics
+
+        old_teams: list[dict[str, Any]] = host.get("teams", [])
+        team_name = old_teams[0]["name"] if old_teams else "team1"
+        team: dict[str, Any] = {"name": team_name, "kind": candidate.team.value, "members": names}
+        team["mode"] = "switch_independent"
+        team["load_balancing"] = "dynamic"
+        host["teams"] = [team]
+        dropped = {t["name"] for t in old_teams[1:]} | {n["name"] for n in old_nics}
+        for vswitch in host.get("vswitches", []):
+            if vswitch["uplink"] in dropped:
+                vswitch["uplink"] = team_name
+        migration = host.setdefault("live_migration", {})
+        migration["option"] = candidate.migration.value
+        if migration.get("networks") and any(n not in {team_name, *names} for n in migration["networks"]):
+            del migration["networks"]
+
+        # NIC k goes to the switch NIC k was on (its port, when it had one), else the first switch it used.
+        previous = [was_on.get((host["name"], n["name"])) for n in old_nics]
+        first = next((p[0] for p in previous if p is not None), None)
+        for k, name in enumerate(names):
+            place = previous[k] if k < len(previous) else None
+            switch = place[0] if place is not None else first
+            if switch is None:
+                continue
+            port = place[1] if place is not None and place[1] not in used[switch] else None
+            if port is None:
+                n = 1
+                while str(n) in used[switch]:
+                    n += 1
+                port = str(n)
+            used[switch].add(port)
+            cabled_switches.add(switch)
+            new_cables.append({"a": f"{host['name']}/{name}", "b": f"{switch}/{port}"})
+
+    for switch in data.get("switches", []):
+        if switch["name"] in cabled_switches and switch.get("port_speed") is not None:
+            switch["port_speed"] = speed
+    data["cables"] = new_cables + kept
+    if candidate.team is TeamKind.LBFO:
+        for host in data["hosts"]:
+            host["teams"][0].pop("kind", None)
+    try:
+        return scenario_from_data(data, base.name)
+    except ScenarioError as error:
+        first_problem = error.problems[0]
+        more = len(error.problems) - 1
+        where = f"{first_problem.field}: " if first_problem.field else ""
+        return f"{where}{first_problem.message}" + (f" (and {more} more)" if more else "")
+    except HvnetError as error:
+        return str(error).splitlines()[0]
