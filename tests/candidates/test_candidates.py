@@ -53,14 +53,14 @@ def test_one_gbe_fails_max_drain_ten_gbe_meets_it(tmp_path: Path) -> None:
     one = tried["2 × 1 GbE SET, Compression"]
     drain = next(o for o in one.outcomes if o.requirement == "max_drain")
     assert one.status == "fail" and drain.figure == pytest.approx(483.5, abs=1)
-    ten = tried["2 × 10 GbE LBFO, Compression"]
+    ten = tried["2 × 10 GbE SET, Compression"]
     drain = next(o for o in ten.outcomes if o.requirement == "max_drain")
     assert ten.status == "pass" and drain.figure == pytest.approx(67.1, abs=1)
     assert one.cost is not None and ten.cost is not None and one.cost < ten.cost
-    assert result.best is ten  # LBFO and SET tie on cost and figures: file order
+    assert result.best is ten  # LBFO and SET tie on cost and figures: SET first
     assert [t.status for t in result.tried] == ["pass", "pass", "fail"]
     words = result.reasoning()
-    assert words.startswith("2 × 10 GbE LBFO, Compression (USD 22,140.00) is the cheapest design that meets every requirement: max_drain 1 min 07 s ≤ 5 min")
+    assert words.startswith("2 × 10 GbE SET, Compression (USD 22,140.00) is the cheapest design that meets every requirement: max_drain 1 min 07 s ≤ 5 min")
     assert "2 × 1 GbE SET, Compression fails: the closest, 2 × 1 GbE SET, Compression (USD 11,272.00), fails max_drain (8 min 04 s > 5 min)" in words
 
 
@@ -133,11 +133,11 @@ def test_cli_table_reasoning_and_json(cli: Invoke, tmp_path: Path) -> None:
     path = candidates_file(tmp_path, ONE_AND_TEN)
     result = cli("design", TWO_HOSTS, "--candidates", path)
     assert result.exit_code == 0, result.stderr
-    for text in ("2 × 10 GbE LBFO, Compression", "8 min 04 s", "1 min 07 s", "is the cheapest design"):
+    for text in ("2 × 10 GbE SET, Compression", "8 min 04 s", "1 min 07 s", "is the cheapest design"):
         assert text in result.stdout
     result = cli("design", TWO_HOSTS, "--candidates", path, "--json", "-")
     document = json.loads(result.stdout)
-    assert document["best"] == "2 × 10 GbE LBFO, Compression"
+    assert document["best"] == "2 × 10 GbE SET, Compression"
     assert [c["status"] for c in document["candidates"]] == ["pass", "pass", "fail"]
     assert document["candidates"][2]["outcomes"][0]["requirement"] == "max_drain"
 

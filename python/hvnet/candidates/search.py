@@ -13,7 +13,7 @@ from hvnet.check.evaluate import room
 from hvnet.check.show import figure_text
 from hvnet.cost import PriceList, design_cost, format_money, load_prices
 from hvnet.errors import HvnetError
-from hvnet.model import Scenario
+from hvnet.model import Scenario, TeamKind
 
 __all__ = ["NEEDS_REQUIREMENTS", "SURVIVE_SAMPLE", "Tried", "Search", "search"]
 
@@ -136,11 +136,14 @@ class Search:
         return " ".join(parts)
 
 
-def _rank(t: Tried) -> tuple[int, float, int, float]:
-    """Passing, failing, skipped, refused; each cheapest first, then fewest failing requirements, then most headroom."""
+def _rank(t: Tried) -> tuple[int, float, int, float, int]:
+    """Passing, failing, skipped, refused; each cheapest first, then fewest failing requirements, then
+    most headroom, then SET before LBFO (Windows Server 2022 no longer binds a Hyper-V switch to an
+    LBFO team unless forced: SET is Microsoft's teaming for Hyper-V); then the candidates' order."""
     order = {"pass": 0, "fail": 1, "skipped": 2, "refused": 3}[t.status]
     cost = t.cost if t.cost is not None else float("inf")
-    return (order, cost, len(t.failing()), -t.headroom() if t.result is not None else 0.0)
+    headroom = round(-t.headroom(), 9) if t.result is not None else 0.0
+    return (order, cost, len(t.failing()), headroom, 0 if t.candidate.team is TeamKind.SET else 1)
 
 
 def _count(n: int, noun: str) -> str:

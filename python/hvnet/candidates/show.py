@@ -23,38 +23,38 @@ def _cell(t: Tried, requirement: str) -> str:
         if s is None:
             return ""
         failed = len(s.failed_cases)
-        return f"{len(s.cases) - failed}/{len(s.cases)} {'pass' if failed == 0 else 'fail'}"
+        return f"{len(s.cases) - failed}/{len(s.cases)} {_mark(failed == 0)}"
     o = next((o for o in t.outcomes if o.requirement == requirement), None)
     if o is None:
         return ""
-    return f"{figure_text(o.figure, o.unit)} {'pass' if o.passed else 'fail'}"
+    return f"{figure_text(o.figure, o.unit)} {_mark(o.passed)}"
+
+
+def _mark(passed: bool) -> str:
+    """`✓` pass, `✗` fail."""
+    return "✓" if passed else "✗"
 
 
 def search_table(result: Search) -> Table:
-    """One row per candidate, ranked: its cost, each requirement's figure and pass or fail."""
-    table = Table(title=f"{escape(result.scenario)}: candidate designs", box=box.SIMPLE_HEAD, title_justify="left")
-    table.add_column("#", justify="right")
+    """One row per candidate checked, ranked: its cost, each requirement's figure with ✓ (pass) or ✗ (fail)
+    (survive: cases that hold of cases sampled), the candidate ✓ when all pass; skipped and refused ones are `not_tried`."""
+    table = Table(title=f"{escape(result.scenario)}: candidate designs, passing (✓) first, cheapest first", box=box.SIMPLE_HEAD, title_justify="left", padding=(0, 1))
     table.add_column("candidate", no_wrap=True)
-    table.add_column(f"cost ({result.currency})", justify="right")
+    table.add_column(f"cost ({result.currency})", justify="right", no_wrap=True)
     for requirement in result.requirements:
-        table.add_column(requirement.replace("max_utilisation.", "util "), justify="right")
-    table.add_column("result")
-    for n, t in enumerate(result.tried, 1):
+        table.add_column(requirement.replace("max_utilisation.", "util "), justify="right", no_wrap=True)
+    for t in result.tried:
         if t.status in ("skipped", "refused"):
             continue
         cost = "" if t.cost is None else format_money(t.cost)
-        row = [str(n), escape(t.candidate.name), cost, *(_cell(t, r) for r in result.requirements), t.status]
+        row = [f"{_mark(t.status == 'pass')} {escape(t.candidate.name)}", cost, *(_cell(t, r) for r in result.requirements)]
         table.add_row(*row, style="bold" if t is result.best else None)
     return table
 
 
 def not_tried(result: Search) -> list[str]:
-    """One line per candidate skipped or refused, with why: `#26 2 × 1 GbE SET, SMB Direct: skipped: ...`."""
-    return [
-        f"#{n} {t.candidate.name}: {t.status}: {t.reason}"
-        for n, t in enumerate(result.tried, 1)
-        if t.status in ("skipped", "refused")
-    ]
+    """One line per candidate skipped or refused, with why: `skipped 2 × 1 GbE SET, SMB Direct: ...`."""
+    return [f"{t.status} {t.candidate.name}: {t.reason}" for t in result.tried if t.status in ("skipped", "refused")]
 
 
 def search_document(result: Search) -> dict[str, object]:
