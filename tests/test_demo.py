@@ -100,3 +100,14 @@ def test_smb_over_a_team_is_only_as_fast_as_the_member_it_arrives_on(runs: list[
     assert ends["set-rdma.yaml: option=smb"] == pytest.approx(ends["no-team-rdma.yaml: option=smb"], rel=1e-6)
     lbfo = _peak_send_gbps(next(run for run in runs if run.label == "lbfo.yaml: option=smb"), "hv1")
     assert lbfo["nic1"] > 1 and lbfo["nic2"] > 1, "the dynamic team sends on both members"
+
+
+def test_the_demos_report_opens_with_the_verdict(runs: list[Run]) -> None:
+    from hvnet.report import render_comparison
+    from hvnet.verdict import verdict
+
+    html = render_comparison(runs)
+    assert html.index('<section id="verdict">') < html.index('<section id="comparison">')
+    judged = verdict(runs)
+    assert judged.winner is not None and runs[judged.winner].label == "no-team.yaml: option=smb"
+    assert "Bottlenecks: " in judged.text and "100 % for 98 % of the drain" in judged.text

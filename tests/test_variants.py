@@ -334,7 +334,7 @@ def _rows(stdout: str) -> list[list[str]]:
 def test_compare_prints_one_row_per_variant_and_marks_the_best(cli: Invoke, write: WriteFile) -> None:
     result = cli("compare", write("o.yaml", OUTAGE))
     assert result.exit_code == 0, result.output
-    assert "┃ speed  ┃ repair   ┃ drain time ┃ peak send ┃ stalled ┃ black-holed ┃" in result.stdout
+    assert "┃ speed  ┃ repair   ┃ last transfer ┃ peak send ┃ stalled ┃ black-holed ┃           CPU ┃  (USD) ┃" in result.stdout
     # one column per axis, then drain time, peak send, stalled, black-holed, CPU
     rows = [row[:6] for row in _rows(result.stdout)]
     assert rows == [
@@ -343,7 +343,7 @@ def test_compare_prints_one_row_per_variant_and_marks_the_best(cli: Invoke, writ
         ["10Gbps", "hv1/nic1", "13.53 s ★", "10 Gbps ★", "0 ★", "3.00 s ★"],
         ["10Gbps", "hv2/nic1", "never", "10 Gbps", "1", "forever"],
     ]
-    assert "★ marks the best: the shortest drain time" in " ".join(result.stdout.split())
+    assert "★ marks the best: the earliest end of the last transfer" in " ".join(result.stdout.split())
 
 
 def test_compare_names_each_file_and_a_file_without_variants_is_one_row(cli: Invoke, write: WriteFile) -> None:

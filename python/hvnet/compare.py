@@ -15,22 +15,32 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import re
+import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
 from rich.table import Table
 from rich.text import Text
 
 from hvnet._version import __version__
+from hvnet.cost import PriceList, PricedBill, design_cost, format_money, load_prices
 from hvnet.errors import Problem, ScenarioError
+from hvnet.model import Scenario
 from hvnet.results import Results
 from hvnet.units import format_bitrate
 from hvnet.variants import METRICS, Metric, Metrics, Variant, Variants, best, load_variants, show_axis_value
+from hvnet.variants.metrics import END_BEST, end_heading, what_ended
 
 __all__ = [
     "BEST_MARK",
+    "Paragraph",
     "Run",
     "comparison_document",
+    "cost_cell",
+    "cost_heading",
+    "heading",
     "comparison_tables",
     "format_metric",
     "legend",
@@ -54,14 +64,23 @@ class Run:
     values: dict[str, object]
     results: Results
     metrics: Metrics
+    #: The variant's scenario (its requirements, its bill of materials); None when built without one.
+    scenario: Scenario | None = None
+    #: Its bill of materials, priced (``hvnet.cost.design_cost``); None when built without one.
+    cost: PricedBill | None = None
 
 
 def run_comparison(
-    files: Sequence[str | os.PathLike[str]], names: Sequence[str] | None = None
+    files: Sequence[str | os.PathLike[str]],
+    names: Sequence[str] | None = None,
+    prices: PriceList | str | os.PathLike[str] | None = None,
 ) -> list[Run]:
     """Simulates every variant of every file, in order; ScenarioError lists every problem of all of them.
 
-    `names` are how the comparison calls the files (default: their paths as given)."""
+    `names` are how the comparison calls the files (default: their paths as given). Each variant is
+    priced from `prices` (``hvnet.cost.design_cost``: a list, a file merged over the default list, or
+    None for the default example prices)."""
+    price_list = prices if isinstance(prices, PriceList) else load_prices(prices)
     problems: list[Problem] = []
     designs: list[Variants] = []
     for file, name in zip(files, names or [os.fspath(f) for f in files], strict=True):
@@ -74,13 +93,15 @@ def run_comparison(
         for variant in design:
             try:
                 results = design.simulate(variant)
+                scenario = design.scenario(variant)
             except ScenarioError as error:
                 problems.extend(error.problems)
                 continue
+            cost = design_cost(scenario, price_list)
             parts = [design.filename] if len(files) > 1 or not design.axes else []
             label = ": ".join(parts + ([variant.name] if design.axes else []))
             values = {axis.name: value for axis, value in zip(design.axes, variant.values)}
-            runs.append(Run(label, design.filename, variant, values, results, Metrics.of(results)))
+            runs.append(Run(label, design.filename, variant, values, results, Metrics.of(results), scenario, cost))
     if problems:
         raise ScenarioError(dict.fromkeys(problems))
     return runs
@@ -112,20 +133,71 @@ def shown_metrics(runs: Sequence[Run]) -> list[Metric]:
     return [m for m in METRICS if m.name not in _OPTIONAL or any(getattr(r.metrics, m.name) != 0 for r in runs)]
 
 
-def legend(metrics: Sequence[Metric] = METRICS) -> str:
-    """What the mark means, under a table of these metrics."""
-    ranked = ", ".join(metric.best for metric in metrics)
+def legend(metrics: Sequence[Metric] = METRICS, end: str = "drain time") -> str:
+    """What the mark means, under a table of these metrics; `end` is the heading of ``end_s`` (``heading``)."""
+    ranked = ", ".join(END_BEST[end] if metric.name == "end_s" else metric.best for metric in metrics)
     return (
         f"{BEST_MARK} marks the best: {ranked}, among the variants whose traffic all completed; "
         "nothing is marked where all variants agree"
     )
 
 
-def comparison_tables(runs: Sequence[Run]) -> list[Table]:
-    """One row per run, one column per metric, each metric's best marked; then each run's warnings.
+class Paragraph:
+    """Text wrapped to the console's width at spaces, never between a number and what it
+    is next to: ``48.00 s``, ``USD 1,200.00``, ``2 min 10 s`` and ``hv1 nic2`` stay on one line."""
+
+    def __init__(self, text: str, style: str | None = None) -> None:
+        self.text, self.style = text, style
+
+    def lines(self, width: int) -> list[str]:
+        """The paragraph's lines at `width` columns (a group longer than that overflows whole)."""
+        glued = _GLUE.sub("\u00a0", self.text)
+        lines = textwrap.wrap(glued, width=max(width, 1), break_long_words=False, break_on_hyphens=False)
+        return [line.replace("\u00a0", " ") for line in lines]
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        for line in self.lines(options.max_width):
+            yield Text(line, style=self.style or "", no_wrap=True, overflow="ignore")
+
+
+#: The spaces a paragraph does not break at: next to a digit.
+_GLUE = re.compile(r"(?<=\d) | (?=\d)")
+
+
+def heading(metric: Metric, runs: Sequence[Run]) -> str:
+    """A metric's column heading: ``end_s`` is named by what ended (``drain time``, ``rolling update``,
+    ``migrations``, ``last transfer``; ``end`` when the runs differ)."""
+    if metric.name == "end_s" and runs:
+        return end_heading([run.results for run in runs])
+    return metric.heading
+
+
+def cost_heading(runs: Sequence[Run]) -> str | None:
+    """``cost (USD)``; None when a run is not priced."""
+    currencies = {run.cost.currency for run in runs if run.cost is not None}
+    if not runs or any(run.cost is None for run in runs):
+        return None
+    return f"cost ({currencies.pop()})" if len(currencies) == 1 else "cost"
+
+
+def cost_cell(run: Run, runs: Sequence[Run]) -> str:
+    """A run's total as the cost column shows it: ``11,060`` (whole units when every total of `runs`
+    is whole, else cents), after its currency when the heading does not name one."""
+    if run.cost is None:
+        return "-"
+    whole = all(run.cost is not None and run.cost.total == int(run.cost.total) for run in runs)
+    text = f"{run.cost.total:,.0f}" if whole else format_money(run.cost.total)
+    return text if "(" in (cost_heading(runs) or "") else f"{run.cost.currency} {text}"
+
+
+def comparison_tables(runs: Sequence[Run]) -> list[RenderableType]:
+    """The verdict paragraph (``hvnet.verdict``); then one row per run, one column per metric, each
+    metric's best marked, and the cost; then each run's warnings.
 
     Variants whose files share their axes get a column per axis (and one of files, if
     there are several); otherwise a column of labels."""
+    from hvnet.verdict import verdict
+
     marked = best([run.metrics for run in runs])
     table = Table(
         title=f"comparison of {len(runs)} variant{'s' * (len(runs) != 1)}",
@@ -138,9 +210,12 @@ def comparison_tables(runs: Sequence[Run]) -> list[Table]:
     for name in (["file"] * several + axes) if axes else ["variant"]:
         table.add_column(name)
     metrics = shown_metrics(runs)
-    table.caption = legend(metrics)
+    table.caption = legend(metrics, heading(METRICS[0], runs))
     for metric in metrics:
-        table.add_column(metric.heading, justify="right")
+        table.add_column(heading(metric, runs), justify="right", no_wrap=True)
+    money = cost_heading(runs)
+    if money is not None:
+        table.add_column(money.replace(" (", "\n("), justify="right", no_wrap=True)
     for i, run in enumerate(runs):
         names = [run.file] * several + [show_axis_value(run.values[name]) for name in axes] if axes else [run.label]
         cells: list[str | Text] = list(names)
@@ -150,20 +225,32 @@ def comparison_tables(runs: Sequence[Run]) -> list[Table]:
                 cells.append(Text(f"{text} {BEST_MARK}", style="bold green"))
             else:
                 cells.append(Text(f"{text}  "))
+        if money is not None:
+            cells.append(cost_cell(run, runs))
         table.add_row(*cells, style="red" if run.metrics.stalled else None)
     warnings = Table.grid()
     for run in runs:
         for warning in run.results.warnings:
             warnings.add_row(f"warning: {run.label}: {warning}", style="yellow")
-    return [table, warnings] if warnings.row_count else [table]
+    out: list[RenderableType] = [Paragraph(verdict(runs).text), Text(""), table] if runs else [table]
+    return out + [warnings] if warnings.row_count else out
 
 
 def comparison_document(runs: Sequence[Run]) -> dict[str, object]:
     """The comparison as JSON (docs/sweeps.md)."""
+    from hvnet.verdict import verdict
+
     marked = best([run.metrics for run in runs])
+    judged = verdict(runs)
     return {
         "hvnet": __version__,
         "better": {metric.name: metric.better for metric in METRICS},
+        "verdict": {
+            "text": judged.text,
+            "winner": None if judged.winner is None else runs[judged.winner].label,
+            "ranking": [runs[i].label for i in judged.ranking],
+            "requirements_stated": any(d.meets is not None for d in judged.designs),
+        },
         "variants": [
             {
                 "label": run.label,
@@ -171,10 +258,30 @@ def comparison_document(runs: Sequence[Run]) -> dict[str, object]:
                 "scenario": run.results.scenario,
                 "variant": run.variant.name,
                 "values": run.values,
+                "ended": what_ended(run.results),
                 "metrics": run.metrics.as_dict(),
                 "best": [metric.name for metric in METRICS if i in marked[metric.name]],
+                "main": {"name": design.main.name, "seconds": design.main.seconds},
+                "cost": None if run.cost is None else {"total": run.cost.total, "currency": run.cost.currency},
+                "requirements": None
+                if design.meets is None
+                else {
+                    "met": design.meets,
+                    "evaluated": [
+                        {"name": r.name, "limit": r.limit, "figure": r.figure, "met": r.met} for r in design.requirements
+                    ],
+                    "not_evaluated": list(design.not_evaluated),
+                },
+                "bottleneck": {
+                    "resource": design.bottleneck.resource,
+                    "kind": design.bottleneck.kind,
+                    "saturated_s": design.bottleneck.saturated_s,
+                    "window_share": design.bottleneck.window_share,
+                    "max_share": design.bottleneck.max_share,
+                    "text": design.bottleneck.text,
+                },
                 "warnings": run.results.warnings,
             }
-            for i, run in enumerate(runs)
+            for i, (run, design) in enumerate(zip(runs, judged.designs, strict=True))
         ],
     }

@@ -3,8 +3,8 @@
     from hvnet.report import write_comparison
     write_comparison(runs, "compare.html")
 
-One self-contained page, as for one simulation (`page`): the comparison
-table, each metric's best marked as in the terminal, then per variant the
+One self-contained page, as for one simulation (`page`): the verdict
+paragraph (`hvnet.verdict`), the comparison table with each variant's cost, each metric's best marked as in the terminal, then per variant the
 report's NIC charts (`adapters_section`), all on the same time axis so that
 the variants read side by side, and its live-migration timeline
 (`migrations_section`) if it migrates.
@@ -16,13 +16,13 @@ from collections.abc import Sequence
 from html import escape
 from pathlib import Path
 
-from hvnet.compare import BEST_MARK, Run, format_metric, legend, shown_metrics
+from hvnet.compare import BEST_MARK, Run, cost_cell, cost_heading, format_metric, heading, legend, shown_metrics
 from hvnet.report.page import page
 from hvnet.report.resample import Grid
 from hvnet.report.sections import NOT_SIMULATED, Section, adapters_section, migrations_section
-from hvnet.variants import best
+from hvnet.variants import METRICS, best
 
-__all__ = ["comparison_section", "render_comparison", "write_comparison"]
+__all__ = ["comparison_section", "render_comparison", "verdict_section", "write_comparison"]
 
 #: What a comparison cannot rank yet: one line at the top of the page.
 NOT_COMPARED = NOT_SIMULATED
@@ -32,10 +32,21 @@ def _anchor(index: int) -> str:
     return f"v{index + 1}-"
 
 
+def verdict_section(runs: Sequence[Run]) -> Section:
+    """The verdict paragraph of ``hvnet compare`` (``hvnet.verdict``): the page opens with it."""
+    from hvnet.verdict import verdict
+
+    return Section("verdict", "Verdict", f'<p class="verdict">{escape(verdict(runs).text)}</p>')
+
+
 def comparison_section(runs: Sequence[Run]) -> Section:
     """The terminal's comparison table: a variant per row, a metric per column, the best marked."""
     marked, metrics = best([run.metrics for run in runs]), shown_metrics(runs)
-    head = '<th class="left">variant</th>' + "".join(f'<th class="right">{escape(m.heading)}</th>' for m in metrics)
+    money = cost_heading(runs)
+    head = '<th class="left">variant</th>' + "".join(f'<th class="right">{escape(heading(m, runs))}</th>' for m in metrics)
+    if money is not None:
+        head += f'<th class="right">{escape(money)}</th>'
+
     rows = []
     for i, run in enumerate(runs):
         cells = [f'<td class="left"><a href="#{_anchor(i)}network">{escape(run.label)}</a></td>']
@@ -45,10 +56,12 @@ def comparison_section(runs: Sequence[Run]) -> Section:
                 cells.append(f'<td class="right best">{text} {BEST_MARK}</td>')
             else:
                 cells.append(f'<td class="right">{text}</td>')
+        if money is not None and run.cost is not None:
+            cells.append(f'<td class="right">{escape(cost_cell(run, runs))}</td>')
         row = "".join(cells)
         rows.append(f'<tr class="stalled">{row}</tr>' if run.metrics.stalled else f"<tr>{row}</tr>")
     caption = (
-        f'<p class="caption">{escape(legend(metrics))}. A variant in red has traffic that never completed; '
+        f'<p class="caption">{escape(legend(metrics, heading(METRICS[0], runs)))}. A variant in red has traffic that never completed; '
         "click a variant for its NICs.</p>"
     )
     table = f'<table class="traffic"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
@@ -59,7 +72,7 @@ def render_comparison(runs: Sequence[Run], resolution_s: float | None = None) ->
     """The comparison as one HTML document: every variant's charts on one time axis, to the
     end of the longest run, its bins a round multiple of `resolution_s` (default 1 s)."""
     grid = Grid.fit(max((run.results.end_s for run in runs), default=0.0), resolution_s)
-    sections = [comparison_section(runs)]
+    sections = [verdict_section(runs), comparison_section(runs)] if runs else [comparison_section(runs)]
     for i, run in enumerate(runs):
         sections.append(adapters_section(run.results, _anchor(i), run.label, grid))
         migrations = migrations_section(run.results, _anchor(i), f"{run.label}: live migrations")

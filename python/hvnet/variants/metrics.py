@@ -10,7 +10,7 @@ from typing import Literal
 
 from hvnet.results import Results
 
-__all__ = ["METRICS", "Metric", "Metrics", "best"]
+__all__ = ["METRICS", "Metric", "Metrics", "END_BEST", "best", "end_heading", "what_ended"]
 
 
 @dataclass(frozen=True)
@@ -67,6 +67,44 @@ METRICS = (
     Metric("cpu_core_s", "CPU", "lower", "the least CPU time"),
     Metric("blackout_s", "blackout", "lower", "the shortest blackout"),
 )
+
+
+#: What ``end_s`` is called, by what ended last (``what_ended``).
+_ENDED = {
+    "drain": "drain time",
+    "rolling_update": "rolling update",
+    "migrate": "migrations",
+    "traffic": "last transfer",
+    "mixed": "end",
+}
+
+
+def what_ended(results: Results) -> str:
+    """What ``end_s`` measures: ``drain``, ``rolling_update``, ``migrate`` (the run's operations,
+    all of one kind), ``traffic`` (no migration: plain traffic), or ``mixed``."""
+    kinds = {op.kind for op in results.operations}
+    if not results.migrations and not kinds:
+        return "traffic"
+    if len(kinds) == 1:
+        return next(iter(kinds))
+    return "mixed"
+
+
+#: The best ``end_s`` in words, by its heading (for the legend).
+END_BEST = {
+    "drain time": "the shortest drain time",
+    "rolling update": "the shortest rolling update",
+    "migrations": "the earliest end of the migrations",
+    "last transfer": "the earliest end of the last transfer",
+    "end": "the earliest end",
+}
+
+
+def end_heading(results: Sequence[Results]) -> str:
+    """The heading of ``end_s`` for these runs: ``drain time``, ``rolling update``, ``migrations``,
+    ``last transfer``; ``end`` when they differ."""
+    kinds = {what_ended(r) for r in results}
+    return _ENDED[next(iter(kinds))] if len(kinds) == 1 else _ENDED["mixed"]
 
 
 def best(runs: Sequence[Metrics]) -> dict[str, frozenset[int]]:
