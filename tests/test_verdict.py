@@ -161,3 +161,13 @@ def test_the_report_opens_with_the_verdict_and_shows_each_cost(write: WriteFile)
     assert "speed=10Gbps is the fastest (last transfer 1.05 s): USD 10,980.00." in html
     assert '<th class="right">cost (USD)</th>' in html and '<td class="right">5,236</td>' in html
     assert '<th class="right">last transfer</th>' in html
+
+
+def test_the_report_draws_each_distinct_design_once(write: WriteFile) -> None:
+    from hvnet.report import render_comparison
+
+    html = render_comparison(run_comparison([write("copy.yaml", COPY)]))
+    designs = html[html.index('<section id="designs">') :]
+    designs = designs[: designs.index("</section>")]
+    assert designs.count("<svg") == 2, "1 Gbps and 10 Gbps NICs are drawn differently"
+    assert "speed=1Gbps" in designs and "speed=10Gbps" in designs

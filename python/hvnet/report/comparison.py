@@ -4,7 +4,8 @@
     write_comparison(runs, "compare.html")
 
 One self-contained page, as for one simulation (`page`): the verdict
-paragraph (`hvnet.verdict`), the comparison table with each variant's cost, each metric's best marked as in the terminal, then per variant the
+paragraph (`hvnet.verdict`), the comparison table with each variant's cost,
+each distinct design drawn small (`designs_section`), each metric's best marked as in the terminal, then per variant the
 report's NIC charts (`adapters_section`), all on the same time axis so that
 the variants read side by side, and its live-migration timeline
 (`migrations_section`) if it migrates.
@@ -17,12 +18,13 @@ from html import escape
 from pathlib import Path
 
 from hvnet.compare import BEST_MARK, Run, cost_cell, cost_heading, format_metric, heading, legend, shown_metrics
+from hvnet.report.diagram import design_svg
 from hvnet.report.page import page
 from hvnet.report.resample import Grid
 from hvnet.report.sections import NOT_SIMULATED, Section, adapters_section, migrations_section
 from hvnet.variants import METRICS, best
 
-__all__ = ["comparison_section", "render_comparison", "verdict_section", "write_comparison"]
+__all__ = ["comparison_section", "designs_section", "render_comparison", "verdict_section", "write_comparison"]
 
 #: What a comparison cannot rank yet: one line at the top of the page.
 NOT_COMPARED = NOT_SIMULATED
@@ -37,6 +39,23 @@ def verdict_section(runs: Sequence[Run]) -> Section:
     from hvnet.verdict import verdict
 
     return Section("verdict", "Verdict", f'<p class="verdict">{escape(verdict(runs).text)}</p>')
+
+
+def designs_section(runs: Sequence[Run]) -> Section | None:
+    """Each distinct design drawn once (``design_svg``), small, under the names of the variants
+    drawn alike (variants that differ only in what the drawing does not show share one)."""
+    drawings: dict[str, list[str]] = {}
+    for run in runs:
+        if run.scenario is not None:
+            drawings.setdefault(design_svg(run.scenario), []).append(run.label)
+    if not drawings:
+        return None
+    parts = []
+    for svg, labels in drawings.items():
+        names = ", ".join(escape(label) for label in labels)
+        parts.append(f'<p class="caption">{names}</p><div class="diagram fit small-design">{svg}</div>')
+    style = "<style>.small-design { max-width: 640px; margin-bottom: 1em; }</style>"
+    return Section("designs", "Designs", style + "".join(parts))
 
 
 def comparison_section(runs: Sequence[Run]) -> Section:
@@ -73,6 +92,9 @@ def render_comparison(runs: Sequence[Run], resolution_s: float | None = None) ->
     end of the longest run, its bins a round multiple of `resolution_s` (default 1 s)."""
     grid = Grid.fit(max((run.results.end_s for run in runs), default=0.0), resolution_s)
     sections = [verdict_section(runs), comparison_section(runs)] if runs else [comparison_section(runs)]
+    designs = designs_section(runs)
+    if designs is not None:
+        sections.append(designs)
     for i, run in enumerate(runs):
         sections.append(adapters_section(run.results, _anchor(i), run.label, grid))
         migrations = migrations_section(run.results, _anchor(i), f"{run.label}: live migrations")
