@@ -61,7 +61,7 @@ def search_document(result: Search) -> dict[str, object]:
     best = result.best
     return {
         "hvnet": __version__,
-        "version": DOCUMENT_VERSION,
+        "document_version": DOCUMENT_VERSION,
         "scenario": result.scenario,
         "currency": result.currency,
         "survive_sample": result.sample,
