@@ -171,3 +171,9 @@ def test_the_report_draws_each_distinct_design_once(write: WriteFile) -> None:
     designs = designs[: designs.index("</section>")]
     assert designs.count("<svg") == 2, "1 Gbps and 10 Gbps NICs are drawn differently"
     assert "speed=1Gbps" in designs and "speed=10Gbps" in designs
+
+
+def test_a_price_file_is_passed_through(write: WriteFile) -> None:
+    prices = write("prices.yaml", "status: my quote\ncurrency: USD\nprices:\n  switch_port_10g: 100\n")
+    runs = run_comparison([write("copy.yaml", COPY)], prices=prices)
+    assert [run.cost.total if run.cost else None for run in runs] == [5236.0, 10980.0 - 48 * 50]

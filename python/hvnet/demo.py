@@ -12,14 +12,20 @@ Each file's ``option`` axis is the transport: TCP/IP, Compression and SMB
 Multichannel on each design with RDMA off, SMB Direct on each design with
 RDMA on. That is 11 of the 12 combinations: SMB Direct over an LBFO team is
 refused, as an LBFO team gives no RDMA (`LEFT_OUT`).
+
+Its terminal and its report open with the comparison's verdict (`hvnet.verdict`),
+each variant priced from the default example prices (docs/cost.md) unless
+`run_demo` is given another list.
 """
 
 from __future__ import annotations
 
+import os
 from importlib import resources
 from pathlib import Path
 
 from hvnet.compare import Run, run_comparison
+from hvnet.cost import PriceList
 
 __all__ = ["DESIGNS", "LEFT_OUT", "REPORT", "is_hvnet_page", "run_demo"]
 
@@ -36,10 +42,11 @@ LEFT_OUT = (
 )
 
 
-def run_demo() -> list[Run]:
-    """Every variant of every demo design, simulated (labels name the files, not their folder)."""
+def run_demo(prices: PriceList | str | os.PathLike[str] | None = None) -> list[Run]:
+    """Every variant of every demo design, simulated and priced from `prices` (None: the default
+    example prices; labels name the files, not their folder)."""
     with resources.as_file(resources.files("hvnet.examples").joinpath("demo")) as folder:
-        return run_comparison([folder / name for name in DESIGNS], names=DESIGNS)
+        return run_comparison([folder / name for name in DESIGNS], names=DESIGNS, prices=prices)
 
 
 def is_hvnet_page(path: Path) -> bool:
