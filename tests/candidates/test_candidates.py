@@ -157,3 +157,15 @@ def test_cli_exit_1_when_nothing_passes(cli: Invoke, tmp_path: Path) -> None:
     result = cli("design", TWO_HOSTS, "--candidates", path)
     assert result.exit_code == 1
     assert "No candidate meets every requirement" in result.stdout
+
+
+def test_none_passes_names_the_closest_and_what_every_candidate_fails(tmp_path: Path) -> None:
+    # Every NIC on tor1: no candidate (they change NICs, not switches) survives tor1 down.
+    text = TWO_HOSTS.read_text().replace("tor2/1}", "tor1/3}").replace("tor2/2}", "tor1/4}")
+    path = tmp_path / "one_switch.yaml"
+    path.write_text(text.replace("max_drain: 5min", "max_drain: 10min"))
+    result = search(load_scenario(path), load_candidates(candidates_file(tmp_path, ONE_AND_TEN)))
+    assert result.best is None
+    words = result.reasoning()
+    assert words.startswith("No candidate meets every requirement. The closest, 2 × 1 GbE SET, Compression")
+    assert "Every candidate fails survive switch. The candidates change NICs, teams and live migration, not the switches" in words

@@ -60,6 +60,11 @@ class Tried:
                 words.append(f"survive {s.kind.value} ({len(s.failed_cases)} of {len(s.cases)} cases fail, e.g. {s.failed_cases[0].label})")
         return words
 
+    def failed_names(self) -> set[str]:
+        """The failing requirements' names: `max_drain`, `survive switch`."""
+        names = {o.requirement for o in self.outcomes if not o.passed}
+        return names | {f"survive {s.kind.value}" for s in self.survive if not s.passed}
+
     def passing(self) -> list[str]:
         words = [f"{o.requirement.split('.')[0]} {_versus(o, '≤')}" for o in self.outcomes]
         for s in self.survive:
@@ -102,11 +107,20 @@ class Search:
         if best is None:
             if not checked:
                 return "No candidate could be checked: each was skipped or refused (see the list)."
-            closest = checked[0]
+            closest = min(checked, key=lambda t: (len(t.failing()), -t.headroom(), t.cost or 0.0))
             parts.append(
                 f"No candidate meets every requirement. The closest, {closest.candidate.name} ({money(closest)}), "
                 f"fails {', '.join(closest.failing())}."
             )
+            shared = sorted(set.intersection(*(t.failed_names() for t in checked)))
+            if shared:
+                hint = (
+                    " The candidates change NICs, teams and live migration, not the switches: a switch every host "
+                    "depends on needs a second one (docs/check.md)."
+                    if any(name in ("survive switch", "survive port") for name in shared)
+                    else ""
+                )
+                parts.append(f"Every candidate fails {' and '.join(shared)}.{hint}")
         else:
             parts.append(
                 f"{best.candidate.name} ({money(best)}) is the cheapest design that meets every requirement: "
