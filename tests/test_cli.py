@@ -343,3 +343,15 @@ def test_help_never_labels_a_flag_as_taking_a_value(cli: Invoke) -> None:
     for command in (["--help"], ["simulate", "--help"], ["flows", "--help"], ["import", "config", "--help"]):
         result = cli(*command)
         assert result.exit_code == 0 and "<bool>" not in result.stdout, command
+
+
+def test_compare_prices_each_design_from_a_price_file(cli: Invoke, tmp_path: Path) -> None:
+    """--prices reaches the cost column: cheaper DACs lower every design's cost (issue 14)."""
+    from importlib import resources
+
+    design = Path(str(resources.files("hvnet") / "examples" / "demo" / "no-team.yaml"))
+    default = json.loads(cli("compare", design, "--json", "-").stdout)
+    mine = tmp_path / "prices.yaml"
+    mine.write_text("currency: USD\nprices:\n  dac_10g: 1\n")
+    cheaper = json.loads(cli("compare", design, "--prices", mine, "--json", "-").stdout)
+    assert all(c["cost"]["total"] < d["cost"]["total"] for c, d in zip(cheaper["variants"], default["variants"]))

@@ -89,6 +89,10 @@ def _write_json(path: Path, document: object, force: bool) -> None:
 
 JsonOut = Annotated[Path | None, typer.Option("--json", help="Write results as JSON to this file ('-': stdout).")]
 Force = Annotated[bool, typer.Option("--force", "-f", help="Overwrite an existing output file.")]
+Prices = Annotated[
+    Path | None,
+    typer.Option("--prices", help="Your price list (YAML) for each design's cost; default: dated example prices (docs/cost.md)."),
+]
 #: The results hold exact change points; only a report bins them, and this is its finest bin.
 Resolution = Annotated[
     str | None,
@@ -104,6 +108,7 @@ Resolution = Annotated[
 @app.command()
 def demo(
     report: Annotated[Path, typer.Option("--report", help="Where to write the demo's HTML report.")] = REPORT,
+    prices: Prices = None,
     force: Force = False,
 ) -> None:
     """Drain the built-in two-node cluster over each transport and three team designs; compare, write a report.
@@ -114,7 +119,7 @@ def demo(
     if not is_hvnet_page(report):
         _refuse_to_overwrite(report, force)
     with _user_errors():
-        runs = run_demo()
+        runs = run_demo(prices=prices)
         write_comparison(runs, report)
     for table in comparison_tables(runs):
         _out().print(table)
@@ -184,6 +189,7 @@ def compare(
     report: Annotated[
         Path | None, typer.Option("--report", help="Write the comparison as a self-contained HTML report.")
     ] = None,
+    prices: Prices = None,
     force: Force = False,
 ) -> None:
     """Simulate every variant of every file; one table, the best of each metric marked (docs/sweeps.md)."""
@@ -194,7 +200,7 @@ def compare(
             _refuse_to_overwrite(path, force)
     with _user_errors():
         resolution_s = _resolution_s(resolution)
-        runs = run_comparison(files)
+        runs = run_comparison(files, prices=prices)
     if json_out is not None:
         _write_json(json_out, comparison_document(runs), force)
     if report is not None:
@@ -539,9 +545,7 @@ def advise(
 @app.command()
 def cost(
     file: Annotated[Path, typer.Argument(help="Scenario file (YAML).")],
-    prices: Annotated[
-        Path | None, typer.Option("--prices", help="Your price list (YAML): its lines replace the example list's (docs/cost.md).")
-    ] = None,
+    prices: Prices = None,
     json_out: JsonOut = None,
     force: Force = False,
 ) -> None:
@@ -605,9 +609,7 @@ def design(
     candidates: Annotated[
         Path | None, typer.Option("--candidates", help="Your candidate designs (YAML) instead of the default list (docs/advise.md).")
     ] = None,
-    prices: Annotated[
-        Path | None, typer.Option("--prices", help="Your price list (YAML): its lines replace the example list's (docs/cost.md).")
-    ] = None,
+    prices: Prices = None,
     json_out: JsonOut = None,
     force: Force = False,
 ) -> None:
