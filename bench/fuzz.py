@@ -75,7 +75,9 @@ FAILURES = CLASSES[2:]
 #: The one form a line of a refusal takes: `file:line: field: message` or `file: message`.
 CLEAN_LINE = re.compile(r"^[^:\n]+(:\d+)?: \S.*$")
 #: The names the case's files have in the child's working directory (messages name them).
-CASE_FILE = {"scenario": "case.yaml", "flows": "case.csv"}
+CASE_FILE = {"scenario": "case.yaml", "flows": "case.csv", "ntttcp": "case.json", "variants": "case.yaml", "config": "case.json"}
+#: The targets, each an entry point that reads what people write or tools produce.
+TARGETS = ("scenario", "flows", "ntttcp", "variants", "measurement", "config")
 
 # --- values ----------------------------------------------------------------------------------
 
@@ -416,9 +418,228 @@ def flows_case(data: st.DataObject) -> tuple[str, list[str], bytes]:
     return "failover.yaml + matrix", log, raw
 
 
+# --- the other entry points (issue 15, item 5) ------------------------------------------------------------------
+
+#: The arguments of `hvnet ntttcp` the ntttcp target draws from (run on FLOWS_SCENARIO).
+NTTTCP_NAMES = FLOWS_NAMES + ["hv3", "vm-9", "HV1", "hv1/nic1", ""]
+NTTTCP_DURATIONS = ["15s", "1s", "0s", "1ns", "8760h", "8761h", "1e308s", "nan s", "-1s", "60", "10min", "1e-300s", "1d"]
+NTTTCP_BUFFERS = ["128KiB", "1B", "0B", "1PiB", "2PiB", "64KB", "1e308B", "nanB", "-1KiB", "0.5B", "128k", "128KiB "]
+
+
+def ntttcp_case(data: st.DataObject) -> tuple[str, list[str], bytes]:
+    """Random `hvnet ntttcp` arguments: sender, receiver, threads, duration and buffer."""
+    names = st.sampled_from(NTTTCP_NAMES) if data.draw(st.integers(0, 3)) else st.sampled_from(ODD_TEXTS)
+    if data.draw(st.booleans()):  # a pair that can talk (all VMs are on hv1), so that half the cases run
+        sender, receiver = data.draw(st.sampled_from([("hv1", "hv2"), ("hv2", "hv1"), ("vm-big", "hv2"), ("hv2", "vm-1"), ("vm-5", "hv2")]))
+    else:
+        sender, receiver = data.draw(names, label="sender"), data.draw(names, label="receiver")
+    args = {
+        "sender": sender,
+        "receiver": receiver,
+        "threads": data.draw(st.integers(1, 64) if data.draw(st.integers(0, 7)) else st.sampled_from([0, -1, 65, 1000, 2**31]), label="threads"),
+        "time": data.draw(st.sampled_from(["15s", "60s", "1s"]) if data.draw(st.integers(0, 3)) else st.one_of(st.sampled_from(NTTTCP_DURATIONS), quantities()), label="time"),
+        "buffer": data.draw(st.sampled_from(["128KiB", "64KiB", "1MiB"]) if data.draw(st.integers(0, 3)) else st.one_of(st.sampled_from(NTTTCP_BUFFERS), quantities()), label="buffer"),
+    }
+    return "failover.yaml + ntttcp arguments", [f"{k} = {v!r:.60}" for k, v in args.items()], json.dumps(args).encode()
+
+
+#: Where a variants axis may point (valid for failover.yaml) and where it may not.
+VARIANT_PATHS = [
+    "hosts[*].nics[*].speed", "hosts[*].nics[nic1].speed", "hosts[hv2].nics[1].mtu", "hosts[*].teams[*].load_balancing",
+    "events[1].target", "traffic[0].size", "traffic[*].connections", "vms[*].memory", "hosts[0].cpu.ghz", "name",
+    "hosts[*]", "hosts", "", "[*]", "hosts[99].nics[0].speed", "hosts[*].nics[*].speed.x", "hosts[-1].memory",
+    "hosts[*][*]", "hosts[hv1", "hosts[*].nics[\u200b].speed", "events[*].at", "traffic[*].start",
+]
+
+
+#: Axes that fit failover.yaml.
+VALID_AXES = [
+    ("speed", "hosts[*].nics[*].speed", ("10Gbps", "25Gbps")),
+    ("mtu", "hosts[*].nics[*].mtu", (1500, 9000)),
+    ("algorithm", "hosts[*].teams[*].load_balancing", ("hyperv_port", "dynamic", "address_hash")),
+    ("size", "traffic[0].size", ("1GB", "1PiB", "1B")),
+    ("start", "traffic[*].start", ("0s", "8760h")),
+]
+
+
+def variants_case(data: st.DataObject) -> tuple[str, list[str], bytes]:
+    """The failover example with a random, then mutated, `variants:` block."""
+    tree = copy.deepcopy(_TREES[str(FLOWS_SCENARIO.relative_to(ROOT))])
+    log: list[str] = []
+    block: dict[str, Any] = {}
+    for a in range(data.draw(st.integers(1, 4), label="axes")):
+        if data.draw(st.booleans()):  # an axis that is valid, so that some files expand
+            name, path, values = data.draw(st.sampled_from(VALID_AXES))
+            block[name] = {"set": path, "values": list(values)}
+            log.append(f"valid axis {name}")
+            continue
+        name = data.draw(st.one_of(st.sampled_from(["speed", "mtu", "algorithm", f"axis{a}"]), st.sampled_from(ODD_TEXTS)))
+        values = data.draw(st.lists(st.one_of(st.sampled_from(BOUNDARY_QUANTITIES), quantities(), odd_values()), min_size=0, max_size=6))
+        if data.draw(st.integers(0, 5)) == 0:
+            values = values * data.draw(st.sampled_from([10, 100, 1000]))
+        block[str(name)] = {"set": data.draw(st.sampled_from(VARIANT_PATHS)), "values": values}
+        log.append(f"axis {name!r:.30}: set {block[str(name)]['set']!r}, {len(values)} values")
+    tree["variants"] = block
+    for _ in range(data.draw(st.integers(0, 2), label="structure edits")):
+        tree["variants"] = mutate_tree(data, tree["variants"], log)
+    text = dump(data, tree, log)
+    raw = text.encode("utf-8", "surrogatepass")
+    if data.draw(st.integers(0, 4)) == 0:
+        raw = mutate_bytes(data, raw, log)
+    return "failover.yaml + variants", log, raw
+
+
+#: The measurement files the measurement target mutates: the importers' samples and the shared formats.
+MEASUREMENT_SAMPLES = sorted(
+    p for folder in (ROOT / "tests" / "importers" / "samples", Path("/work/shared/data/formats")) if folder.is_dir()
+    for p in folder.iterdir() if p.is_file() and "SOURCE" not in p.name and not p.name.startswith("README")
+)
+#: The configuration dumps the config target mutates.
+CONFIG_FIXTURES = sorted((ROOT / "tests" / "importers" / "config" / "fixtures").glob("*.json"))
+
+
+def _text_lines(data: st.DataObject, text: str, log: list[str]) -> str:
+    """Line and number edits of a text file: numbers replaced by extreme ones, lines dropped or repeated."""
+    lines = text.splitlines(keepends=True)
+    for _ in range(data.draw(st.integers(1, 4))):
+        if not lines:
+            break
+        i = data.draw(st.integers(0, len(lines) - 1))
+        kind = data.draw(st.sampled_from(["number", "number", "number", "drop", "dup", "odd", "grow", "cut"]))
+        if kind == "number":
+            numbers = list(re.finditer(r"-?\d+(\.\d+)?", lines[i]))
+            if numbers:
+                m = data.draw(st.sampled_from(numbers))
+                value = data.draw(st.sampled_from(NUMBER_TEXTS))
+                log.append(f"line {i + 1}: {m.group()!r} -> {value!r}")
+                lines[i] = lines[i][: m.start()] + value + lines[i][m.end():]
+        elif kind == "drop":
+            log.append(f"drop line {i + 1}")
+            del lines[i]
+        elif kind == "dup":
+            log.append(f"duplicate line {i + 1}")
+            lines.insert(i, lines[i])
+        elif kind == "odd":
+            value = data.draw(st.sampled_from(ODD_TEXTS))
+            at = data.draw(st.integers(0, len(lines[i])))
+            log.append(f"line {i + 1}: insert {value!r:.30} at {at}")
+            lines[i] = lines[i][:at] + value + lines[i][at:]
+        elif kind == "cut":
+            log.append(f"cut after line {i + 1}")
+            lines = lines[: i + 1]
+        else:
+            times = data.draw(st.sampled_from([10, 1000, 20000]))
+            log.append(f"grow line {i + 1} x{times}")
+            lines[i:i + 1] = [lines[i]] * times
+    return "".join(lines)
+
+
+def measurement_case(data: st.DataObject) -> tuple[str, list[str], bytes]:
+    """A mutated measurement file (NTttcp, iperf3, counters, ip -j, sar...)."""
+    origin = data.draw(st.sampled_from(MEASUREMENT_SAMPLES), label="sample")
+    log: list[str] = []
+    text = origin.read_text(errors="surrogateescape")
+    if origin.suffix == ".json" and data.draw(st.booleans()):
+        try:
+            tree = json.loads(text)
+            for _ in range(data.draw(st.integers(1, 3))):
+                tree = mutate_tree(data, tree, log)
+            text = json.dumps(tree, default=str)
+        except ValueError:
+            pass
+    else:
+        text = _text_lines(data, text, log)
+    raw = text.encode("utf-8", "surrogateescape")
+    if data.draw(st.integers(0, 3)) == 0:
+        raw = mutate_bytes(data, raw, log)
+    return str(origin), log, raw
+
+
+def config_case(data: st.DataObject) -> tuple[str, list[str], bytes]:
+    """A mutated configuration dump (collect.ps1's JSON)."""
+    origin = data.draw(st.sampled_from(CONFIG_FIXTURES), label="fixture")
+    log: list[str] = []
+    tree = json.loads(origin.read_text())
+    for _ in range(data.draw(st.integers(1, 4), label="structure edits")):
+        tree = mutate_tree(data, tree, log)
+    text = json.dumps(tree, default=str, allow_nan=True)
+    raw = text.encode("utf-8", "surrogatepass")
+    if data.draw(st.integers(0, 3)) == 0:
+        raw = mutate_bytes(data, raw, log)
+    return str(origin.relative_to(ROOT)), log, raw
+
+
+def case_file(target: str, origin: str) -> str:
+    """The name a case's file has (a measurement keeps its sample's extension)."""
+    if target == "measurement":
+        return "case" + (Path(origin).suffix or ".txt")
+    return CASE_FILE[target]
+
+
+class Refused(Exception):
+    """What an entry point printed as its refusal (exit code 2)."""
+
+
+def _strict(document: object) -> None:
+    json.dumps(document, allow_nan=False, default=str)
+
+
+def entry(target: str) -> int:
+    """Runs one case of a Python entry point in the working directory (the case's files there):
+    0 and out.json for a result, 2 and the refusal on standard error. Anything else escapes."""
+    import hvnet
+
+    try:
+        if target == "ntttcp":
+            from hvnet.ntttcp import run_ntttcp
+            from hvnet.units import parse_bytes, parse_duration
+
+            args = json.loads(Path("case.json").read_text())
+            scenario = hvnet.load("scenario.yaml")
+            time_s, buffer = parse_duration(args["time"]), parse_bytes(args["buffer"])
+            result = run_ntttcp(scenario, args["sender"], args["receiver"], args["threads"], time_s, buffer)
+            document: object = {"total_mb_per_s": result.total_mb_per_s, "cpu_percent": result.cpu_percent, "seconds": result.seconds}
+        elif target == "variants":
+            from hvnet.variants import load_variants
+
+            variants = load_variants("case.yaml")
+            names = []
+            for k, variant in enumerate(variants):
+                if k >= 20:
+                    break
+                names.append(variants.scenario(variant).name)
+            document = {"variants": len(variants), "names": names}
+        elif target == "measurement":
+            from hvnet.importers import read_measurement
+
+            name = next(p.name for p in Path(".").iterdir() if p.name.startswith("case."))
+            document = [m.model_dump(mode="json") for m in read_measurement(Path(name))]
+        elif target == "config":
+            from hvnet.importers.config import import_config
+
+            imported = import_config([Path("case.json")])
+            if not imported.problems:  # "empty when the scenario loads": then it must
+                try:
+                    hvnet.parse_scenario(imported.yaml, "imported.yaml")
+                except hvnet.HvnetError as error:
+                    raise AssertionError(f"the import says it loads, and it does not: {error}") from None
+            document = {"yaml": imported.yaml, "assumptions": imported.assumptions, "problems": imported.problems}
+        else:
+            raise ValueError(f"no Python entry for {target}")
+    except hvnet.HvnetError as error:
+        print(str(error), file=sys.stderr)
+        return 2
+    Path("out.json").write_text(json.dumps(document, default=str))
+    return 0
+
+
 DRAWERS: dict[str, Callable[[st.DataObject], tuple[str, list[str], bytes]]] = {
     "scenario": scenario_case,
     "flows": flows_case,
+    "ntttcp": ntttcp_case,
+    "variants": variants_case,
+    "measurement": measurement_case,
+    "config": config_case,
 }
 
 
@@ -465,10 +686,15 @@ class Outcome:
 
 
 def command(target: str, workdir: Path) -> list[str]:
+    """The CLI's arguments for the case, or `["--entry", target]` for a Python entry point."""
     if target == "flows":
         shutil.copy(FLOWS_SCENARIO, workdir / "scenario.yaml")
         return ["flows", "scenario.yaml", "case.csv", "--json", "out.json"]
-    return ["simulate", "case.yaml", "--json", "out.json"]
+    if target == "scenario":
+        return ["simulate", "case.yaml", "--json", "out.json"]
+    if target == "ntttcp":
+        shutil.copy(FLOWS_SCENARIO, workdir / "scenario.yaml")
+    return ["--entry", target]
 
 
 def _limit(memory: int, seconds: float) -> None:
@@ -490,8 +716,11 @@ def _child(args: list[str], workdir: Path, memory: int, seconds: float) -> None:
         from hvnet.cli import app
 
         try:
-            app(args, prog_name="hvnet")
-            code = 0
+            if args[0] == "--entry":
+                code = entry(args[1])
+            else:
+                app(args, prog_name="hvnet")
+                code = 0
         except SystemExit as done:
             code = done.code if isinstance(done.code, int) else (0 if done.code is None else 1)
         except BaseException:  # what `python -m hvnet` would print
@@ -513,13 +742,14 @@ class Runner:
     def start(self, case: Case) -> tuple[int, int, float, Path, subprocess.Popen[bytes] | None]:
         workdir = self.root / f"{case.number:05d}"
         workdir.mkdir()
-        (workdir / CASE_FILE[self.target]).write_bytes(case.raw)
+        (workdir / case_file(self.target, case.origin)).write_bytes(case.raw)
         args = command(self.target, workdir)
         env = {**os.environ, "COLUMNS": "100", "NO_COLOR": "1"}
         if self.execute:
+            program = [str(Path(__file__).resolve()), "--entry", args[1]] if args[0] == "--entry" else ["-m", "hvnet", *args]
             with open(workdir / "stdout", "wb") as out, open(workdir / "stderr", "wb") as err:
                 proc = subprocess.Popen(
-                    [sys.executable, "-m", "hvnet", *args], cwd=workdir, stdout=out, stderr=err, env=env,
+                    [sys.executable, *program], cwd=workdir, stdout=out, stderr=err, env=env,
                     preexec_fn=lambda: _limit(self.memory, self.seconds),
                 )
             return proc.pid, os.pidfd_open(proc.pid), time.monotonic(), workdir, proc
@@ -641,7 +871,8 @@ def classify(outcome: Outcome, workdir: Path, target: str, memory: int) -> None:
         outcome.why = last[-1] if last else "traceback"
     elif outcome.exit == 2:
         lines = err.splitlines()
-        bad = [line for line in lines if not CLEAN_LINE.match(line) or not line.startswith(("case.", "scenario.yaml"))]
+        named = ("case.", "scenario.yaml", "<ntttcp>") if target == "ntttcp" else ("case.", "scenario.yaml")
+        bad = [line for line in lines if not CLEAN_LINE.match(line) or not line.startswith(named)]
         if not lines or bad:
             outcome.kind, outcome.why = "unclear", (bad[0] if bad else "exit 2 with nothing on standard error")
         else:
@@ -662,10 +893,17 @@ def classify(outcome: Outcome, workdir: Path, target: str, memory: int) -> None:
 def save(outcome: Outcome, out: Path, target: str, number: int) -> Path:
     folder = out / outcome.kind
     folder.mkdir(parents=True, exist_ok=True)
-    suffix = ".csv" if target == "flows" else ".yaml"
+    suffix = Path(case_file(target, outcome.case.origin)).suffix
     case = folder / f"{number:03d}{suffix}"
     case.write_bytes(outcome.case.raw)
-    how = "hvnet flows " + str(FLOWS_SCENARIO.relative_to(ROOT)) + f" {case.name}" if target == "flows" else f"hvnet simulate {case.name} --json -"
+    how = {
+        "flows": "hvnet flows " + str(FLOWS_SCENARIO.relative_to(ROOT)) + f" {case.name}",
+        "scenario": f"hvnet simulate {case.name} --json -",
+        "ntttcp": f"hvnet ntttcp {FLOWS_SCENARIO.relative_to(ROOT)} with the arguments in {case.name}",
+        "variants": f"hvnet compare {case.name} (hvnet.variants.load_variants)",
+        "measurement": f"hvnet import measurement {case.name} (hvnet.importers.read_measurement)",
+        "config": f"hvnet import config {case.name} (hvnet.importers.config.import_config)",
+    }[target]
     report = [
         f"class: {outcome.kind}",
         f"why: {outcome.why}",
@@ -687,14 +925,17 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--cases", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--target", choices=["scenario", "flows"], default="scenario")
+    parser.add_argument("--target", choices=list(TARGETS), default="scenario")
     parser.add_argument("--timeout", type=float, default=20.0, help="seconds a case may take (default 20)")
     parser.add_argument("--memory", type=float, default=2.0, help="GiB of address space a case may use (default 2)")
     parser.add_argument("--jobs", type=int, default=1, help="cases run at once (default 1)")
     parser.add_argument("--exec", dest="execute", action="store_true", help="run `python -m hvnet` per case, not a fork")
     parser.add_argument("--out", type=Path, default=OUT, help="where failing cases go (default bench/out/fuzz)")
     parser.add_argument("--json", type=Path, help="write the counts and times as JSON here")
+    parser.add_argument("--entry", choices=list(TARGETS), help=argparse.SUPPRESS)  # one case, in this directory (--exec)
     args = parser.parse_args(argv)
+    if args.entry:
+        return entry(args.entry)
     memory = int(args.memory * 2**30)
 
     began = time.monotonic()
@@ -703,6 +944,10 @@ def main(argv: list[str] | None = None) -> int:
     # what the children use, imported once here so that each fork starts warm
     import hvnet.cli  # noqa: F401
     import hvnet.flows  # noqa: F401
+    import hvnet.importers  # noqa: F401
+    import hvnet.importers.config  # noqa: F401
+    import hvnet.ntttcp  # noqa: F401
+    import hvnet.variants  # noqa: F401
     import hvnet.report  # noqa: F401
     import ruamel.yaml  # noqa: F401
 

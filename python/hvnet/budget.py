@@ -11,12 +11,15 @@ call into the core (`hvnet.run`), `estimate` bounds from the lowered run
     events   = 2 · connections
              + Σ migrations (max passes + 2) · channels · 2
              + changes + 2 · guests
-             + horizon / rebalance interval    (dynamic teams: one tick each)
+    ticks    = horizon / rebalance interval    (dynamic teams: one tick each)
              + horizon / dynamic VMQ interval  (two or more dynamic queues)
-    points   = events · min(resources, POINTS_PER_EVENT)   (recorded change points)
-    pairs    = events · (connections + migration channels)   (each event may change
+    changing = 2 · events (1 · events without ticks): a tick changes rates only
+               when the event before it did (from a steady state the same spread
+               comes out), so at most one tick's changes per other event
+    points   = changing · min(resources, POINTS_PER_EVENT)   (recorded change points)
+    pairs    = changing · (connections + migration channels)   (each event may change
                the rate of every connection running, and each change is kept)
-    memory   = events · BYTES_PER_EVENT + points · BYTES_PER_POINT + pairs · BYTES_PER_PAIR
+    memory   = (events + ticks) · BYTES_PER_EVENT + points · BYTES_PER_POINT + pairs · BYTES_PER_PAIR
 
 and `check` refuses a run whose memory is over the limit with one line that
 names the cause and the knob. The limit is `max_memory_bytes` (a parameter of
@@ -112,38 +115,42 @@ def estimate(spec: specs.RunSpec) -> Estimate:
         (float(len(spec.changes)), f"{len(spec.changes):,} changes"),
         (2.0 * len(spec.guests), f"{len(spec.guests):,} guests"),
     ]
+    ticks: list[tuple[float, str]] = []
     dynamic = {t for t, team in enumerate(network.teams) if team.balancing == "dynamic"}
     if dynamic and network.rebalance_interval_s is not None and network.rebalance_interval_s > 0:
-        # One tick per interval while a connection moves data; each tick may move every
-        # connection that leaves by a dynamic team (a move is a change of rates and a record).
+        # One tick per interval while a connection moves data.
         def on_dynamic(endpoint: int) -> bool:
             uplink = network.endpoints[endpoint].uplink
             return uplink.kind == "team" and uplink.index in dynamic
 
         leaving = sum(1 for c in spec.connections if on_dynamic(c.source))
         leaving += sum(max(1, len(m.channels)) for m in spec.migrations if on_dynamic(m.source))
-        ticks = horizon / network.rebalance_interval_s
         what = (
             f"{leaving:,} connections on dynamic teams rebalanced every "
             f"{network.rebalance_interval_s:g} s over {_hours(horizon)}"
         )
-        terms.append((ticks, what))
+        ticks.append((horizon / network.rebalance_interval_s, what))
     queues = sum(1 for e in network.endpoints if e.queue_cores)
     if queues > 1 and network.dynamic_vmq is not None and network.dynamic_vmq.interval_s > 0:
-        # One tick per interval while a core holds two queues in use; at most one queue per host moves.
-        ticks = horizon / network.dynamic_vmq.interval_s
+        # One tick per interval while a core holds two queues in use.
         what = f"{queues:,} dynamic VM queues rebalanced every {network.dynamic_vmq.interval_s:g} s over {_hours(horizon)}"
-        terms.append((ticks, what))
-    events = sum(value for value, _ in terms)
-    points = events * min(len(network.resources), POINTS_PER_EVENT) if spec.record else 0.0
+        ticks.append((horizon / network.dynamic_vmq.interval_s, what))
+    base = sum(value for value, _ in terms)
+    events = base + sum(value for value, _ in ticks)
+    # A tick changes rates only when the event before it did (from a steady state the same
+    # spread comes out): at most one tick's changes per other event.
+    changing = 2 * base if ticks else base
+    points = changing * min(len(network.resources), POINTS_PER_EVENT) if spec.record else 0.0
     running = len(spec.connections) + sum(max(1, len(m.channels)) for m in spec.migrations)
-    memory = events * BYTES_PER_EVENT + points * BYTES_PER_POINT + events * running * BYTES_PER_PAIR
-    if events * running * BYTES_PER_PAIR > memory / 2:
-        terms.append((events * 2, f"{running:,} connections whose rates change at each of {_amount(events)} events"))
-    value, what = max(terms)
+    pairs = changing * running
+    parts = [
+        (events * BYTES_PER_EVENT, max(ticks + terms)[1]),
+        (points * BYTES_PER_POINT, f"{_amount(points)} change points from {max(terms)[1]}"),
+        (pairs * BYTES_PER_PAIR, f"{running:,} connections whose rates may change at each of {_amount(changing)} events"),
+    ]
+    memory = sum(value for value, _ in parts)
+    what = max(parts)[1]
     cause = f"about {_amount(events)} events, {_amount(points)} change points ({_bytes(memory)}): {what}"
-    if value < events / 2:
-        cause += " and more"
     return Estimate(events, points, memory, horizon, cause)
 
 
