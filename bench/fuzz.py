@@ -35,8 +35,16 @@ error, the mutations that made it).
 By default the child is forked from this process, which has hvnet imported
 (some 20 ms a case instead of 0.4 s); `--exec` runs `python -m hvnet` instead.
 
+Other targets (`--target`): `flows` (a traffic matrix for `hvnet flows`),
+`ntttcp` (`hvnet ntttcp` arguments, through hvnet.ntttcp.run_ntttcp), `variants`
+(a `variants:` block, through hvnet.variants.load_variants), `measurement`
+(the importers' samples, through hvnet.importers.read_measurement) and `config`
+(collect.ps1 dumps, through hvnet.importers.config.import_config); the last four
+call the function in the child as the command would (`entry`).
+
     python3 bench/fuzz.py --cases 2000 --seed 1 --jobs 2
     python3 bench/fuzz.py --target flows --cases 500
+    python3 bench/fuzz.py --target measurement --cases 300
 """
 
 from __future__ import annotations
