@@ -17,8 +17,9 @@ call into the core (`hvnet.run`), `estimate` bounds from the lowered run
                when the event before it did (from a steady state the same spread
                comes out), so at most one tick's changes per other event
     points   = changing · min(resources, POINTS_PER_EVENT)   (recorded change points)
-    pairs    = changing · (connections + migration channels)   (each event may change
-               the rate of every connection running, and each change is kept)
+    pairs    = changing · running   (each event may change the rate of every
+               connection running, and each change is kept; running = connections
+               + Σ host queues min(migrations, simultaneous) · channels)
     memory   = (events + ticks) · BYTES_PER_EVENT + points · BYTES_PER_POINT + pairs · BYTES_PER_PAIR
 
 and `check` refuses a run whose memory is over the limit with one line that
@@ -141,7 +142,12 @@ def estimate(spec: specs.RunSpec) -> Estimate:
     # spread comes out): at most one tick's changes per other event.
     changing = 2 * base if ticks else base
     points = changing * min(len(network.resources), POINTS_PER_EVENT) if spec.record else 0.0
-    running = len(spec.connections) + sum(max(1, len(m.channels)) for m in spec.migrations)
+    # Migrations run at most `simultaneous` at a time per source host's queue.
+    queued: dict[int, tuple[int, int, int]] = {}
+    for migration in spec.migrations:
+        count, most, channels = queued.get(migration.queue, (0, 0, 0))
+        queued[migration.queue] = (count + 1, max(most, migration.simultaneous), max(channels, len(migration.channels), 1))
+    running = len(spec.connections) + sum(min(count, most) * channels for count, most, channels in queued.values())
     pairs = changing * running
     parts = [
         (events * BYTES_PER_EVENT, max(ticks + terms)[1]),
