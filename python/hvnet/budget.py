@@ -16,9 +16,9 @@ call into the core (`hvnet.run`), `estimate` bounds from the lowered run
     changing = 2 · events (1 · events without ticks): a tick changes rates only
                when the event before it did (from a steady state the same spread
                comes out), so at most one tick's changes per other event
-    points   = changing · min(resources, POINTS_PER_EVENT)   (recorded change points)
-    pairs    = changing · running   (each event may change the rate of every
-               connection running, and each change is kept; running = connections
+    points   = changing · min(resources, POINTS_PER_EVENT)   (when recording: change points)
+    pairs    = changing · running   (when recording: each event may change the rate
+               of every connection running, and each change is kept; running = connections
                + Σ host queues min(migrations, simultaneous) · channels)
     memory   = (events + ticks) · BYTES_PER_EVENT + points · BYTES_PER_POINT + pairs · BYTES_PER_PAIR
 
@@ -148,7 +148,7 @@ def estimate(spec: specs.RunSpec) -> Estimate:
         count, most, channels = queued.get(migration.queue, (0, 0, 0))
         queued[migration.queue] = (count + 1, max(most, migration.simultaneous), max(channels, len(migration.channels), 1))
     running = len(spec.connections) + sum(min(count, most) * channels for count, most, channels in queued.values())
-    pairs = changing * running
+    pairs = changing * running if spec.record else 0.0  # (kept only when the run records)
     parts = [
         (events * BYTES_PER_EVENT, max(ticks + terms)[1]),
         (points * BYTES_PER_POINT, f"{_amount(points)} change points from {max(terms)[1]}"),
