@@ -478,3 +478,15 @@ def test_live_migrations_count_in_the_drain_time_and_rank_by_blackout(write: Wri
         assert migration.blackout_ms is not None and run.metrics.blackout_s == pytest.approx(migration.blackout_ms / 1e3)
     assert smb.end_s is not None and tcp.end_s is not None and smb.end_s < tcp.end_s
     assert best([tcp, smb])["end_s"] == {1}
+
+
+def test_an_axis_named_with_a_line_break_is_still_one_line(write: WriteFile) -> None:
+    """The fuzzer found an axis name with U+2028 split its problem over two lines (issue 15)."""
+    path = write(
+        "v.yaml",
+        'name: v\nhosts: [{name: hv1, nics: [{name: nic1, speed: 10Gbps}]}]\n'
+        'variants:\n  "a\\u2028b": {set: "hosts[*].nics[*].speed", values: [fast]}\n',
+    )
+    with pytest.raises(ScenarioError) as error:
+        load_variants(path)
+    assert len(str(error.value).splitlines()) == 1 and "a\\u2028b" in str(error.value)

@@ -52,6 +52,7 @@ def _err() -> Console:
 
 
 F = TypeVar("F", bound=Callable[..., Any])
+T = TypeVar("T")
 
 
 @contextmanager
@@ -338,7 +339,8 @@ def ntttcp(
 
     with _user_errors():
         scenario = load_scenario(scenario_file)
-        result = run_ntttcp(scenario, sender, receiver, threads, parse_duration(time), parse_bytes(buffer))
+        seconds, buffer_bytes = _option_value("--time", time, parse_duration), _option_value("--buffer", buffer, parse_bytes)
+        result = run_ntttcp(scenario, sender, receiver, threads, seconds, buffer_bytes)
     if json_out is not None:
         document = {
             "sender": result.sender,
@@ -636,6 +638,14 @@ def design(
         _out().print(result.reasoning(), highlight=False, markup=False)
     if result.best is None:
         raise typer.Exit(1)
+
+
+def _option_value(option: str, text: str, parse: Callable[[str], T]) -> T:
+    """An option's quantity; a UnitError names the option ("--time: '60' has no unit; ...")."""
+    try:
+        return parse(text)
+    except UnitError as error:
+        raise UnitError(f"{option}: {error}") from None
 
 
 def _count(n: int, noun: str) -> str:

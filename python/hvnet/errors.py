@@ -21,10 +21,16 @@ problem concerns the whole file (a YAML syntax error, an empty file).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 __all__ = ["CoreFailure", "HvnetError", "InputError", "Problem", "ScenarioError", "UnitError", "decode_text"]
+
+
+#: What would end a line, or not show, where a problem is printed: control characters and the
+#: characters `str.splitlines` breaks at (a name written "hv1\\u2028nic" in double quotes gets there).
+_BREAKS = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 
 class HvnetError(Exception):
@@ -56,10 +62,10 @@ class Problem:
     message: str
 
     def __str__(self) -> str:
+        """One line, whatever the file held: control and line-breaking characters are escaped."""
         where = self.file if self.line is None else f"{self.file}:{self.line}"
-        if self.field:
-            return f"{where}: {self.field}: {self.message}"
-        return f"{where}: {self.message}"
+        text = f"{where}: {self.field}: {self.message}" if self.field else f"{where}: {self.message}"
+        return _BREAKS.sub(lambda found: repr(found.group())[1:-1], text)
 
 
 class ScenarioError(HvnetError):

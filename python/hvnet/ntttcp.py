@@ -70,6 +70,11 @@ def _names(names: list[str]) -> str:
     return shown + (f" and {len(names) - SHOWN_NAMES} more" if len(names) > SHOWN_NAMES else "")
 
 
+#: The most threads (connections) a predicted run opens, as the command line allows.
+MAX_THREADS = 64
+#: The longest predicted run: a day (ntttcp runs are minutes).
+MAX_SECONDS = 86400.0
+
 def run_ntttcp(
     scenario: Scenario,
     sender: str,
@@ -87,8 +92,10 @@ def run_ntttcp(
             raise InputError("<ntttcp>", None, field, f"{name!r} is not a host or VM of the scenario ({valid})")
     if sender == receiver or scenario.endpoint_host(sender).name == scenario.endpoint_host(receiver).name:
         raise InputError("<ntttcp>", None, "receiver", "the receiver must be on another host than the sender")
-    if threads < 1 or not seconds > 0:
-        raise InputError("<ntttcp>", None, "threads", "give at least 1 thread and a time above 0 s")
+    if not 1 <= threads <= MAX_THREADS:
+        raise InputError("<ntttcp>", None, "threads", f"{threads} threads; give 1 to {MAX_THREADS} (ntttcp's -m)")
+    if not 0 < seconds <= MAX_SECONDS:
+        raise InputError("<ntttcp>", None, "seconds", f"{seconds:g} s; give a time above 0 s and at most {MAX_SECONDS:g} s")
     calibration = calibration or Calibration()
     cpu = calibration.cpu
     model = NetworkModel(scenario, calibration)

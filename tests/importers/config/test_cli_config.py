@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 
@@ -44,3 +45,15 @@ def test_a_bad_dump_is_one_line_and_exit_code_2(cli: Invoke, tmp_path: Path) -> 
     assert result.exit_code == 2
     assert result.stderr.strip().startswith(f"{bad}: not an hvnet configuration dump")
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_a_non_finite_whole_number_is_one_line(cli: Invoke, tmp_path: Path) -> None:
+    """The fuzzer found VmqWeight "nan" raised ValueError (a traceback); it is one line now (issue 15)."""
+    dump = json.loads((FIXTURES / "vm_vrss.json").read_text())
+    adapters = dump["VMNetworkAdapter"]
+    (adapters[0] if isinstance(adapters, list) else adapters)["VmqWeight"] = "nan"
+    bad = tmp_path / "hv.json"
+    bad.write_text(json.dumps(dump))
+    result = cli("import", "config", bad)
+    assert result.exit_code == 2
+    assert result.stderr.strip().endswith("VmqWeight: expected a whole number, not nan")

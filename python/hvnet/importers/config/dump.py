@@ -17,6 +17,7 @@ Every value is read through a ``Node``, which knows its file and its path
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -184,7 +185,7 @@ class Node:
         number = self.number()
         if number is None:
             return None
-        if number != int(number):
+        if not math.isfinite(number) or number != int(number):
             raise self.error(f"expected a whole number, not {number:g}")
         return int(number)
 
