@@ -138,3 +138,16 @@ def test_a_row_without_a_path_is_an_input_error_at_its_line(write: WriteFile) ->
         run_flows(island, read_flows(path, island), path)
     assert (caught.value.problem.line, caught.value.problem.field) == (3, "src")
     assert "no cabled path from hv1/nic1 to hv3/nic1" in caught.value.problem.message
+
+
+def test_an_unknown_name_in_a_matrix_lists_the_valid_ones(tmp_path: Path) -> None:
+    """Issue 14: every 'unknown name' error lists what the scenario has."""
+    scenario = parse_scenario(
+        "name: s\nhosts:\n  - {name: hv1, nics: [{name: nic1, speed: 10Gbps}]}\n"
+        "  - {name: hv2, nics: [{name: nic1, speed: 10Gbps}]}\ncables: [{a: hv1/nic1, b: hv2/nic1}]\n"
+    )
+    matrix = tmp_path / "m.csv"
+    matrix.write_text("src,dst,bytes,start_s\nhv1,hv9,1000,0\n")
+    with pytest.raises(InputError) as error:
+        read_flows(matrix, scenario)
+    assert str(error.value) == f"{matrix}:2: dst: 'hv9' is not a host or VM of the scenario (hosts: hv1, hv2)"

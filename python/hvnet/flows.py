@@ -94,7 +94,8 @@ def _rows(reader: Iterator[list[str]], path: Path, scenario: Scenario) -> list[F
         for field, name in (("src", src), ("dst", dst)):
             if name not in names:
                 shown = repr(name) if len(name) <= 100 else f"{name[:100]!r}..."
-                raise InputError(str(path), line, field, f"{shown} is not a host or VM of the scenario")
+                valid = scenario.endpoint_names()
+                raise InputError(str(path), line, field, f"{shown} is not a host or VM of the scenario ({valid})")
         if src == dst:
             raise InputError(str(path), line, "dst", "a flow needs two different endpoints")
         size = _number(str(path), line, "bytes", row[2])

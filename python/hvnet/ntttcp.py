@@ -60,16 +60,6 @@ class NtttcpResult:
         return self.total_bytes / self.seconds / MEG
 
 
-#: An "unknown name" error lists at most this many of the valid names.
-SHOWN_NAMES = 20
-
-
-def _names(names: list[str]) -> str:
-    """The names, sorted, at most `SHOWN_NAMES` of them and how many more."""
-    shown = ", ".join(names[:SHOWN_NAMES]) or "none"
-    return shown + (f" and {len(names) - SHOWN_NAMES} more" if len(names) > SHOWN_NAMES else "")
-
-
 #: The most threads (connections) a predicted run opens, as the command line allows.
 MAX_THREADS = 64
 #: The longest predicted run: a day (ntttcp runs are minutes).
@@ -85,10 +75,10 @@ def run_ntttcp(
     calibration: Calibration | None = None,
 ) -> NtttcpResult:
     """Runs the test on the scenario (its own traffic and events are ignored)."""
-    hosts, vms = sorted(h.name for h in scenario.hosts), sorted(vm.name for vm in scenario.vms)
+    names = {h.name for h in scenario.hosts} | {vm.name for vm in scenario.vms}
     for field, name in (("sender", sender), ("receiver", receiver)):
-        if name not in {*hosts, *vms}:
-            valid = f"hosts: {_names(hosts)}" + (f"; VMs: {_names(vms)}" if vms else "")
+        if name not in names:
+            valid = scenario.endpoint_names()
             raise InputError("<ntttcp>", None, field, f"{name!r} is not a host or VM of the scenario ({valid})")
     if sender == receiver or scenario.endpoint_host(sender).name == scenario.endpoint_host(receiver).name:
         raise InputError("<ntttcp>", None, "receiver", "the receiver must be on another host than the sender")

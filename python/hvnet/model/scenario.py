@@ -637,6 +637,17 @@ class Scenario(_Model):
         switch: Switch = self._lookup("switch", name)
         return switch
 
+    def endpoint_names(self, shown: int = 20) -> str:
+        """The hosts and VMs a flow or test may name, for a message about a name that is
+        none of them: "hosts: hv1, hv2; VMs: vm1, vm2" (sorted, at most `shown` of each)."""
+
+        def listed(names: list[str]) -> str:
+            more = f" and {len(names) - shown} more" if len(names) > shown else ""
+            return (", ".join(names[:shown]) or "none") + more
+
+        vms = sorted(vm.name for vm in self.vms)
+        return f"hosts: {listed(sorted(h.name for h in self.hosts))}" + (f"; VMs: {listed(vms)}" if vms else "")
+
     def endpoint_host(self, name: str) -> Host:
         """The host a flow endpoint runs on: the host itself, or a VM's host."""
         try:
