@@ -195,7 +195,7 @@ def test_number_must_be_positive() -> None:
             cpu: {sockets: 2, ghz: 0}
             nics: [{name: nic1, speed: 10Gbps}]
         """
-    ) == ["cluster.yaml:4: hosts[0].cpu.ghz: 0 is too small; must be more than 0"]
+    ) == ["cluster.yaml:4: hosts[0].cpu.ghz: 0 is too small; must be at least 0.1"]
 
 
 def test_integer_out_of_range() -> None:
@@ -740,3 +740,10 @@ def test_times_stop_at_a_year_and_sizes_at_a_pebibyte() -> None:
         "cluster.yaml:3: vms[0].memory: '2000TiB' is too large; must be at most 1024 TiB",
         "cluster.yaml:4: events[0].at: '9000h' is too large; must be at most 8760 h",
     ]
+
+
+def test_a_clock_too_slow_to_be_a_cpu_is_refused() -> None:
+    """The fuzzer found ghz: 1e-320 (above 0, below any CPU) accepted: its cores' shares became
+    infinite in the JSON (issue 15). A clock is 0.1 to 10 GHz."""
+    text = "name: t\nhosts:\n  - name: hv1\n    cpu: {ghz: 1e-320}\n    nics: [{name: nic1, speed: 10Gbps}]\n"
+    assert [p.split(": ", 1)[1] for p in problems(text)] == ["hosts[0].cpu.ghz: 1e-320 is too small; must be at least 0.1"]

@@ -131,7 +131,7 @@ HORIZON_S = 8760 * 3600.0  # a year: times of events, starts and patches
 Whole = Annotated[int, Strict()]
 Flag = Annotated[bool, Strict()]
 LinkRate = Annotated[BitRate, Field(ge=SLOWEST_LINK_BPS, le=FASTEST_LINK_BPS)]
-PositiveBitRate = Annotated[BitRate, Field(gt=0, le=FASTEST_LINK_BPS)]
+PositiveBitRate = Annotated[BitRate, Field(ge=SLOWEST_LINK_BPS, le=FASTEST_LINK_BPS)]
 PositiveBytes = Annotated[Bytes, Field(gt=0, le=LARGEST_BYTES)]
 Size = Annotated[Bytes, Field(le=LARGEST_BYTES)]
 Time = Annotated[Duration, Field(le=HORIZON_S)]
@@ -289,7 +289,7 @@ class Cpu(_Model):
     """Processor sockets."""
     cores_per_socket: Whole = Field(default=8, ge=1, le=512)
     """Physical cores per socket."""
-    ghz: float = Field(default=2.5, gt=0, le=10, strict=True, allow_inf_nan=False)
+    ghz: float = Field(default=2.5, ge=0.1, le=10, strict=True, allow_inf_nan=False)
     """Nominal clock in GHz."""
     smt: Flag = True
     """Simultaneous multithreading (Hyper-Threading): two logical processors per core."""
@@ -408,7 +408,7 @@ class Switch(_Model):
     """Switches of one stack, MLAG, VLT or vPC pair share a stack name; null: standalone."""
     port_speed: LinkRate | None = None
     """Speed of every port; absent: each cable takes the speed of the NIC on it."""
-    backplane: Annotated[BitRate, Field(gt=0, le=1e15)] | None = None
+    backplane: Annotated[BitRate, Field(ge=SLOWEST_LINK_BPS, le=1e15)] | None = None
     """Switching capacity; absent: non-blocking."""
     mtu: Whole = Field(default=9216, ge=576, le=9216)
     """Largest IP packet it forwards, in bytes; data-centre switches ship with jumbo frames up to 9216."""
