@@ -3,90 +3,14 @@
 //! The network in every case: host A has a team of NICs 0 and 1 (10 units/s
 //! each way); host B has NIC 2 (100 units/s, never the bottleneck).
 
-use std::collections::HashMap;
-use std::net::{IpAddr, Ipv4Addr};
-
-use hvnet_engine::{ChangePoints, Sharing};
+use hvnet_engine::Sharing;
 use hvnet_network::{
-    AddressHash, Change, Connection, ConnectionReport, Cores, Endpoint, LoadBalancing, Network,
-    Nic, Path, SwitchHash, Team, TeamingMode, Uplink,
+    AddressHash, Change, Connection, ConnectionReport, Cores, LoadBalancing, Network, TeamingMode,
 };
 
-/// Each resource's mean use per second, from the recorded change points.
-fn per_second(series: &[ChangePoints], end: f64) -> Vec<Vec<f64>> {
-    series.iter().map(|c| c.means(0.0, 1.0, end)).collect()
-}
-
-fn close(a: f64, b: f64) -> bool {
-    (a - b).abs() <= 1e-9 * b.abs().max(1.0)
-}
-
-/// Resources: 0/1 NIC 0 send/receive, 2/3 NIC 1, 4/5 NIC 2.
-fn network(mode: TeamingMode, balancing: LoadBalancing, standby: Option<u32>) -> Network {
-    let mut paths = HashMap::new();
-    for (pair, links) in [
-        ((0, 2), [0, 5]),
-        ((1, 2), [2, 5]),
-        ((2, 0), [4, 1]),
-        ((2, 1), [4, 3]),
-    ] {
-        paths.insert(
-            pair,
-            Path {
-                links: links.iter().map(|&r| (r, 1.0)).collect(),
-                ..Path::default()
-            },
-        );
-    }
-    let endpoint = |uplink, port, last: u8| Endpoint {
-        uplink,
-        port,
-        address: IpAddr::V4(Ipv4Addr::new(10, 0, 0, last)),
-        mac: [0, 0x15, 0x5d, 0, 0, last],
-        send_cores: Cores::None,
-        receive_cores: Cores::None,
-        host_cores: vec![],
-        queue_cores: vec![],
-        guest_send_cores: Cores::None,
-        guest_receive_cores: Cores::None,
-    };
-    Network {
-        resources: [10.0, 10.0, 10.0, 10.0, 100.0, 100.0]
-            .iter()
-            .map(|&c| (c, Sharing::Shared))
-            .collect(),
-        nics: vec![
-            Nic {
-                send: 0,
-                receive: 1,
-            },
-            Nic {
-                send: 2,
-                receive: 3,
-            },
-            Nic {
-                send: 4,
-                receive: 5,
-            },
-        ],
-        teams: vec![Team {
-            members: vec![0, 1],
-            standby,
-            mode,
-            balancing,
-            switch_hash: SwitchHash::TransportPorts,
-        }],
-        endpoints: vec![
-            endpoint(Uplink::Team(0), 0, 1),
-            endpoint(Uplink::Nic(2), 0, 2),
-            endpoint(Uplink::Team(0), 1, 3),
-        ],
-        paths,
-        lacp_timeout: 3.0,
-        rebalance_interval: None,
-        dynamic_vmq: None,
-    }
-}
+#[path = "support/two_hosts.rs"]
+mod two_hosts;
+use two_hosts::{close, network, per_second};
 
 /// The member the test connection (port 49152, 100 units) leaves by when nothing fails.
 fn first_member(net: &Network) -> u32 {
