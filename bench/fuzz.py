@@ -83,9 +83,12 @@ FAILURES = CLASSES[2:]
 #: The one form a line of a refusal takes: `file:line: field: message` or `file: message`.
 CLEAN_LINE = re.compile(r"^[^:\n]+(:\d+)?: \S.*$")
 #: The names the case's files have in the child's working directory (messages name them).
-CASE_FILE = {"scenario": "case.yaml", "flows": "case.csv", "ntttcp": "case.json", "variants": "case.yaml", "config": "case.json"}
+CASE_FILE = {
+    "scenario": "case.yaml", "flows": "case.csv", "ntttcp": "case.json", "variants": "case.yaml", "config": "case.json",
+    "prices": "case.yaml", "candidates": "case.yaml",
+}
 #: The targets, each an entry point that reads what people write or tools produce.
-TARGETS = ("scenario", "flows", "ntttcp", "variants", "measurement", "config")
+TARGETS = ("scenario", "flows", "ntttcp", "variants", "measurement", "config", "prices", "candidates")
 
 # --- values ----------------------------------------------------------------------------------
 
@@ -577,6 +580,51 @@ def config_case(data: st.DataObject) -> tuple[str, list[str], bytes]:
     return str(origin.relative_to(ROOT)), log, raw
 
 
+#: The price list the prices target mutates: hvnet's default one (`hvnet cost --prices`).
+PRICES = ROOT / "python" / "hvnet" / "cost" / "prices.yaml"
+#: The scenario `prices` and `candidates` cases are priced or rebuilt on: it has switches, teams and requirements.
+DESIGN_SCENARIO = ROOT / "python" / "hvnet" / "examples" / "rolling-update.yaml"
+#: A candidate file using every field and form (`hvnet design --candidates`, docs/advise.md).
+CANDIDATES_SEED = {
+    "candidates": [
+        {"nics": 2, "speed": "1Gbps"},
+        {"nics": 2, "speed": "10Gbps", "team": ["lbfo", "set"], "migration": ["compression", "smb"]},
+        {"name": "RDMA pair", "nics": 2, "speed": "25Gbps", "rdma": True, "team": "set", "migration": "smb_direct"},
+        {"nics": 4, "speed": "10Gbps", "team": "lbfo", "migration": "tcp_ip"},
+    ]
+}
+
+
+def prices_case(data: st.DataObject) -> tuple[str, list[str], bytes]:
+    """hvnet's default price list, mutated (structure, YAML and byte edits)."""
+    log: list[str] = []
+    tree = yaml.safe_load(PRICES.read_text())
+    for _ in range(data.draw(st.integers(0, 4), label="structure edits")):
+        tree = mutate_tree(data, tree, log)
+    return _yaml_case(data, tree, log, str(PRICES.relative_to(ROOT)))
+
+
+def candidates_case(data: st.DataObject) -> tuple[str, list[str], bytes]:
+    """A candidate file using every field, mutated (structure, YAML and byte edits)."""
+    log: list[str] = []
+    tree: object = copy.deepcopy(CANDIDATES_SEED)
+    for _ in range(data.draw(st.integers(0, 4), label="structure edits")):
+        tree = mutate_tree(data, tree, log)
+    return _yaml_case(data, tree, log, "candidates (docs/advise.md)")
+
+
+def _yaml_case(data: st.DataObject, tree: object, log: list[str], origin: str) -> tuple[str, list[str], bytes]:
+    text = dump(data, tree, log)
+    if data.draw(st.integers(0, 3)) == 0:
+        name, edit = data.draw(st.sampled_from(YAML_EDITS), label="yaml edit")
+        log.append(name)
+        text = edit(text, data.draw(st.integers(0, 1000)))
+    raw = text.encode("utf-8", "surrogatepass")
+    if data.draw(st.integers(0, 3)) == 0:
+        raw = mutate_bytes(data, raw, log)
+    return origin, log, raw
+
+
 def case_file(target: str, origin: str) -> str:
     """The name a case's file has (a measurement keeps its sample's extension)."""
     if target == "measurement":
@@ -600,11 +648,11 @@ def entry(target: str) -> int:
     try:
         if target == "ntttcp":
             from hvnet.ntttcp import run_ntttcp
-            from hvnet.units import parse_bytes, parse_duration
+            from hvnet.units import parse_bytes, parse_duration, parse_option
 
             args = json.loads(Path("case.json").read_text())
             scenario = hvnet.load("scenario.yaml")
-            time_s, buffer = parse_duration(args["time"]), parse_bytes(args["buffer"])
+            time_s, buffer = parse_option("--time", args["time"], parse_duration), parse_option("--buffer", args["buffer"], parse_bytes)
             result = run_ntttcp(scenario, args["sender"], args["receiver"], args["threads"], time_s, buffer)
             document: object = {"total_mb_per_s": result.total_mb_per_s, "cpu_percent": result.cpu_percent, "seconds": result.seconds}
         elif target == "variants":
@@ -632,6 +680,25 @@ def entry(target: str) -> int:
                 except hvnet.HvnetError as error:
                     raise AssertionError(f"the import says it loads, and it does not: {error}") from None
             document = {"yaml": imported.yaml, "assumptions": imported.assumptions, "problems": imported.problems}
+        elif target == "prices":
+            from hvnet.cost import design_cost, load_prices
+            from hvnet.cost.render import bill_document
+
+            document = bill_document(design_cost(hvnet.load("scenario.yaml"), load_prices("case.yaml")))
+        elif target == "candidates":
+            from hvnet.candidates import load_candidates
+            from hvnet.candidates.build import apply
+
+            base = hvnet.load("scenario.yaml")
+            built = {}
+            for k, candidate in enumerate(load_candidates("case.yaml")):
+                if k >= 20:
+                    break
+                scenario = apply(base, candidate)  # a scenario, or the loader's one-line reason
+                if isinstance(scenario, str) and ("\n" in scenario or not scenario.strip()):
+                    raise AssertionError(f"a refused candidate's reason is not one line: {scenario!r}")
+                built[candidate.name] = scenario if isinstance(scenario, str) else scenario.name
+            document = built
         else:
             raise ValueError(f"no Python entry for {target}")
     except hvnet.HvnetError as error:
@@ -648,6 +715,8 @@ DRAWERS: dict[str, Callable[[st.DataObject], tuple[str, list[str], bytes]]] = {
     "variants": variants_case,
     "measurement": measurement_case,
     "config": config_case,
+    "prices": prices_case,
+    "candidates": candidates_case,
 }
 
 
@@ -702,6 +771,8 @@ def command(target: str, workdir: Path) -> list[str]:
         return ["simulate", "case.yaml", "--json", "out.json"]
     if target == "ntttcp":
         shutil.copy(FLOWS_SCENARIO, workdir / "scenario.yaml")
+    if target in ("prices", "candidates"):
+        shutil.copy(DESIGN_SCENARIO, workdir / "scenario.yaml")
     return ["--entry", target]
 
 
@@ -864,6 +935,11 @@ def _strict_json(path: Path) -> str:
 OUT_OF_MEMORY = r"MemoryError|memory allocation of \d+ bytes failed|Cannot allocate memory|std::bad_alloc"
 
 
+#: What a clear `hvnet ntttcp` refusal starts with: a file, the arguments (`<ntttcp>: receiver: ...`) or the
+#: option whose value is wrong (`--buffer: '10x' is not a size; ...`).
+NTTTCP_NAMED = ("case.", "scenario.yaml", "<ntttcp>", "--time: ", "--buffer: ")
+
+
 def classify(outcome: Outcome, workdir: Path, target: str, memory: int) -> None:
     err = outcome.stderr
     memory_line = next((line for line in err.splitlines() if re.search(OUT_OF_MEMORY, line)), "")
@@ -879,7 +955,7 @@ def classify(outcome: Outcome, workdir: Path, target: str, memory: int) -> None:
         outcome.why = last[-1] if last else "traceback"
     elif outcome.exit == 2:
         lines = err.splitlines()
-        named = ("case.", "scenario.yaml", "<ntttcp>") if target == "ntttcp" else ("case.", "scenario.yaml")
+        named = NTTTCP_NAMED if target == "ntttcp" else ("case.", "scenario.yaml")
         bad = [line for line in lines if not CLEAN_LINE.match(line) or not line.startswith(named)]
         if not lines or bad:
             outcome.kind, outcome.why = "unclear", (bad[0] if bad else "exit 2 with nothing on standard error")
@@ -911,6 +987,8 @@ def save(outcome: Outcome, out: Path, target: str, number: int) -> Path:
         "variants": f"hvnet compare {case.name} (hvnet.variants.load_variants)",
         "measurement": f"hvnet import measurement {case.name} (hvnet.importers.read_measurement)",
         "config": f"hvnet import config {case.name} (hvnet.importers.config.import_config)",
+        "prices": f"hvnet cost {DESIGN_SCENARIO.relative_to(ROOT)} --prices {case.name}",
+        "candidates": f"hvnet design {DESIGN_SCENARIO.relative_to(ROOT)} --candidates {case.name} (load and build each, no simulation)",
     }[target]
     report = [
         f"class: {outcome.kind}",

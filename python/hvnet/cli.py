@@ -22,7 +22,7 @@ from hvnet.model import load_scenario, parse_scenario, scenario_json_schema
 from hvnet.simulate import simulate as run_simulation
 from hvnet.sweep import DEFAULT_WORKERS, run_sweep, summary_table, write_parquet
 from hvnet.tables import results_tables
-from hvnet.units import parse_bytes, parse_duration
+from hvnet.units import parse_bytes, parse_duration, parse_option
 from hvnet.variants import load_variants
 
 app = typer.Typer(
@@ -52,7 +52,6 @@ def _err() -> Console:
 
 
 F = TypeVar("F", bound=Callable[..., Any])
-T = TypeVar("T")
 
 
 @contextmanager
@@ -339,7 +338,7 @@ def ntttcp(
 
     with _user_errors():
         scenario = load_scenario(scenario_file)
-        seconds, buffer_bytes = _option_value("--time", time, parse_duration), _option_value("--buffer", buffer, parse_bytes)
+        seconds, buffer_bytes = parse_option("--time", time, parse_duration), parse_option("--buffer", buffer, parse_bytes)
         result = run_ntttcp(scenario, sender, receiver, threads, seconds, buffer_bytes)
     if json_out is not None:
         document = {
@@ -638,14 +637,6 @@ def design(
         _out().print(result.reasoning(), highlight=False, markup=False)
     if result.best is None:
         raise typer.Exit(1)
-
-
-def _option_value(option: str, text: str, parse: Callable[[str], T]) -> T:
-    """An option's quantity; a UnitError names the option ("--time: '60' has no unit; ...")."""
-    try:
-        return parse(text)
-    except UnitError as error:
-        raise UnitError(f"{option}: {error}") from None
 
 
 def _count(n: int, noun: str) -> str:

@@ -33,12 +33,15 @@ from __future__ import annotations
 import functools
 import math
 import re
+from collections.abc import Callable
 from decimal import Decimal, InvalidOperation, localcontext
-from typing import Annotated, Final
+from typing import Annotated, Final, TypeVar
 
 from pydantic import BeforeValidator, PlainSerializer, WithJsonSchema
 
 from hvnet.errors import UnitError
+
+T = TypeVar("T")
 
 __all__ = [
     "BitRate",
@@ -53,6 +56,7 @@ __all__ = [
     "parse_bitrate",
     "parse_bytes",
     "parse_duration",
+    "parse_option",
     "show_value",
 ]
 
@@ -220,6 +224,15 @@ def parse_duration(text: str) -> float:
     """``"250ms"`` -> ``0.25``: a time in seconds (ns, us/µs, ms, s, min, h)."""
     # A file repeats its quantities ("8GiB" for every VM): text is parsed once.
     return _cached_parse_duration(text) if type(text) is str else _parse_duration(text)
+
+
+def parse_option(option: str, text: str, parse: Callable[[str], T]) -> T:
+    """A command-line option's quantity: ``parse(text)``, its UnitError naming the option
+    (``--time: '60' has no unit; ...``)."""
+    try:
+        return parse(text)
+    except UnitError as error:
+        raise UnitError(f"{option}: {error}") from None
 
 
 def _parse_duration(text: str) -> float:

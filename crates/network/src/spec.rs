@@ -322,6 +322,21 @@ impl Network {
         for endpoint in &self.endpoints {
             self.check_endpoint(endpoint)?;
         }
+        // A team hashes a flow's two addresses together (`team::Flow::key`),
+        // and any two endpoints may be joined by a connection a driver opens
+        // while running: one IP version for the whole network.
+        if let Some(first) = self.endpoints.first() {
+            if let Some(other) = self
+                .endpoints
+                .iter()
+                .find(|e| e.address.is_ipv4() != first.address.is_ipv4())
+            {
+                return bad(format!(
+                    "endpoints {} and {} are of different IP versions; use one for the whole network",
+                    first.address, other.address
+                ));
+            }
+        }
         self.check_paths()?;
         self.check_parameters()
     }
@@ -428,11 +443,6 @@ impl Network {
             &self.endpoints[c.source as usize],
             &self.endpoints[c.target as usize],
         );
-        if s.address.is_ipv4() != t.address.is_ipv4() {
-            return bad(format!(
-                "connection {i}: endpoints of different IP versions"
-            ));
-        }
         for a in self.candidates(s.uplink) {
             for b in self.candidates(t.uplink) {
                 if !self.has_path(a, b) {

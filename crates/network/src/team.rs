@@ -86,6 +86,8 @@ pub struct Flow {
 }
 
 impl Flow {
+    /// Its RSS key. Unreachable panic: `Network::check` refuses a network
+    /// whose endpoints mix IP versions, and every flow joins two endpoints.
     fn key(&self, with_ports: bool) -> FlowKey {
         let ports = self.ports.filter(|_| with_ports);
         FlowKey::new(self.source, self.target, ports).unwrap_or_else(|| {

@@ -112,3 +112,14 @@ fn names_become_types_or_are_refused() {
         "unknown change \"switch\""
     );
 }
+
+#[test]
+fn endpoints_of_two_ip_versions_are_refused_before_any_flow_is_hashed() {
+    // A team hashes both addresses of a flow together, and a driver may join
+    // any two endpoints while running: mixing versions is refused up front,
+    // not when a connection is hashed.
+    let mut n = network();
+    n.endpoints[1].address = "fd00::2".parse().unwrap();
+    let refused = message(check(&n, &[], &[]));
+    assert!(refused.contains("different IP versions"), "{refused}");
+}
