@@ -157,9 +157,9 @@ cables:
   - {{a: hv2/nic2, b: sw/5}}
   - {{a: hv2/nic3, b: sw/6}}
 vms:
-  - {{name: vm1, host: hv1, vcpus: 4, memory: 8GiB, vswitch: vSwitch}}
-  - {{name: vm2, host: hv1, vcpus: 2, memory: 4GiB, vswitch: vSwitch}}
-  - {{name: vm3, host: hv2, vcpus: 4, memory: 8GiB, vswitch: vSwitch}}
+  - {{name: vm1, host: hv1, vcpus: 4, memory: 8GiB, vswitch: vSwitch, mtu: 9000}}
+  - {{name: vm2, host: hv1, vcpus: 2, memory: 4GiB, vswitch: vSwitch, mtu: 9000}}
+  - {{name: vm3, host: hv2, vcpus: 4, memory: 8GiB, vswitch: vSwitch, mtu: 9000}}
 traffic:
   - {{name: out, from: hv1, to: hv2, size: 6GB, connections: 4}}
   - {{name: in, from: hv2, to: hv1, size: 3GB, connections: 2}}

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from typer.testing import Result
 
+from hvnet.calibration import Calibration
 from hvnet.validate import TOLERANCE_PCT, run_validation, validation_markdown
 
 Invoke = Callable[..., Result]
@@ -17,7 +18,18 @@ DOCS = Path(__file__).resolve().parents[1] / "docs" / "validation.md"
 
 def test_every_case_of_the_issue_is_covered() -> None:
     ids = {c.id.split("/")[0] for c in run_validation()}
-    assert ids == {"C1", "C2", "C3", "C4", "C5", "C6", "C7", "C8", "C9", "C10"}
+    assert ids == {"C1", "C2", "C3", "C4", "C5", "C6", "C7", "C8", "C9", "C10", "V1"}
+
+
+def test_each_figure_is_calibration_or_check_as_the_parameters_say() -> None:
+    """A figure is calibration exactly when some calibrated parameter names it in `fitted_on`; every
+    calibrated parameter names at least one figure that `hvnet validate` shows; the rest are checks."""
+    checks = {c.id: c for c in run_validation()}
+    calibrated = [p for p in Calibration().parameters() if p.kind == "calibrated"]
+    assert calibrated and all(p.fitted_on for p in calibrated)
+    assert Calibration().fitted_on() <= set(checks)
+    assert {i for i, c in checks.items() if c.role == "calibration"} == Calibration().fitted_on()
+    assert checks["V1/jumbo-gain"].role == "check" and checks["C2/peak"].role == "calibration"
 
 
 def test_explained_means_within_tolerance_and_unexplained_says_why() -> None:
@@ -65,7 +77,7 @@ def test_json_has_the_documented_keys(cli: Invoke, tmp_path: Path) -> None:
     result = cli("validate", "--json", str(out))
     assert result.exit_code == 0, result.output
     rows = json.loads(out.read_text())
-    assert all(set(r) == {"id", "reported", "predicted", "error_pct", "explained"} for r in rows)
+    assert all(set(r) == {"id", "role", "reported", "predicted", "error_pct", "explained"} for r in rows)
 
 
 def test_json_on_standard_output_is_only_the_json(cli: Invoke) -> None:

@@ -58,9 +58,10 @@ C9 = "calibration.md C9 (ntttcp's cycles/byte inside the receiving VM: 2.9-3.4)"
 BEHAVIOUR = "shared/design/BEHAVIOUR.md"
 
 
-def _parameter(default: Any, unit: str, kind: Kind, source: str, uncertainty: str) -> Any:
-    """A dataclass field that carries its unit, kind, source and uncertainty."""
-    meta = {"unit": unit, "kind": kind, "source": source, "uncertainty": uncertainty}
+def _parameter(default: Any, unit: str, kind: Kind, source: str, uncertainty: str, fitted_on: tuple[str, ...] = ()) -> Any:
+    """A dataclass field that carries its unit, kind, source and uncertainty, and for a calibrated one
+    the figures of `hvnet validate` it was fitted on (their ids, e.g. ``C2/peak``)."""
+    meta = {"unit": unit, "kind": kind, "source": source, "uncertainty": uncertainty, "fitted_on": fitted_on}
     if isinstance(default, dict):
         return field(default_factory=lambda: dict(default), metadata=meta)
     return field(default=default, metadata=meta)
@@ -77,6 +78,8 @@ class Parameter:
     kind: Kind
     source: str
     uncertainty: str
+    #: The `hvnet validate` figures a calibrated parameter was fitted on (empty for the others).
+    fitted_on: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -100,20 +103,32 @@ class CpuParameters:
     """What moving a byte costs a core (docs/model.md, "Cores"), calibrated once for all cases."""
 
     receive_cycles_per_byte: float = _parameter(
-        1.55, "cycles/byte", "calibrated", f"with receive_cycles_per_packet: BEHAVIOUR.md's 3-5 Gbps per core of VM traffic at MTU 1500, and {C2}", "±15 %"
+        1.55,
+        "cycles/byte",
+        "calibrated",
+        f"with receive_cycles_per_packet: BEHAVIOUR.md's 3-5 Gbps per core of VM traffic at MTU 1500, and {C2}",
+        "±15 %",
+        fitted_on=("C2/peak",),
     )
     receive_cycles_per_packet: float = _parameter(
-        3800.0, "cycles/packet", "calibrated", f"with receive_cycles_per_byte: BEHAVIOUR.md's 3-5 Gbps per core, and {C2}", "±15 %"
+        3800.0,
+        "cycles/packet",
+        "calibrated",
+        f"with receive_cycles_per_byte: BEHAVIOUR.md's 3-5 Gbps per core, and {C2}",
+        "±15 %",
+        fitted_on=("C2/peak",),
     )
     send_cycles_per_byte: float = _parameter(1.0, "cycles/byte", "assumed", "one copy of each byte, below the receive side's", "±50 %")
     send_cycles_per_segment: float = _parameter(
         3800.0, "cycles/segment", "assumed", "the receive side's per-packet cost, paid once per large send", "±50 %"
     )
-    rsc_packets: float = _parameter(2.35, "packets", "calibrated", C1, "±15 %")
+    rsc_packets: float = _parameter(2.35, "packets", "calibrated", C1, "±15 %", fitted_on=("C1/duration",))
     guest_receive_cycles_per_byte: float = _parameter(
         1.55, "cycles/byte", "assumed", "the host's copy cost (one copy of each byte to the application)", "±15 %"
     )
-    guest_receive_cycles_per_packet: float = _parameter(1646.0, "cycles/packet", "calibrated", C9, "±15 %")
+    guest_receive_cycles_per_packet: float = _parameter(
+        1646.0, "cycles/packet", "calibrated", C9, "±15 %", fitted_on=("C9/cycles-per-byte",)
+    )
     rdma_cycles_per_byte: float = _parameter(
         0.05, "cycles/byte", "assumed", f"{BEHAVIOUR}: RDMA moves data with next to no CPU (no figure given)", "0-0.2"
     )
@@ -185,12 +200,18 @@ class MigrationParameters:
         "calibrated",
         f"{C3}: the synchronous exchanges of pause, device save and restore, storage and network hand-over",
         "±30 % (rests on the assumed round trip and device state)",
+        fitted_on=("C3/blackout",),
     )
     exchange_round_trip_s: float = _parameter(
         50e-6, "s", "assumed", "one round trip on a 10 GbE LAN whose cores are awake", "20-100 µs"
     )
     prepare_bytes_per_s: float = _parameter(
-        9.5e9, "bytes/s", "calibrated", f"{C3}: the source reads, maps and hands over guest memory in series with the transfer", "±10 %"
+        9.5e9,
+        "bytes/s",
+        "calibrated",
+        f"{C3}: the source reads, maps and hands over guest memory in series with the transfer",
+        "±10 %",
+        fitted_on=("C3/duration",),
     )
 
     def switchover_s(self, source: Host, destination: Host, cpu: CpuParameters) -> float:
@@ -245,7 +266,12 @@ class Calibration:
                     kind=f.metadata["kind"],
                     source=f.metadata["source"],
                     uncertainty=f.metadata["uncertainty"],
+                    fitted_on=f.metadata["fitted_on"],
                 )
+
+    def fitted_on(self) -> frozenset[str]:
+        """Every `hvnet validate` figure some parameter was fitted on: those are calibration, the rest checks."""
+        return frozenset(figure for p in self.parameters() for figure in p.fitted_on)
 
 
 def calibration_markdown(calibration: Calibration | None = None) -> str:

@@ -365,17 +365,19 @@ def validate(
     ] = None,
     force: Force = False,
 ) -> None:
-    """Compare hvnet's predictions with the public measurements it is calibrated on."""
+    """Compare hvnet's predictions with public measurements: the calibration figures, and the checks."""
     from hvnet.validate import run_validation, validation_markdown
 
     with _user_errors():
         checks = run_validation()
     table = Table(title="hvnet beside public measurements", title_justify="left")
-    for column in ("id", "figure", "reported", "predicted", "error", "explained"):
+    table.caption = "role: calibration = a parameter was fitted on it; check = predicted, not fitted"
+    for column in ("id", "role", "figure", "reported", "predicted", "error", "explained"):
         table.add_column(column, justify="right" if column in ("reported", "predicted", "error") else "left")
     for c in checks:
         error = "" if c.error_pct is None else f"{c.error_pct:+.1f} %"
-        table.add_row(c.id, c.figure, str(c.reported), str(c.predicted), error, "yes" if c.explained else "[red]no[/]")
+        explained = "yes" if c.explained else "[red]no[/]"
+        table.add_row(c.id, c.role, c.figure, str(c.reported), str(c.predicted), error, explained)
     # With `--json -`, standard output holds only the JSON document.
     if json_out is None or str(json_out) != "-":
         _out().print(table)

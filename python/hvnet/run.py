@@ -112,7 +112,7 @@ def run(
         report = _core.run(spec)
     except _core.CoreError as error:
         raise CoreFailure(model.scenario.source, str(error)) from None
-    names = [str(p) for p in model.nic_ports]
+    names = model.nic_names
     outcomes = [
         ConnectionOutcome(
             end_s=c.end_s,

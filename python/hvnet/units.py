@@ -41,7 +41,7 @@ from pydantic import BeforeValidator, PlainSerializer, WithJsonSchema
 
 from hvnet.errors import UnitError
 
-T = TypeVar("T")
+_T = TypeVar("_T")
 
 __all__ = [
     "BitRate",
@@ -226,7 +226,7 @@ def parse_duration(text: str) -> float:
     return _cached_parse_duration(text) if type(text) is str else _parse_duration(text)
 
 
-def parse_option(option: str, text: str, parse: Callable[[str], T]) -> T:
+def parse_option(option: str, text: str, parse: Callable[[str], _T]) -> _T:
     """A command-line option's quantity: ``parse(text)``, its UnitError naming the option
     (``--time: '60' has no unit; ...``)."""
     try:

@@ -96,7 +96,7 @@ def test_every_counterfactual_is_tried_or_says_why_not(tmp_path: Path) -> None:
     for r in result.counterfactuals:
         assert (r.predicted_bps is None) == bool(r.skipped), r
     skipped = {r.name: r.skipped for r in result.counterfactuals if r.skipped}
-    assert skipped["mtu-9000"] == "every NIC has MTU 9000 already"
+    assert skipped["mtu-9000"] == "every NIC and VM has MTU 9000 already"
 
 
 def test_the_cli_prints_the_c9_answer(cli: Invoke) -> None:

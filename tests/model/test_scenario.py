@@ -235,15 +235,19 @@ def test_a_copy_with_other_hosts_finds_its_own_hosts_by_name() -> None:
 
 
 def test_docs_name_every_field_a_scenario_accepts() -> None:
-    """docs/scenario.md has a row for each field of each model (issue 16: fields were accepted but undocumented)."""
+    """docs/scenario.md has a table for each model that lists every one of its fields (issue 16: fields were
+    accepted but undocumented). Per table, not over the whole page: a VM's `mtu` is not documented by a NIC's."""
     doc = (Path(__file__).parents[2] / "docs" / "scenario.md").read_text()
-    rows = set(re.findall(r"^\| `([^|]*)` \|", doc, flags=re.MULTILINE))
-    documented = {name.strip().strip("`") for row in rows for name in row.split(",")}
-    missing = [
-        f"{model.__name__}.{info.alias or field}"
-        for model in vars(hvnet.model.scenario).values()
-        if isinstance(model, type) and issubclass(model, pydantic.BaseModel) and model.__module__ == hvnet.model.scenario.__name__
-        for field, info in model.model_fields.items()
-        if (info.alias or field) not in documented
+    tables = [
+        {name.strip().strip("`") for row in re.findall(r"^\| `([^|]*)` \|", table, flags=re.MULTILINE) for name in row.split(",")}
+        for table in re.split(r"\n(?!\|)", doc)
     ]
+    missing = []
+    for model in vars(hvnet.model.scenario).values():
+        if not (isinstance(model, type) and issubclass(model, pydantic.BaseModel) and model.__module__ == hvnet.model.scenario.__name__):
+            continue
+        fields = {info.alias or field for field, info in model.model_fields.items()}
+        if fields and not any(fields <= table for table in tables):
+            best = max(tables, key=lambda table: len(fields & table))
+            missing.append(f"{model.__name__}: {sorted(fields - best)}")
     assert missing == []

@@ -183,6 +183,7 @@ fn network(input: &Input) -> Network {
             .collect(),
         endpoints,
         paths,
+        paths_by_endpoint_mtu: HashMap::new(),
         lacp_timeout: 3.0,
         rebalance_interval: Some(1.0),
         dynamic_vmq: None,

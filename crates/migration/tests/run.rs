@@ -14,19 +14,7 @@ mod two_hosts;
 use two_hosts::{close, network, per_second};
 
 fn connection(source: u32, target: u32, port: u16, amount: f64) -> Connection {
-    Connection {
-        source,
-        target,
-        ports: Some((port, 445)),
-        amount,
-        start: 0.0,
-        stop: None,
-        pinned: None,
-        cycles: None,
-        compression: None,
-        weight: 1.0,
-        through: None,
-    }
+    Connection::new(source, target, Some((port, 445)), amount, 0.0, None)
 }
 
 const ADDRESS_HASH: LoadBalancing = LoadBalancing::AddressHash(AddressHash::TransportPorts);

@@ -115,6 +115,11 @@ pub struct Connection {
     /// A resource it also passes through, one unit per byte (a host's SMB
     /// bandwidth limit for live migration); `None`: none.
     pub through: Option<ResourceId>,
+    /// The largest IP packet its endpoints' own stacks send (the smaller of
+    /// two VMs' MTUs, a VM network adapter's own setting): its paths are
+    /// then [`Network::paths_by_endpoint_mtu`]'s for that MTU, whose frames
+    /// and costs reflect it. `None`: the NICs' [`Network::paths`].
+    pub endpoint_mtu: Option<u32>,
 }
 
 impl Connection {
@@ -140,6 +145,7 @@ impl Connection {
             compression: None,
             weight: 1.0,
             through: None,
+            endpoint_mtu: None,
         }
     }
 }
@@ -172,6 +178,9 @@ pub struct Network {
     pub endpoints: Vec<Endpoint>,
     /// From NIC `a` (leaving by it) to NIC `b` (arriving on it).
     pub paths: HashMap<(u32, u32), Path>,
+    /// From NIC `a` to NIC `b` for connections whose endpoints send packets
+    /// of at most `mtu` bytes (`Connection::endpoint_mtu`): `(a, b, mtu)`.
+    pub paths_by_endpoint_mtu: HashMap<(u32, u32, u32), Path>,
     /// How long an LACP team takes to see a member that forwards nothing.
     pub lacp_timeout: Seconds,
     /// Period of dynamic teams' rebalancing; `None` for none.
@@ -297,6 +306,15 @@ impl Network {
         self.paths.contains_key(&(a, b))
     }
 
+    /// The path from NIC `a` to NIC `b` of a connection whose endpoints send
+    /// packets of at most `endpoint_mtu` bytes (`None`: the NICs' own).
+    pub fn path(&self, a: u32, b: u32, endpoint_mtu: Option<u32>) -> Option<&Path> {
+        match endpoint_mtu {
+            None => self.paths.get(&(a, b)),
+            Some(mtu) => self.paths_by_endpoint_mtu.get(&(a, b, mtu)),
+        }
+    }
+
     /// Checks the network alone: resources, NICs, teams, endpoints, paths
     /// and parameters.
     pub fn check(&self) -> Result<(), SpecError> {
@@ -376,28 +394,46 @@ impl Network {
         let mut pairs: Vec<&(u32, u32)> = self.paths.keys().collect();
         pairs.sort_unstable();
         for &(a, b) in pairs {
-            self.check_nic(a)?;
-            self.check_nic(b)?;
-            let path = &self.paths[&(a, b)];
-            for &(r, coeff) in &path.links {
-                if !valid(coeff) {
-                    return bad(format!(
-                        "path from NIC {a} to NIC {b}: coefficient {coeff} is not finite and >= 0"
-                    ));
-                }
-                self.check_resource(r)?;
-            }
-            let cycles = [
-                path.send_cycles_per_byte,
-                path.receive_cycles_per_byte,
-                path.guest_send_cycles_per_byte,
-                path.guest_receive_cycles_per_byte,
-            ];
-            if !cycles.into_iter().all(valid) {
+            self.check_path(
+                &format!("path from NIC {a} to NIC {b}"),
+                a,
+                b,
+                &self.paths[&(a, b)],
+            )?;
+        }
+        let mut keys: Vec<&(u32, u32, u32)> = self.paths_by_endpoint_mtu.keys().collect();
+        keys.sort_unstable();
+        for &(a, b, mtu) in keys {
+            let path = &self.paths_by_endpoint_mtu[&(a, b, mtu)];
+            self.check_path(
+                &format!("path from NIC {a} to NIC {b} at MTU {mtu}"),
+                a,
+                b,
+                path,
+            )?;
+        }
+        Ok(())
+    }
+
+    fn check_path(&self, name: &str, a: u32, b: u32, path: &Path) -> Result<(), SpecError> {
+        self.check_nic(a)?;
+        self.check_nic(b)?;
+        for &(r, coeff) in &path.links {
+            if !valid(coeff) {
                 return bad(format!(
-                    "path from NIC {a} to NIC {b}: cycles per byte must be finite and >= 0"
+                    "{name}: coefficient {coeff} is not finite and >= 0"
                 ));
             }
+            self.check_resource(r)?;
+        }
+        let cycles = [
+            path.send_cycles_per_byte,
+            path.receive_cycles_per_byte,
+            path.guest_send_cycles_per_byte,
+            path.guest_receive_cycles_per_byte,
+        ];
+        if !cycles.into_iter().all(valid) {
+            return bad(format!("{name}: cycles per byte must be finite and >= 0"));
         }
         Ok(())
     }
@@ -443,13 +479,24 @@ impl Network {
             &self.endpoints[c.source as usize],
             &self.endpoints[c.target as usize],
         );
-        for a in self.candidates(s.uplink) {
-            for b in self.candidates(t.uplink) {
-                if !self.has_path(a, b) {
-                    return bad(format!(
-                        "connection {i}: no path given from NIC {a} to NIC {b}"
-                    ));
-                }
+        // A pinned connection (an SMB channel, traffic inside one virtual
+        // switch) uses its pair alone; any other, each pair the rules may give.
+        let pairs: Vec<(u32, u32)> = match c.pinned {
+            Some((a, b)) => vec![(self.check_nic(a)?, self.check_nic(b)?)],
+            None => self
+                .candidates(s.uplink)
+                .into_iter()
+                .flat_map(|a| self.candidates(t.uplink).into_iter().map(move |b| (a, b)))
+                .collect(),
+        };
+        for (a, b) in pairs {
+            if self.path(a, b, c.endpoint_mtu).is_none() {
+                let at = c
+                    .endpoint_mtu
+                    .map_or(String::new(), |m| format!(" at MTU {m}"));
+                return bad(format!(
+                    "connection {i}: no path given from NIC {a} to NIC {b}{at}"
+                ));
             }
         }
         if c.stop.is_some_and(|t| !valid(t)) {

@@ -162,6 +162,7 @@ fn network(input: &Input) -> Network {
             .collect(),
         endpoints,
         paths,
+        paths_by_endpoint_mtu: HashMap::new(),
         lacp_timeout: 3.0,
         rebalance_interval: input.rebalance,
         dynamic_vmq: None,

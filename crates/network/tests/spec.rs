@@ -123,3 +123,38 @@ fn endpoints_of_two_ip_versions_are_refused_before_any_flow_is_hashed() {
     let refused = message(check(&n, &[], &[]));
     assert!(refused.contains("different IP versions"), "{refused}");
 }
+
+#[test]
+fn a_connection_of_a_vm_mtu_needs_the_path_for_that_mtu() {
+    // A VM's own MTU gives its connections paths of their own (`paths_by_endpoint_mtu`):
+    // one without its path is refused, naming the MTU; with it, accepted.
+    let mut n = network();
+    let c = Connection {
+        endpoint_mtu: Some(1500),
+        ..Connection::new(0, 1, Some((49152, 5001)), 100.0, 0.0, None)
+    };
+    let refused = message(check(&n, &[c], &[]));
+    assert!(refused.contains("from NIC 0 to NIC 1 at MTU 1500"), "{refused}");
+    let path = n.paths[&(0, 1)].clone();
+    n.paths_by_endpoint_mtu.insert((0, 1, 1500), path);
+    assert_eq!(check(&n, &[c], &[]), Ok(()));
+}
+
+#[test]
+fn a_pinned_connection_needs_only_its_own_pair() {
+    // Traffic inside a virtual switch is pinned to a NIC pair with no links; the
+    // pairs its endpoints' uplinks would give need no path.
+    let mut n = network();
+    n.nics.push(Nic {
+        send: 0,
+        receive: 0,
+    });
+    let c = Connection {
+        pinned: Some((2, 2)),
+        ..Connection::new(1, 0, None, 100.0, 0.0, None)
+    };
+    let refused = message(check(&n, &[c], &[]));
+    assert!(refused.contains("from NIC 2 to NIC 2"), "{refused}");
+    n.paths.insert((2, 2), Path::default());
+    assert_eq!(check(&n, &[c], &[]), Ok(()));
+}

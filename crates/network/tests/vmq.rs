@@ -84,6 +84,7 @@ fn network(link: f64, dynamic: bool) -> Network {
             vm(2, 3),
         ],
         paths: HashMap::from([((0, 1), path)]),
+        paths_by_endpoint_mtu: HashMap::new(),
         lacp_timeout: 3.0,
         rebalance_interval: None,
         dynamic_vmq: Some(DynamicVmq {
@@ -94,19 +95,7 @@ fn network(link: f64, dynamic: bool) -> Network {
 }
 
 fn connection(target: u32, port: u16, amount: f64) -> Connection {
-    Connection {
-        source: 0,
-        target,
-        ports: Some((port, 5001)),
-        amount,
-        start: 0.0,
-        stop: None,
-        pinned: None,
-        cycles: None,
-        compression: None,
-        weight: 1.0,
-        through: None,
-    }
+    Connection::new(0, target, Some((port, 5001)), amount, 0.0, None)
 }
 
 /// 100 units to each VM, recorded per second.

@@ -68,6 +68,7 @@ pub struct PathSpec {
     receive_cycles_per_byte: f64,
     guest_send_cycles_per_byte: f64,
     guest_receive_cycles_per_byte: f64,
+    endpoint_mtu: Option<u32>,
 }
 
 #[derive(FromPyObject)]
@@ -96,6 +97,8 @@ pub struct ConnectionSpec {
     amount_bytes: f64,
     start_s: f64,
     stop_s: Option<f64>,
+    pinned: Option<(u32, u32)>,
+    endpoint_mtu: Option<u32>,
 }
 
 #[derive(FromPyObject)]
@@ -226,7 +229,7 @@ impl TryFrom<EndpointSpec> for Endpoint {
     }
 }
 
-impl From<PathSpec> for ((u32, u32), Path) {
+impl From<PathSpec> for (u32, u32, Option<u32>, Path) {
     fn from(p: PathSpec) -> Self {
         let path = Path {
             links: p.links,
@@ -235,7 +238,7 @@ impl From<PathSpec> for ((u32, u32), Path) {
             guest_send_cycles_per_byte: p.guest_send_cycles_per_byte,
             guest_receive_cycles_per_byte: p.guest_receive_cycles_per_byte,
         };
-        ((p.out_nic, p.in_nic), path)
+        (p.out_nic, p.in_nic, p.endpoint_mtu, path)
     }
 }
 
@@ -250,6 +253,17 @@ impl TryFrom<NetworkSpec> for Network {
                 Sharing::Shared
             }
         };
+        let (mut paths, mut paths_by_endpoint_mtu) = (HashMap::new(), HashMap::new());
+        for (a, b, mtu, path) in n
+            .paths
+            .into_iter()
+            .map(<(u32, u32, Option<u32>, Path)>::from)
+        {
+            match mtu {
+                None => paths.insert((a, b), path),
+                Some(mtu) => paths_by_endpoint_mtu.insert((a, b, mtu), path),
+            };
+        }
         Ok(Network {
             resources: (n.resources.iter())
                 .map(|r| (r.capacity, sharing(r.fatpipe)))
@@ -268,11 +282,8 @@ impl TryFrom<NetworkSpec> for Network {
             endpoints: (n.endpoints.into_iter())
                 .map(Endpoint::try_from)
                 .collect::<Result<_, _>>()?,
-            paths: n
-                .paths
-                .into_iter()
-                .map(Into::into)
-                .collect::<HashMap<_, _>>(),
+            paths,
+            paths_by_endpoint_mtu,
             lacp_timeout: n.lacp_timeout_s,
             rebalance_interval: n.rebalance_interval_s,
             dynamic_vmq: n.dynamic_vmq.map(|v| DynamicVmq {
@@ -285,14 +296,18 @@ impl TryFrom<NetworkSpec> for Network {
 
 impl From<ConnectionSpec> for Connection {
     fn from(c: ConnectionSpec) -> Self {
-        Connection::new(
-            c.source,
-            c.target,
-            c.ports,
-            c.amount_bytes,
-            c.start_s,
-            c.stop_s,
-        )
+        Connection {
+            pinned: c.pinned,
+            endpoint_mtu: c.endpoint_mtu,
+            ..Connection::new(
+                c.source,
+                c.target,
+                c.ports,
+                c.amount_bytes,
+                c.start_s,
+                c.stop_s,
+            )
+        }
     }
 }
 

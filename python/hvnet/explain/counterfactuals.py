@@ -9,8 +9,8 @@ the scenario:
 
 - ``rss-one-core``: RSS off: every NIC's receive queues on one core (core 0).
 - ``vmq-off``: VMQ off on every NIC (``vmq-on``: the reverse, where all are off).
-- ``mtu-1500``: standard frames on every NIC (where some have jumbo frames);
-  ``mtu-9000``: jumbo frames on every NIC (where some have not).
+- ``mtu-1500``: standard frames on every NIC and VM network adapter (where some have jumbo frames);
+  ``mtu-9000``: jumbo frames on every NIC and VM network adapter (where some have not).
 - ``member-down``: the last member of every team is down (removed from it).
 - ``member-standby``: the last member of every team is its standby adapter.
 - ``switch-hash=H``: the switches hash port channels on H instead (each of
@@ -112,10 +112,12 @@ def _vmq(on: bool) -> Callable[[Data, Scenario], str]:
 
 def _mtu(mtu: int) -> Callable[[Data, Scenario], str]:
     def apply(data: Data, scenario: Scenario) -> str:
-        mtus = {n.mtu for h in scenario.hosts for n in h.nics}
+        mtus = {n.mtu for h in scenario.hosts for n in h.nics} | {vm.mtu for vm in scenario.vms}
         if mtus == {mtu}:
-            return f"every NIC has MTU {mtu} already"
+            return f"every NIC and VM has MTU {mtu} already"
         _set_all(data, "hosts[*].nics[*].mtu", mtu)
+        if scenario.vms:
+            _set_all(data, "vms[*].mtu", mtu)
         return ""
 
     return apply
@@ -188,8 +190,8 @@ COUNTERFACTUALS: tuple[Counterfactual, ...] = (
     Counterfactual("rss-one-core", "RSS off: every NIC's receive queues on core 0", _rss_one_core),
     Counterfactual("vmq-off", "VMQ off on every NIC", _vmq(False)),
     Counterfactual("vmq-on", "VMQ on on every NIC", _vmq(True)),
-    Counterfactual("mtu-1500", "MTU 1500 (standard frames) on every NIC", _mtu(1500)),
-    Counterfactual("mtu-9000", "MTU 9000 (jumbo frames) on every NIC", _mtu(9000)),
+    Counterfactual("mtu-1500", "MTU 1500 (standard frames) on every NIC and VM", _mtu(1500)),
+    Counterfactual("mtu-9000", "MTU 9000 (jumbo frames) on every NIC and VM", _mtu(9000)),
     Counterfactual("member-down", "the last member of every team down", _member_down),
     Counterfactual("member-standby", "the last member of every team in standby", _member_standby),
     Counterfactual("switch-hash=transport_ports", "the switches hash port channels on TCP/UDP ports", _switch_hash("transport_ports")),

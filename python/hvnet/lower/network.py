@@ -11,6 +11,15 @@ frames a switch on its path drops (its MTU is too small, `frames.py`); that
 resource is held down from 0 s (`changes.py`), so the run reports such
 connections as black-holed. Which NIC or member each connection uses,
 failover and rebalancing are the core's (`crates/network`).
+
+A connection with a VM at an end sends packets no larger than the VM's own
+MTU: it gets paths of its own for that MTU (`Path.endpoint_mtu`), whose
+frame overhead and per-packet costs follow the smallest MTU on the way.
+Traffic between two ports of one virtual switch (two VMs, or a VM and its
+host's vNIC on that switch) never reaches a NIC: it is pinned to the
+switch's internal pair, a NIC of the core's with no links, so only the
+cores and vCPUs at both ends bound it (docs/model.md, "Traffic inside a
+virtual switch").
 """
 
 from __future__ import annotations
@@ -32,6 +41,9 @@ __all__ = ["EPHEMERAL_PORT", "SERVICE_PORT", "ConnectionRequest", "NetworkModel"
 EPHEMERAL_PORT = 49152
 #: Destination port of generated connections (ntttcp's default port).
 SERVICE_PORT = 5001
+#: Capacity of a virtual switch's internal NIC: no link, so nothing a connection there could reach
+#: (the cores and vCPUs at both ends bound it); a finite number for the core.
+INSIDE_BYTES_PER_S = 1e15
 
 
 
@@ -67,6 +79,7 @@ class NetworkModel:
         self.links_only = links_only
         self.cpu = None if links_only else CpuModel(scenario, self.fabric.add, self.calibration.cpu)
         self.endpoints = Endpoints(scenario)
+        self._vm_names = {vm.name for vm in scenario.vms}
         self.nic_ports: list[Port] = [Port(h.name, n.name) for h in scenario.hosts for n in h.nics]
         self.nic_index = {port: i for i, port in enumerate(self.nic_ports)}
         self._mtu = [n.mtu for h in scenario.hosts for n in h.nics]
@@ -106,8 +119,16 @@ class NetworkModel:
                 switch_hash = self._switch_hash([self.nic_ports[m] for m in members])
                 self.teams.append((members, None, "switch_independent", str(vm.team.address_hash.value), switch_hash))
         self._paths: dict[tuple[int, int], list[int]] = {}
+        #: The MTUs along each NIC pair's path (frames.py); absent when not connected.
+        self._path_mtus: dict[tuple[int, int], frames.PathMtu] = {}
         #: Use per payload byte of each NIC pair's links: frame and header overhead (frames.py).
         self._coefficients: dict[tuple[int, int], float] = {}
+        #: The NIC pairs' paths for connections whose endpoints send at most `mtu`: (a, b, mtu) -> its MSS.
+        self._framed: dict[tuple[int, int, int], int] = {}
+        #: The internal NIC of each (host, virtual switch) that carries traffic between two of its ports.
+        self._inside: dict[tuple[str, str], int] = {}
+        #: Names of the NICs the core sees: the hosts' NICs, then the virtual switches' internal ones.
+        self.nic_names: list[str] = [str(p) for p in self.nic_ports]
 
     def uplink(self, name: str) -> tuple[str, int, list[int]]:
         endpoint = self.endpoints[name]
@@ -134,6 +155,7 @@ class NetworkModel:
             path = self.fabric.path(self.nic_ports[a], self.nic_ports[b], key)
             mtus = frames.path_mtu(self.fabric, self.nic_ports[a], self.nic_ports[b], key)
             if mtus is not None:
+                self._path_mtus[(a, b)] = mtus
                 self._coefficients[(a, b)] = frames.wire_bytes_per_payload_byte(mtus.mss)
             if path is None:
                 path = [self._unreachable]
@@ -141,6 +163,37 @@ class NetworkModel:
                 path = [self._frames_dropped]  # a switch drops its full-size frames: black-holed
             self._paths[(a, b)] = path
         return self._paths[(a, b)] != [self._unreachable]
+
+    def _frame(self, a: int, b: int, mtu: int) -> None:
+        """Records the path from NIC `a` to NIC `b` for endpoints that send at most `mtu` bytes:
+        the MSS of the smallest MTU on the way (theirs and the NICs'); black-holed when a switch
+        drops even those packets."""
+        if (a, b, mtu) in self._framed or not self.reachable(a, b):
+            return
+        mtus = self._path_mtus.get((a, b))
+        negotiated = mtu if mtus is None else min(mtu, mtus.negotiated_mtu)
+        self._framed[(a, b, mtu)] = frames.mss(negotiated)
+
+    def _framed_spec(self, a: int, b: int, mtu: int, mss: int) -> specs.Path:
+        """The path of `_frame`: the pair's links at the MSS's overhead, and the cores' and vCPUs' costs at it."""
+        path = self._paths.get((a, b), [])
+        mtus = self._path_mtus.get((a, b))
+        narrowest = None if mtus is None else mtus.narrowest_switch
+        if narrowest is not None and narrowest[1] < min(mtu, mtus.negotiated_mtu if mtus else mtu):
+            path = [self._frames_dropped]  # a switch drops even the VM's packets
+        elif path == [self._frames_dropped]:
+            path = self.fabric.path(self.nic_ports[a], self.nic_ports[b], ecmp_key(a, b)) or [self._unreachable]
+        return self._costed_path(a, b, path, mss, endpoint_mtu=mtu)
+
+    def _costed_path(self, a: int, b: int, path: list[int], mss: int, endpoint_mtu: int | None = None) -> specs.Path:
+        """Links at `mss`'s frame overhead; the sending and receiving cores' and vCPUs' cycles at it."""
+        links = tuple((r, frames.wire_bytes_per_payload_byte(mss)) for r in path)
+        if self.cpu is None:
+            return specs.Path(a, b, links, 0.0, 0.0, 0.0, 0.0, endpoint_mtu)
+        cpu = self.cpu.parameters
+        rsc = b < len(self.coalesces) and self.coalesces[b]
+        receive = cpu.receive_cost(mss, rsc)
+        return specs.Path(a, b, links, cpu.send_cost(), receive, cpu.send_cost(), cpu.guest_receive_cost(mss), endpoint_mtu)
 
     def _path_spec(self, pair: tuple[int, int], path: list[int]) -> specs.Path:
         """The links of a NIC pair with their use per payload byte, the
@@ -160,16 +213,63 @@ class NetworkModel:
         """(request index, why) for each connection that no pair of its NICs can carry."""
         found = []
         for k, request in enumerate(requests):
+            if self.inside(request.source, request.target) is not None:
+                continue  # inside one virtual switch: no NIC on the way
             outs, ins = self.uplink(request.source)[2], self.uplink(request.target)[2]
             if not any(self.reachable(a, b) for a in outs for b in ins):
                 found.append((k, f"no cabled path from {self.nic_ports[outs[0]]} to {self.nic_ports[ins[0]]}"))
         return found
 
-    def reach(self, source: str, target: str) -> None:
-        """Records the path of every pair of NICs the two endpoints' uplinks may use."""
+    def reach(self, source: str, target: str, endpoint_mtu: int | None = None) -> None:
+        """Records the path of every pair of NICs the two endpoints' uplinks may use
+        (and, for endpoints that send at most `endpoint_mtu` bytes, its variant for them)."""
         for a in self.uplink(source)[2]:
             for b in self.uplink(target)[2]:
                 self.reachable(a, b)
+                if endpoint_mtu is not None:
+                    self._frame(a, b, endpoint_mtu)
+
+    def _ports(self, name: str) -> tuple[str, set[str]]:
+        """The host an endpoint is on and the virtual switches its port is on (a host: its vNIC's, the first)."""
+        if name in self._vm_names:
+            vm = self.scenario.vm(name)
+            return vm.host, set(vm.team.members if vm.team else [vm.vswitch] if vm.vswitch else [])
+        host = self.scenario.host(name)
+        return host.name, {host.vswitches[0].name} if host.vswitches else set()
+
+    def inside(self, source: str, target: str) -> int | None:
+        """The internal NIC of the virtual switch both endpoints have a port on (one host); None when
+        their traffic leaves by NICs. Made, with its path, the first time a switch carries such traffic."""
+        if source not in self._vm_names and target not in self._vm_names:
+            return None
+        (host, ours), (other_host, theirs) = self._ports(source), self._ports(target)
+        shared = sorted(ours & theirs) if host == other_host else []
+        if not shared:
+            return None
+        key = (host, shared[0])
+        if key not in self._inside:
+            inside = self.fabric.add(f"{host}/{shared[0]} (inside the virtual switch)", INSIDE_BYTES_PER_S, fatpipe=True)
+            self._inside[key] = len(self.nics)
+            self.nics.append((inside, inside))
+            self.nic_names.append(f"{host}/{shared[0]}")
+        return self._inside[key]
+
+    def endpoint_mtu(self, source: str, target: str) -> int | None:
+        """The largest IP packet the endpoints' own stacks send: the smaller VM MTU; None between hosts.
+        (A host's vNIC sends at its virtual switch's uplink MTU, which the NIC pair's path already holds.)"""
+        mtus = [self.scenario.vm(n).mtu for n in (source, target) if n in self._vm_names]
+        return min(mtus) if mtus else None
+
+    def _inside_mtu(self, source: str, target: str) -> int:
+        """What two ports of one virtual switch exchange: the VM's MTU, and a host vNIC's (its uplink's, assumed)."""
+        mtus = []
+        for name in (source, target):
+            if name in self._vm_names:
+                mtus.append(self.scenario.vm(name).mtu)
+            else:
+                host = self.scenario.host(name)
+                mtus.extend(host.nic(n).mtu for n in self.endpoints[name].nics)
+        return min(mtus)
 
     def endpoint_specs(self, talking: set[str]) -> tuple[list[specs.Endpoint], dict[str, int]]:
         """Every endpoint for the core, and each name's index. `talking`: the VMs whose
@@ -212,7 +312,13 @@ class NetworkModel:
         """Each request as a connection for the core, from its own source port."""
         connections: list[specs.Connection] = []
         for k, request in enumerate(requests):
-            self.reach(request.source, request.target)
+            inside = self.inside(request.source, request.target)
+            if inside is None:
+                mtu = self.endpoint_mtu(request.source, request.target)
+                self.reach(request.source, request.target, mtu)
+            else:
+                mtu = self._inside_mtu(request.source, request.target)
+                self._framed.setdefault((inside, inside, mtu), frames.mss(mtu))
             port = EPHEMERAL_PORT + k % (65536 - EPHEMERAL_PORT)
             connections.append(
                 specs.Connection(
@@ -222,6 +328,8 @@ class NetworkModel:
                     amount_bytes=request.size_bytes,
                     start_s=request.start_s,
                     stop_s=request.stop_s,
+                    pinned=None if inside is None else (inside, inside),
+                    endpoint_mtu=mtu,
                 )
             )
         return connections
@@ -236,7 +344,10 @@ class NetworkModel:
             nics=tuple(specs.Nic(send, receive) for send, receive in self.nics),
             teams=tuple(specs.Team(tuple(m), standby, mode, lb, switch) for m, standby, mode, lb, switch in self.teams),
             endpoints=tuple(endpoints),
-            paths=tuple(self._path_spec(pair, path) for pair, path in self._paths.items()),
+            paths=(
+                *(self._path_spec(pair, path) for pair, path in self._paths.items()),
+                *(self._framed_spec(a, b, mtu, mss) for (a, b, mtu), mss in self._framed.items()),
+            ),
             lacp_timeout_s=teaming.lacp_timeout_s,
             rebalance_interval_s=teaming.rebalance_interval_s if self.dynamic else None,
             dynamic_vmq=specs.DynamicVmq(vmq.interval_s, vmq.busy) if dynamic_queues else None,

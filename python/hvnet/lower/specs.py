@@ -113,6 +113,9 @@ class Path:
     receive_cycles_per_byte: float
     guest_send_cycles_per_byte: float
     guest_receive_cycles_per_byte: float
+    #: The path of connections whose endpoints send packets of at most this many bytes
+    #: (`Connection.endpoint_mtu`); None: the NICs' own path.
+    endpoint_mtu: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,6 +151,12 @@ class Connection:
     start_s: float
     #: When the sender stops; None: when its amount is done.
     stop_s: float | None
+    #: The NIC pair it is bound to instead of the one the team rules give (traffic inside one
+    #: virtual switch: its internal pair); None: the rules decide.
+    pinned: tuple[int, int] | None = None
+    #: The largest IP packet its endpoints' own stacks send (the smaller VM MTU); its paths are
+    #: then those recorded for that MTU. None: the NICs' own paths.
+    endpoint_mtu: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -470,6 +470,10 @@ class VM(_Model):
     """The share of its vCPUs the guest keeps busy, 0 (idle) to 1 (all busy): 0.5 on 4 vCPUs is 2 cores' worth of work."""
     vswitch: Name | None = None
     """A virtual switch of its host."""
+    mtu: Whole = Field(default=1500, ge=576, le=9216)
+    """IP MTU of its network adapter, set inside the guest: Windows' "Jumbo Packet" 1514 (the default) is
+    mtu 1500, 9014 is mtu 9000. Its traffic uses the smallest MTU on the way (its own, the other end's, the NICs'
+    and switches')."""
     team: VmTeam | None = None
     """A team inside the VM over two virtual switches of its host: its traffic goes through the team."""
 

@@ -67,7 +67,7 @@ impl<T: Copy> Run<'_, T> {
         let fallback = self.fallback(c);
         let pair = (out_nic.unwrap_or(fallback.0), in_nic.unwrap_or(fallback.1));
         let empty = crate::spec::Path::default();
-        let path = self.network.paths.get(&pair).unwrap_or(&empty);
+        let path = (self.network.path(pair.0, pair.1, c.endpoint_mtu)).unwrap_or(&empty);
         let hash = self.flow(c).team_hash(AddressHash::TransportPorts);
         let (source, target) = (
             &self.network.endpoints[c.source as usize],
@@ -139,7 +139,7 @@ impl<T: Copy> Run<'_, T> {
     ) -> (f64, f64) {
         let fallback = self.fallback(c);
         let pair = (out_nic.unwrap_or(fallback.0), in_nic.unwrap_or(fallback.1));
-        let (send, receive) = match (c.cycles, self.network.paths.get(&pair)) {
+        let (send, receive) = match (c.cycles, self.network.path(pair.0, pair.1, c.endpoint_mtu)) {
             (Some(cycles), _) => cycles,
             (None, Some(path)) => (path.send_cycles_per_byte, path.receive_cycles_per_byte),
             (None, None) => (0.0, 0.0),

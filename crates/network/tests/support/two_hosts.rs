@@ -81,6 +81,7 @@ pub fn network(mode: TeamingMode, balancing: LoadBalancing, standby: Option<u32>
             endpoint(Uplink::Team(0), 1, 3),
         ],
         paths,
+        paths_by_endpoint_mtu: HashMap::new(),
         lacp_timeout: 3.0,
         rebalance_interval: None,
         dynamic_vmq: None,
