@@ -86,3 +86,24 @@ def test_a_traffic_row_past_the_scenarios_bounds_is_refused(tmp_path: Path, row:
     with pytest.raises(InputError) as caught:
         read_flows(path, hvnet.load(FAILOVER))
     assert str(caught.value) == f"{path}:{message}"
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("  switch: " + "1" * 400, f"prices.switch: {'1' * 400} is not a finite number; write a price such as 250"),
+        ("' ': 1", "[' ']: unknown field; allowed: status, date, currency, source, prices"),
+    ],
+)
+def test_a_price_list_past_any_float_or_with_a_blank_key_is_one_line(tmp_path: Path, line: str, message: str) -> None:
+    """The 100,000-case fuzz run (prices target) found a 400-digit price raised OverflowError, and a blank
+    top-level key printed as `case.yaml:6:  : unknown field`."""
+    from hvnet.cost import load_prices
+
+    path = tmp_path / "prices.yaml"
+    body = f"prices:\n{line}\n" if line.startswith("  ") else f"{line}\nprices: {{}}\n"
+    path.write_text(body)
+    with pytest.raises(InputError) as caught:
+        load_prices(path)
+    assert str(caught.value).endswith(message)
+    assert str(caught.value).startswith(str(path)) and "\n" not in str(caught.value)

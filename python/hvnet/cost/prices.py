@@ -29,7 +29,7 @@ from pydantic import BaseModel, ConfigDict
 
 from hvnet.cost.bill import ITEMS
 from hvnet.errors import InputError, ScenarioError
-from hvnet.model.loader import load_yaml
+from hvnet.model.loader import key_part, load_yaml
 from hvnet.units import show_value
 
 __all__ = ["DEFAULT_PRICES", "FIELDS", "Price", "PriceList", "load_prices"]
@@ -115,7 +115,11 @@ def _amount(file: str, line: int | None, field: str, value: object) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         hint = "; write the number alone (the file's currency: says which currency)" if isinstance(value, str) else ""
         raise _problem(file, line, field, f"expected a number, got {_describe(value)}{hint}")
-    if not math.isfinite(value):
+    try:
+        finite = math.isfinite(value)
+    except OverflowError:  # a whole number past any float
+        finite = False
+    if not finite:
         raise _problem(file, line, field, f"{show_value(value)} is not a finite number; write a price such as 250")
     if value < 0:
         raise _problem(file, line, field, f"{show_value(value)} is negative; a price is 0 or more")
@@ -143,7 +147,7 @@ def _read(path: str, example: bool) -> tuple[dict[str, Any], dict[str, Price]]:
     prices: dict[str, Price] = {}
     for key, value in tree.items():
         line = _line(tree, key)
-        field = str(key)
+        field = key_part(key).removeprefix(".")
         if key not in FIELDS:
             raise _problem(path, line, field, f"unknown field; allowed: {', '.join(FIELDS)}")
         if key != "prices":
@@ -155,7 +159,7 @@ def _read(path: str, example: bool) -> tuple[dict[str, Any], dict[str, Price]]:
             raise _problem(path, line, field, f"expected a mapping of item keys to prices, got {_describe(value)}")
         for item, amount in value.items():
             where = _line(value, item)
-            at = f"prices.{item}" if isinstance(item, str) else f"prices[{show_value(item)}]"
+            at = f"prices{key_part(item)}"
             if item not in ITEMS:
                 raise _problem(path, where, at, _unknown_item(item))
             source = f"example ({name}:{where})" if example else f"{name}:{where}" if where else name

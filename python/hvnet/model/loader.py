@@ -38,7 +38,7 @@ from hvnet.units import format_bitrate, format_bytes, format_duration, parse_bit
 if TYPE_CHECKING:
     from ruamel.yaml.error import MarkedYAMLError
 
-__all__ = ["describe_value", "load_scenario", "load_yaml", "parse_scenario", "plain_data", "scenario_from_data"]
+__all__ = ["describe_value", "key_part", "load_scenario", "load_yaml", "parse_scenario", "plain_data", "scenario_from_data"]
 
 #: A top-level field that is not part of the design: ``hvnet.variants`` reads it (docs/sweeps.md).
 VARIANTS = "variants"
@@ -200,7 +200,7 @@ def _start_line(node: object) -> int | None:
 _PLAIN_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
 
 
-def _key_part(key: object) -> str:
+def key_part(key: object) -> str:
     """A mapping key in a field path: `.speed`, or quoted when it is not a plain name (`[' ']`, `['a b']`)."""
     if isinstance(key, str) and _PLAIN_KEY.fullmatch(key):
         return f".{key}"
@@ -219,7 +219,7 @@ def _locate(tree: object, loc: Loc) -> _Spot:
             except (AttributeError, KeyError, TypeError):  # plain data, or a merged key
                 pass
             node = node[step]
-            parts.append(_key_part(step))
+            parts.append(key_part(step))
         elif found and isinstance(node, list) and isinstance(step, int) and 0 <= step < len(node):
             try:
                 key_line = value_line = lc.item(step)[0] + 1  # type: ignore[union-attr]
@@ -229,7 +229,7 @@ def _locate(tree: object, loc: Loc) -> _Spot:
             parts.append(f"[{step}]")
         else:
             found = False
-            parts.append(f"[{step}]" if isinstance(step, int) else _key_part(step))
+            parts.append(f"[{step}]" if isinstance(step, int) else key_part(step))
     return _Spot("".join(parts).lstrip("."), found, node if found else None, key_line, value_line)
 
 

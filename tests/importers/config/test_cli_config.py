@@ -57,3 +57,15 @@ def test_a_non_finite_whole_number_is_one_line(cli: Invoke, tmp_path: Path) -> N
     result = cli("import", "config", bad)
     assert result.exit_code == 2
     assert result.stderr.strip().endswith("VmqWeight: expected a whole number, not nan")
+
+
+def test_a_whole_number_past_any_float_is_one_line(cli: Invoke, tmp_path: Path) -> None:
+    """The 100,000-case fuzz run found a 401-digit whole number (BaseProcessorNumber) raised OverflowError (a traceback)."""
+    dump = json.loads((FIXTURES / "vm_vrss.json").read_text())
+    adapters = dump["VMNetworkAdapter"]
+    (adapters[0] if isinstance(adapters, list) else adapters)["VmqWeight"] = 10**400
+    bad = tmp_path / "hv.json"
+    bad.write_text(json.dumps(dump))
+    result = cli("import", "config", bad)
+    assert result.exit_code == 2
+    assert result.stderr.strip().endswith(f"VmqWeight: {10**400} is too large for a number")

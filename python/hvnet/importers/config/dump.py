@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hvnet.errors import InputError, decode_text
+from hvnet.units import show_value
 
 __all__ = ["DUMP_FORMAT", "ENUMS", "Enum", "Node", "parse_link_speed", "read_dump"]
 
@@ -171,13 +172,15 @@ class Node:
             return None
         if isinstance(value, bool):
             raise self.error(f"expected a number, not {value!r}")
-        if isinstance(value, (int, float)):
-            return float(value)
-        if isinstance(value, str):
+        if isinstance(value, (int, float, str)):
             try:
-                return float(value.strip())
+                number = float(value.strip() if isinstance(value, str) else value)
             except ValueError:
                 pass
+            except OverflowError:  # a whole number past any float
+                raise self.error(f"{show_value(value)} is too large for a number") from None
+            else:
+                return number
         raise self.error(f"expected a number, not {_kind(value)} {value!r}")
 
     def integer(self) -> int | None:
