@@ -18,7 +18,7 @@
 
 use std::net::IpAddr;
 
-use hvnet_network::{rss_hash, Connection, FlowKey, Network, Run, MICROSOFT_RSS_KEY};
+use hvnet_network::{rss_hash, Connection, Cores, FlowKey, Network, Run, MICROSOFT_RSS_KEY};
 
 use crate::run::{MigrationTimer, Migrations, Under};
 use crate::spec::{Channel, Migration};
@@ -37,31 +37,39 @@ const TRIES: usize = 4096;
 /// The `(source, destination)` ports of the SMB channels of migration `i`
 /// (the `i`-th of the run): from its first source port on, each channel
 /// takes the first port whose connection the destination's RSS queues put
-/// on a queue no earlier channel uses, while one is left (assumed: SMB
-/// spreads its connections over the RSS queues it opens them for; see
-/// docs/model.md). A destination without cores modelled takes the ports in turn.
+/// on a queue no earlier channel on the same NIC uses, while one is left
+/// (assumed: SMB spreads its connections over the RSS queues it opens them
+/// for; see docs/model.md). The queues are those of the NIC a channel is
+/// bound to (its own RSS settings), else the destination's. A destination
+/// without cores modelled takes the ports in turn.
 pub fn smb_ports(network: &Network, i: usize, m: &Migration) -> Vec<(u16, u16)> {
     let (source, target) = (
         &network.endpoints[m.source as usize],
         &network.endpoints[m.target as usize],
     );
-    let queues = &target.receive_cores;
-    let mut used: Vec<usize> = Vec::new();
+    let mut used: Vec<(Option<u32>, usize)> = Vec::new();
     let mut next = SMB_SOURCE_PORT + 64 * i as u32;
     let mut ports = Vec::with_capacity(m.channels.len());
-    for _ in &m.channels {
+    for channel in &m.channels {
+        let in_nic = channel.nics.map(|(_, b)| b);
+        let queues = match in_nic.and_then(|n| network.nic_rss.get(n as usize)) {
+            Some(rss @ Cores::Rss(_)) => rss,
+            _ => &target.receive_cores,
+        };
+        let in_use =
+            |used: &[(Option<u32>, usize)]| used.iter().filter(|(n, _)| *n == in_nic).count();
         let mut taken = (ephemeral(next), None);
         for _ in 0..TRIES {
             let port = ephemeral(next);
             next += 1;
             let queue = queues.queue(hash(source.address, target.address, port));
             taken = (port, queue);
-            let free = queue.is_none_or(|q| !used.contains(&q));
-            if free || used.len() >= queues.queues() {
+            let free = queue.is_none_or(|q| !used.contains(&(in_nic, q)));
+            if free || in_use(&used) >= queues.queues() {
                 break;
             }
         }
-        used.extend(taken.1);
+        used.extend(taken.1.map(|q| (in_nic, q)));
         ports.push((taken.0, SMB_PORT));
     }
     ports

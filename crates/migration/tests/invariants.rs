@@ -184,6 +184,7 @@ fn network(input: &Input) -> Network {
         endpoints,
         paths,
         paths_by_endpoint_mtu: HashMap::new(),
+        nic_rss: vec![],
         lacp_timeout: 3.0,
         rebalance_interval: Some(1.0),
         dynamic_vmq: None,

@@ -174,6 +174,10 @@ pub struct Network {
     /// `(capacity, sharing)` of each resource; ids are positions.
     pub resources: Vec<(Rate, Sharing)>,
     pub nics: Vec<Nic>,
+    /// Each NIC's own RSS cores: a host's traffic that arrives on it is
+    /// received there (an LBFO member's RSS settings are its own). Empty, or
+    /// `Cores::None` for a NIC: the receiving endpoint's set.
+    pub nic_rss: Vec<Cores>,
     pub teams: Vec<Team>,
     pub endpoints: Vec<Endpoint>,
     /// From NIC `a` (leaving by it) to NIC `b` (arriving on it).
@@ -328,6 +332,16 @@ impl Network {
         for nic in &self.nics {
             self.check_resource(nic.send)?;
             self.check_resource(nic.receive)?;
+        }
+        if !self.nic_rss.is_empty() && self.nic_rss.len() != self.nics.len() {
+            return bad(format!(
+                "{} NICs but RSS cores for {}: give each NIC its cores, or none",
+                self.nics.len(),
+                self.nic_rss.len()
+            ));
+        }
+        for &r in self.nic_rss.iter().flat_map(|c| c.resources()) {
+            self.check_resource(r)?;
         }
         for team in &self.teams {
             if team.members.is_empty() {

@@ -163,6 +163,7 @@ fn network(input: &Input) -> Network {
         endpoints,
         paths,
         paths_by_endpoint_mtu: HashMap::new(),
+        nic_rss: vec![],
         lacp_timeout: 3.0,
         rebalance_interval: input.rebalance,
         dynamic_vmq: None,

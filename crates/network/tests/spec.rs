@@ -134,7 +134,10 @@ fn a_connection_of_a_vm_mtu_needs_the_path_for_that_mtu() {
         ..Connection::new(0, 1, Some((49152, 5001)), 100.0, 0.0, None)
     };
     let refused = message(check(&n, &[c], &[]));
-    assert!(refused.contains("from NIC 0 to NIC 1 at MTU 1500"), "{refused}");
+    assert!(
+        refused.contains("from NIC 0 to NIC 1 at MTU 1500"),
+        "{refused}"
+    );
     let path = n.paths[&(0, 1)].clone();
     n.paths_by_endpoint_mtu.insert((0, 1, 1500), path);
     assert_eq!(check(&n, &[c], &[]), Ok(()));

@@ -85,6 +85,7 @@ fn network(link: f64, dynamic: bool) -> Network {
         ],
         paths: HashMap::from([((0, 1), path)]),
         paths_by_endpoint_mtu: HashMap::new(),
+        nic_rss: vec![],
         lacp_timeout: 3.0,
         rebalance_interval: None,
         dynamic_vmq: Some(DynamicVmq {

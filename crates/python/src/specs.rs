@@ -22,6 +22,7 @@ pub struct Resource {
 pub struct NicSpec {
     send: usize,
     receive: usize,
+    rss: CoresSpec,
 }
 
 #[derive(FromPyObject)]
@@ -39,7 +40,7 @@ pub struct UplinkSpec {
     index: u32,
 }
 
-#[derive(FromPyObject)]
+#[derive(Default, FromPyObject)]
 pub struct CoresSpec {
     kind: String,
     cores: Vec<usize>,
@@ -245,7 +246,7 @@ impl From<PathSpec> for (u32, u32, Option<u32>, Path) {
 impl TryFrom<NetworkSpec> for Network {
     type Error = SpecError;
 
-    fn try_from(n: NetworkSpec) -> Result<Self, SpecError> {
+    fn try_from(mut n: NetworkSpec) -> Result<Self, SpecError> {
         let sharing = |fatpipe| {
             if fatpipe {
                 Sharing::Fatpipe
@@ -253,6 +254,9 @@ impl TryFrom<NetworkSpec> for Network {
                 Sharing::Shared
             }
         };
+        let nic_rss = (n.nics.iter_mut())
+            .map(|n| Cores::try_from(std::mem::take(&mut n.rss)))
+            .collect::<Result<Vec<_>, _>>()?;
         let (mut paths, mut paths_by_endpoint_mtu) = (HashMap::new(), HashMap::new());
         for (a, b, mtu, path) in n
             .paths
@@ -274,6 +278,7 @@ impl TryFrom<NetworkSpec> for Network {
                     receive: n.receive,
                 })
                 .collect(),
+            nic_rss,
             teams: n
                 .teams
                 .into_iter()

@@ -29,7 +29,7 @@ from pydantic import BaseModel, ConfigDict
 
 from hvnet.cost.bill import ITEMS
 from hvnet.errors import InputError, ScenarioError
-from hvnet.model.loader import key_part, load_yaml
+from hvnet.model import key_part, load_yaml
 from hvnet.units import show_value
 
 __all__ = ["DEFAULT_PRICES", "FIELDS", "Price", "PriceList", "load_prices"]

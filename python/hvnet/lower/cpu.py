@@ -28,9 +28,11 @@ and why more connections, on more cores, go faster.
 Which cores (the Rust core picks among them by hash; see
 `crates/network/src/cores.rs`), all assumptions stated in docs/model.md:
 
-- a host's own traffic is received with RSS on `rss_queues` physical cores
-  from its NIC's `rss_base_core` (Windows' default base is 0, so NICs
-  overlap unless tuned); a team's set is the union of its members' sets;
+- a host's own traffic is received with the RSS of the NIC it arrives on,
+  on `rss_queues` physical cores from that NIC's `rss_base_core` (Windows'
+  default base is 0, so NICs and a team's members overlap unless tuned;
+  `NetworkModel._nic_rss` gives the core each NIC's set); an endpoint's own
+  set (a team's: the union of its members') is used where no NIC is known;
 - a VM's traffic, on a NIC with VMQ, is processed on its queue's core; VMs
   get queues round robin over the host's cores from core 1 (core 0 keeps
   the default queue); with 2 or more vCPUs on a 10 Gbps or faster NIC, vRSS

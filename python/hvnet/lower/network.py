@@ -341,7 +341,7 @@ class NetworkModel:
         dynamic_queues = any(e.queue_cores for e in endpoints)
         return specs.NetworkSpec(
             resources=tuple(specs.Resource(c, f) for c, f in zip(self.fabric.capacities, self.fabric.fatpipe)),
-            nics=tuple(specs.Nic(send, receive) for send, receive in self.nics),
+            nics=tuple(specs.Nic(send, receive, self._nic_rss(i)) for i, (send, receive) in enumerate(self.nics)),
             teams=tuple(specs.Team(tuple(m), standby, mode, lb, switch) for m, standby, mode, lb, switch in self.teams),
             endpoints=tuple(endpoints),
             paths=(
@@ -352,6 +352,15 @@ class NetworkModel:
             rebalance_interval_s=teaming.rebalance_interval_s if self.dynamic else None,
             dynamic_vmq=specs.DynamicVmq(vmq.interval_s, vmq.busy) if dynamic_queues else None,
         )
+
+    def _nic_rss(self, nic: int) -> specs.Cores:
+        """The cores NIC `nic`'s RSS receives a host's own traffic on: `rss_queues` from its `rss_base_core`
+        (an LBFO member's settings are its own, so two members sharing cores share their capacity);
+        none for a virtual switch's internal pair or without the CPU model."""
+        if self.cpu is None or nic >= len(self.nic_ports):
+            return specs.Cores("none", ())
+        port = self.nic_ports[nic]
+        return self.cpu.host_set(self.scenario.host(port.node), [port.port])
 
     def changes(self) -> list[specs.Change]:
         """The scenario's events as resource and link changes, in time order (`changes.py`)."""

@@ -44,11 +44,21 @@ class Resource:
 
 
 @dataclass(frozen=True, slots=True)
+class Cores:
+    """How an endpoint's connections spread over cores (resource ids)."""
+
+    kind: Literal["none", "rss", "queue", "spread"]
+    cores: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Nic:
-    """A NIC: the resource ids of its cable's two directions."""
+    """A NIC: the resource ids of its cable's two directions, and the cores its RSS receives a host's own
+    traffic on (none: the endpoints' sets; a VM's traffic keeps its VMQ queue or vRSS spread)."""
 
     send: int
     receive: int
+    rss: Cores = Cores("none", ())
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,14 +81,6 @@ class Uplink:
 
     kind: Literal["nic", "team"]
     index: int
-
-
-@dataclass(frozen=True, slots=True)
-class Cores:
-    """How an endpoint's connections spread over cores (resource ids)."""
-
-    kind: Literal["none", "rss", "queue", "spread"]
-    cores: tuple[int, ...]
 
 
 @dataclass(frozen=True, slots=True)

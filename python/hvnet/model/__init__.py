@@ -6,11 +6,12 @@
 """
 
 from hvnet.model import scenario
-from hvnet.model.loader import describe_value, load_scenario, load_yaml, parse_scenario, plain_data, scenario_from_data
+from hvnet.model.loader import describe_value, key_part, load_scenario, load_yaml, parse_scenario, plain_data, scenario_from_data
 from hvnet.model.scenario import *  # noqa: F403 (the classes of the model: scenario.__all__)
 
 __all__ = [
     "describe_value",
+    "key_part",
     "load_scenario",
     "load_yaml",
     "parse_scenario",

@@ -78,7 +78,7 @@ impl<T: Copy> Run<'_, T> {
         let wire = c.compression.map_or(1.0, |(wire, _, _)| wire);
         let send_core = self.send_core(c.source, hash).map(|core| (core, send));
         let receive_core = self
-            .receive_core(c.target, hash)
+            .receive_core(c.target, in_nic, hash)
             .map(|core| (core, receive));
         // A VM's own stack works on one of its virtual processors.
         let send_vcpu = (source.guest_send_cores.core(hash))

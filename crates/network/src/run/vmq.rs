@@ -74,10 +74,21 @@ impl Queues {
 
 impl<T: Copy> Run<'_, T> {
     /// The core that receives, at endpoint `e`, the connection with this RSS hash.
-    pub(super) fn receive_core(&self, e: u32, hash: u32) -> Option<ResourceId> {
+    pub(super) fn receive_core(
+        &self,
+        e: u32,
+        in_nic: Option<u32>,
+        hash: u32,
+    ) -> Option<ResourceId> {
+        let endpoint = &self.network.endpoints[e as usize];
+        let nic_rss = in_nic.and_then(|n| self.network.nic_rss.get(n as usize));
         self.queues
             .core(e)
-            .or_else(|| self.network.endpoints[e as usize].receive_cores.core(hash))
+            .or_else(|| match (&endpoint.receive_cores, nic_rss) {
+                // A host's own traffic: the RSS of the NIC it arrives on.
+                (Cores::Rss(_), Some(rss @ Cores::Rss(_))) => rss.core(hash),
+                (cores, _) => cores.core(hash),
+            })
     }
 
     /// The core that sends from endpoint `e`: its queue's when the send

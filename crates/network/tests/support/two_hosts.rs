@@ -82,6 +82,7 @@ pub fn network(mode: TeamingMode, balancing: LoadBalancing, standby: Option<u32>
         ],
         paths,
         paths_by_endpoint_mtu: HashMap::new(),
+        nic_rss: vec![],
         lacp_timeout: 3.0,
         rebalance_interval: None,
         dynamic_vmq: None,
