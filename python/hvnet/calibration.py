@@ -54,6 +54,10 @@ LSO_SEGMENT_BYTES = 65536
 C1 = "calibration.md C1 (one live migration at MTU 1500 on a NIC outside any virtual switch, 70 s)"
 C2 = "calibration.md C2 (a jumbo-frame migration stream reaches 10 Gbps line rate)"
 C3 = "calibration.md C3 (turning C-states off halves the blackout; 55 GB in 54 s at line rate)"
+FINN = (
+    "Aidan Finn, 'Windows Server 2012 Hyper-V Concurrent Live Migration & NIC Teaming Speed Comparisons' "
+    "(aidanfinn.com/?p=12228): one 512 MB VM over TCP/IP on 1 GbE in 7 s, of which the copy at line rate is 4.6 s"
+)
 C9 = "calibration.md C9 (ntttcp's cycles/byte inside the receiving VM: 2.9-3.4)"
 BEHAVIOUR = "shared/design/BEHAVIOUR.md"
 
@@ -122,7 +126,7 @@ class CpuParameters:
     send_cycles_per_segment: float = _parameter(
         3800.0, "cycles/segment", "assumed", "the receive side's per-packet cost, paid once per large send", "±50 %"
     )
-    rsc_packets: float = _parameter(2.35, "packets", "calibrated", C1, "±15 %", fitted_on=("C1/duration",))
+    rsc_packets: float = _parameter(2.36, "packets", "calibrated", C1, "±15 %", fitted_on=("C1/duration",))
     guest_receive_cycles_per_byte: float = _parameter(
         1.55, "cycles/byte", "assumed", "the host's copy cost (one copy of each byte to the application)", "±15 %"
     )
@@ -195,7 +199,7 @@ class MigrationParameters:
         64 * 2**20, "bytes", "assumed", "Microsoft's text says 'small enough'; no figure given", "16-256 MiB"
     )
     switchover_exchanges: int = _parameter(
-        278,
+        268,
         "exchanges",
         "calibrated",
         f"{C3}: the synchronous exchanges of pause, device save and restore, storage and network hand-over",
@@ -205,8 +209,17 @@ class MigrationParameters:
     exchange_round_trip_s: float = _parameter(
         50e-6, "s", "assumed", "one round trip on a 10 GbE LAN whose cores are awake", "20-100 µs"
     )
+    setup_s: float = _parameter(
+        2.07,
+        "s",
+        "calibrated",
+        f"{FINN}: the rest is work that does not scale with memory (negotiation, the destination's VM and its checks); "
+        "one value for every transport, as no public figure separates them",
+        "±1 s (the source times in whole seconds)",
+        fitted_on=("F1/1gbe-one",),
+    )
     prepare_bytes_per_s: float = _parameter(
-        9.5e9,
+        1.4e10,
         "bytes/s",
         "calibrated",
         f"{C3}: the source reads, maps and hands over guest memory in series with the transfer",

@@ -78,10 +78,16 @@ def _scenario(name: str) -> Scenario:
 
 def _c6() -> list[Check]:
     results = simulate(_scenario("c6-lacp-two-migrations.yaml"))
-    per_vm = [bits_per_s(m.bytes_sent / m.duration_s) / 1e9 for m in results.migrations if m.duration_s]
+    # The rate each VM's migration shows while it copies (the source read it off the NICs' graphs):
+    # from its first pass to its end, its set-up before the first byte left out.
+    per_vm = [
+        bits_per_s(m.bytes_sent / (m.end_s - m.pass_details[0].start_s)) / 1e9
+        for m in results.migrations
+        if m.end_s is not None and m.pass_details
+    ]
     busy = sum(1 for core in results.cores if core.host == "hv2" and core.busy.peak() > 0.1)
     return [
-        _number("C6/per-vm", "Gbps of each VM's migration, on average", min(per_vm), 4.75, 4.5, 5.0),
+        _number("C6/per-vm", "Gbps of each VM's migration while it copies", min(per_vm), 4.75, 4.5, 5.0),
         _number("C6/total", "Gbps of the two migrations together", sum(per_vm), 9.0),
         _number("C6/cores", "receiving cores busy (one per VM)", float(busy), 2.0),
     ]
@@ -205,7 +211,56 @@ def _v1() -> list[Check]:
     ]
 
 
-CASES: list[Callable[[], list[Check]]] = [_c6, _c9_c10, _live_migration, _v1]
+def _f1() -> list[Check]:
+    """Small VMs: Aidan Finn, "Windows Server 2012 Hyper-V Concurrent Live Migration & NIC Teaming Speed
+    Comparisons" (aidanfinn.com/?p=12228): 512 MB VMs over TCP/IP, up to 20 at once. The one-VM time on
+    1 GbE calibrates the set-up (`MigrationParameters.setup_s`); the rest are checks."""
+    scenario = _scenario("f1-small-vms.yaml")
+
+    def drain(vms: int, speed_bps: float) -> float:
+        hosts = tuple(
+            h.model_copy(update={"nics": tuple(n.model_copy(update={"speed": speed_bps}) for n in h.nics)})
+            for h in scenario.hosts
+        )
+        results = simulate(scenario.model_copy(update={"vms": scenario.vms[:vms], "hosts": hosts}))
+        return max(m.end_s or float("inf") for m in results.migrations)
+
+    unsent = (
+        "20 VMs of 512 MB in 80 s is more than 1 GbE carries (at most 9.4 GB of payload in 80 s): part of "
+        "their memory was not sent (zero or unallocated pages; not reported), while the scenario sends all "
+        "of it, so it over-predicts the concurrent drains"
+    )
+    ten, twenty = drain(10, 1e9), drain(20, 1e9)
+    one_fast = drain(1, 10e9)
+    checks = [
+        _number("F1/1gbe-one", "s to migrate one 512 MB VM over 1 GbE", drain(1, 1e9), 7.0),
+        _number("F1/1gbe-ten", "s to migrate 10 such VMs at once over 1 GbE", ten, 40.0),
+        _number("F1/1gbe-twenty", "s to migrate 20 such VMs at once over 1 GbE", twenty, 80.0),
+        _number("F1/10gbe-one", "s to migrate one such VM over 10 GbE", one_fast, 5.0),
+        _number("F1/10gbe-ten", "s to migrate 10 such VMs at once over 10 GbE", drain(10, 10e9), 13.0),
+    ]
+    notes = {
+        "F1/1gbe-ten": unsent,
+        "F1/1gbe-twenty": unsent,
+        "F1/10gbe-one": (
+            "one 512 MB VM took 5 s over 10 GbE and its copy peaked at 338 MB/s (2.7 Gbps); hvnet's one "
+            "stream on the assumed 3.0 GHz core goes faster, so the copy is shorter; the beta's single-stream "
+            "rate, and the hosts' processors, are not reported"
+        ),
+        "F1/10gbe-ten": (
+            "with 10 at once the 10 GbE link binds in hvnet (5.7 GB in 4.6 s, after each VM's 2.07 s set-up, "
+            "all in parallel); the measured 13 s suggests per-migration work that does not overlap (set-up "
+            "done in turn by the cluster, say), which hvnet does not model; the same source's 1 GbE runs are "
+            "link-bound and agree better"
+        ),
+    }
+    return [
+        c if c.explained or c.id not in notes else Check(c.id, c.figure, c.reported, c.predicted, c.error_pct, c.explained, notes[c.id])
+        for c in checks
+    ]
+
+
+CASES: list[Callable[[], list[Check]]] = [_c6, _c9_c10, _live_migration, _v1, _f1]
 
 
 def run_validation() -> list[Check]:

@@ -42,6 +42,10 @@ pub struct PrecopyParameters {
     pub stop_bytes: f64,
     /// Time from the last byte to the VM running on the destination.
     pub switchover: Seconds,
+    /// Work before the first byte that does not scale with memory: the
+    /// hosts negotiate, the destination creates the VM and checks it can
+    /// take its memory and devices.
+    pub setup: Seconds,
 }
 
 impl Default for PrecopyParameters {
@@ -50,6 +54,7 @@ impl Default for PrecopyParameters {
             max_passes: 5,
             stop_bytes: 64.0 * 1024.0 * 1024.0,
             switchover: 0.1,
+            setup: 0.0,
         }
     }
 }
@@ -57,6 +62,8 @@ impl Default for PrecopyParameters {
 /// What the migration does next.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Step {
+    /// Before the first pass: set-up that does not scale with memory.
+    Setup { seconds: Seconds },
     /// Copy `bytes` of memory while the VM runs; `zero_bytes` of them are
     /// zero pages (only in pass 1).
     Copy {
@@ -112,12 +119,20 @@ impl Precopy {
         }
     }
 
-    /// Starts the migration at `now`: pass 1.
+    /// Starts the migration at `now`: its set-up, then pass 1.
     pub fn start(&mut self, now: Seconds) -> Step {
         assert!(
             self.current.is_none() && self.end.is_none(),
             "already started"
         );
+        if self.parameters.setup > 0.0 {
+            let seconds = self.parameters.setup;
+            return self.begin(Step::Setup { seconds }, now);
+        }
+        self.first_pass(now)
+    }
+
+    fn first_pass(&mut self, now: Seconds) -> Step {
         let m = self.memory;
         self.begin(
             Step::Copy {
@@ -133,6 +148,7 @@ impl Precopy {
     pub fn step_ended(&mut self, now: Seconds) -> Step {
         let (step, started) = self.current.take().expect("a step under way");
         match step {
+            Step::Setup { .. } => self.first_pass(now),
             Step::Copy { pass, bytes, .. } => {
                 self.passes.push(Pass {
                     bytes,

@@ -261,7 +261,7 @@ impl<'s> Migrations<'s> {
                 bytes, zero_bytes, ..
             } => self.copy(run, i, bytes, zero_bytes),
             Step::Blackout { bytes } => self.copy(run, i, bytes, 0.0),
-            Step::Switchover { seconds } => {
+            Step::Setup { seconds } | Step::Switchover { seconds } => {
                 run.schedule(run.now() + seconds, MigrationTimer::Wait(i));
             }
             Step::Done => self.done(run, i),

@@ -160,6 +160,7 @@ fn check_migration(network: &Network, i: usize, m: &Migration) -> Result<(), Spe
         memory.device_state,
         m.parameters.stop_bytes,
         m.parameters.switchover,
+        m.parameters.setup,
         m.at,
     ];
     if !sizes.into_iter().all(valid) || memory.populated > memory.assigned {

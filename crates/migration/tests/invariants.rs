@@ -41,6 +41,7 @@ struct Spec {
     smb: bool,
     at: f64,
     after: Option<(usize, f64)>,
+    setup: f64,
 }
 
 #[derive(Clone, Debug)]
@@ -74,6 +75,7 @@ fn input_strategy() -> impl Strategy<Value = Input> {
         any::<bool>(),
         0.0f64..20.0,
         prop_oneof![3 => Just(None), 1 => (any::<prop::sample::Index>(), 0.0f64..5.0).prop_map(Some)],
+        prop_oneof![Just(0.0), 0.0f64..3.0],
     );
     (
         prop::collection::vec(prop_oneof![Just(10.0), 2.0f64..50.0], NICS as usize),
@@ -89,7 +91,18 @@ fn input_strategy() -> impl Strategy<Value = Input> {
                 .map(
                     |(
                         i,
-                        (source, shift, assigned, share, dirty_rate, max_passes, smb, at, after),
+                        (
+                            source,
+                            shift,
+                            assigned,
+                            share,
+                            dirty_rate,
+                            max_passes,
+                            smb,
+                            at,
+                            after,
+                            setup,
+                        ),
                     )| {
                         Spec {
                             source,
@@ -103,6 +116,7 @@ fn input_strategy() -> impl Strategy<Value = Input> {
                             after: after
                                 .filter(|_| i > 0)
                                 .map(|(j, delay)| (j.index(i), delay)),
+                            setup,
                         }
                     },
                 )
@@ -223,6 +237,7 @@ fn migrations(input: &Input) -> Vec<Migration> {
                 max_passes: s.max_passes,
                 stop_bytes: 2.0,
                 switchover: 0.1,
+                setup: s.setup,
             },
             prepare_rate: None,
             at: s.at,

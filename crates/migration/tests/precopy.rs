@@ -17,7 +17,7 @@ fn migrate(memory: GuestMemory, parameters: PrecopyParameters, rate: f64) -> Pre
     loop {
         now += match step {
             Step::Copy { bytes, .. } | Step::Blackout { bytes } => bytes / rate,
-            Step::Switchover { seconds } => seconds,
+            Step::Setup { seconds } | Step::Switchover { seconds } => seconds,
             Step::Done => return m,
         };
         step = m.step_ended(now);

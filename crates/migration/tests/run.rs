@@ -36,6 +36,7 @@ fn migration(at: f64, memory: f64, dirty_rate: f64) -> Migration {
             max_passes: 5,
             stop_bytes: 2.0,
             switchover: 0.1,
+            setup: 0.0,
         },
         prepare_rate: None,
         at,
@@ -571,4 +572,22 @@ fn smb_gives_each_channel_a_receive_queue_of_its_own_while_one_is_left() {
     assert!(ports
         .iter()
         .all(|&(p, d)| (63000..63064).contains(&p) && d == 445));
+}
+
+#[test]
+fn the_set_up_delays_the_first_pass_and_the_end_by_its_length() {
+    // A migration's fixed cost (negotiation, the destination's VM and its
+    // checks) comes before its first byte: the same copy, 2 s later.
+    let net = network(TeamingMode::SwitchIndependent, ADDRESS_HASH, None);
+    let run = |setup: f64| {
+        let mut m = migration(1.0, 100.0, 0.0);
+        m.parameters.setup = setup;
+        run_with_migrations(&net, &[], &[], &[m], &[], false)
+    };
+    let (without, with) = (run(0.0), run(2.0));
+    let (a, b) = (&without.migrations[0], &with.migrations[0]);
+    assert_eq!(a.start, b.start);
+    assert!(close(b.passes[0].start, a.passes[0].start + 2.0));
+    assert!(close(b.end.unwrap(), a.end.unwrap() + 2.0));
+    assert!(close(b.blackout.unwrap(), a.blackout.unwrap()));
 }

@@ -124,6 +124,7 @@ pub struct PrecopySpec {
     max_passes: u32,
     stop_bytes: f64,
     switchover_s: f64,
+    setup_s: f64,
 }
 
 #[derive(FromPyObject)]
@@ -354,6 +355,7 @@ impl From<MigrationSpec> for Migration {
                 max_passes: m.precopy.max_passes,
                 stop_bytes: m.precopy.stop_bytes,
                 switchover: m.precopy.switchover_s,
+                setup: m.precopy.setup_s,
             },
             prepare_rate: m.prepare_bytes_per_s,
             at: m.at_s,

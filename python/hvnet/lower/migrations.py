@@ -65,6 +65,8 @@ class MigrationRequest:
     max_passes: int
     stop_bytes: float
     switchover_s: float
+    #: Before the first pass: negotiation, the destination's VM and its checks (`MigrationParameters.setup_s`).
+    setup_s: float
     #: Bytes of memory per second the source prepares, in series with the transfer; None: no such time.
     prepare_bytes_per_s: float | None = None
     #: SMB's connections (`interfaces.SmbChannel`); empty for TCP/IP and Compression.
@@ -141,6 +143,7 @@ def migration_requests(
                 max_passes=parameters.max_passes,
                 stop_bytes=parameters.stop_bytes,
                 switchover_s=parameters.switchover_s(source, scenario.host(move.target), cpu),
+                setup_s=parameters.setup_s,
                 prepare_bytes_per_s=parameters.prepare_bytes_per_s,
                 channels=channels,
                 compression=compression,
@@ -239,7 +242,9 @@ def migration_specs(
                 target=index[target],
                 ports=(MIGRATION_SOURCE_PORT + i % 1000, LIVE_MIGRATION_PORT),
                 memory=memory,
-                precopy=specs.Precopy(max_passes=m.max_passes, stop_bytes=m.stop_bytes, switchover_s=m.switchover_s),
+                precopy=specs.Precopy(
+                    max_passes=m.max_passes, stop_bytes=m.stop_bytes, switchover_s=m.switchover_s, setup_s=m.setup_s
+                ),
                 prepare_bytes_per_s=m.prepare_bytes_per_s,
                 at_s=m.at_s,
                 queue=hosts[m.source],

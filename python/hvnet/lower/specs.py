@@ -184,11 +184,13 @@ class GuestMemory:
 
 @dataclass(frozen=True, slots=True)
 class Precopy:
-    """Pre-copy's limits: passes, the size small enough to stop at, the switch-over."""
+    """Pre-copy's limits: passes, the size small enough to stop at, the switch-over, and the set-up
+    before the first pass (work that does not scale with memory)."""
 
     max_passes: int
     stop_bytes: float
     switchover_s: float
+    setup_s: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
