@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
+import pytest
+
 from hvnet.calibration import Calibration, CpuParameters, calibration_markdown
+from hvnet.errors import InputError
 
 MODEL_DOC = Path(__file__).parents[1] / "docs" / "model.md"
 
@@ -39,3 +43,20 @@ def test_docs_list_every_parameter_as_the_code_has_it() -> None:
     start = text.index("<!-- parameters: generated")
     table = text[text.index("\n", start) + 1 : text.index("<!-- end of parameters -->")]
     assert table == calibration_markdown(), "docs/model.md's parameter table is stale: regenerate it from calibration_markdown()"
+
+
+@pytest.mark.parametrize(
+    ("group", "name", "value", "message"),
+    [
+        ("compression", "weight", 0.0, "compression.weight: 0.0 must be more than 0 (share weight)"),
+        ("cpu", "receive_cycles_per_byte", float("nan"), "cpu.receive_cycles_per_byte: nan is not a finite number (cycles/byte)"),
+        ("migration", "setup_s", -1.0, "migration.setup_s: -1.0 must be 0 or more (s)"),
+        ("vmq", "busy", 1.5, "vmq.busy: 1.5 must be at most 1 (share of a core)"),
+    ],
+)
+def test_a_calibration_with_a_value_no_model_can_take_is_refused_in_one_line(group: str, name: str, value: float, message: str) -> None:
+    """Issue 15: the core never sees it (a zero weight once reached the engine's assertions)."""
+    calibration = Calibration()
+    with pytest.raises(InputError) as caught:
+        dataclasses.replace(calibration, **{group: dataclasses.replace(getattr(calibration, group), **{name: value})})
+    assert str(caught.value) == f"<calibration>: {message}"

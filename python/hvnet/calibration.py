@@ -26,9 +26,12 @@ other module holds a calibrated number.
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
+
+from hvnet.errors import InputError
 
 if TYPE_CHECKING:
     from hvnet.model import Host
@@ -266,6 +269,23 @@ class Calibration:
     migration: MigrationParameters = field(default_factory=MigrationParameters)
     compression: CompressionParameters = field(default_factory=CompressionParameters)
 
+    def __post_init__(self) -> None:
+        """Every value is a finite number, 0 or more; weights, counts, intervals, rates and clock factors are
+        more than 0, a busy share at most 1. A calibration with another value is refused here, in one line,
+        not deep in the core."""
+        for p in self.parameters():
+            values = p.value.items() if isinstance(p.value, dict) else [("", p.value)]
+            for key, value in values:
+                name = f"{p.group}.{p.name}" + (f"[{key!r}]" if key else "")
+                positive = p.name in _MORE_THAN_ZERO
+                if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+                    raise InputError("<calibration>", None, name, f"{value!r} is not a finite number ({p.unit})")
+                if value < 0 or (positive and value <= 0):
+                    bound = "more than 0" if positive else "0 or more"
+                    raise InputError("<calibration>", None, name, f"{value!r} must be {bound} ({p.unit})")
+                if p.name == "busy" and value > 1:
+                    raise InputError("<calibration>", None, name, f"{value!r} must be at most 1 ({p.unit})")
+
     def parameters(self) -> Iterator[Parameter]:
         """Each parameter with its value, unit, kind, source and uncertainty, group by group."""
         for group in dataclasses.fields(self):
@@ -285,6 +305,12 @@ class Calibration:
     def fitted_on(self) -> frozenset[str]:
         """Every `hvnet validate` figure some parameter was fitted on: those are calibration, the rest checks."""
         return frozenset(figure for p in self.parameters() for figure in p.fitted_on)
+
+
+#: Parameters whose 0 means nothing physical (a share weight, a count, an interval, a rate, a clock factor).
+_MORE_THAN_ZERO = frozenset(
+    {"weight", "max_passes", "interval_s", "rebalance_interval_s", "busy", "power_plan_factor", "prepare_bytes_per_s"}
+)
 
 
 def calibration_markdown(calibration: Calibration | None = None) -> str:
