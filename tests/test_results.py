@@ -29,6 +29,7 @@ from hvnet.results import (
     AdapterSeries,
     ConnectionResult,
     CoreSeries,
+    FigureBand,
     MigrationPass,
     MigrationResult,
     NicChoice,
@@ -185,6 +186,7 @@ def documented_fields(heading: str) -> list[str]:
         (NicUtilisation, "(`NicUtilisation`)"),
         (TeamUtilisation, "(`TeamUtilisation`)"),
         (CoreUtilisation, "(`CoreUtilisation`)"),
+        (FigureBand, "(`FigureBand`)"),
     ],
     ids=[
         "Results",
@@ -200,6 +202,7 @@ def documented_fields(heading: str) -> list[str]:
         "NicUtilisation",
         "TeamUtilisation",
         "CoreUtilisation",
+        "FigureBand",
     ],
 )
 def test_output_md_documents_every_field(model: type[BaseModel], heading: str) -> None:

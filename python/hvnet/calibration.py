@@ -65,10 +65,34 @@ C9 = "calibration.md C9 (ntttcp's cycles/byte inside the receiving VM: 2.9-3.4)"
 BEHAVIOUR = "shared/design/BEHAVIOUR.md"
 
 
-def _parameter(default: Any, unit: str, kind: Kind, source: str, uncertainty: str, fitted_on: tuple[str, ...] = ()) -> Any:
-    """A dataclass field that carries its unit, kind, source and uncertainty, and for a calibrated one
-    the figures of `hvnet validate` it was fitted on (their ids, e.g. ``C2/peak``)."""
-    meta = {"unit": unit, "kind": kind, "source": source, "uncertainty": uncertainty, "fitted_on": fitted_on}
+def _spread(value: Any, spread: tuple[float, float] | float | None) -> tuple[float, float] | None:
+    """A parameter's range as values: its stated ends, or ±`spread` % around its value."""
+    if isinstance(spread, float):
+        return (value * (1 - spread / 100), value * (1 + spread / 100))
+    return spread
+
+
+def _parameter(
+    default: Any,
+    unit: str,
+    kind: Kind,
+    source: str,
+    uncertainty: str,
+    fitted_on: tuple[str, ...] = (),
+    spread: tuple[float, float] | float | None = None,
+) -> Any:
+    """A dataclass field that carries its unit, kind, source and uncertainty, for a calibrated one the
+    figures of `hvnet validate` it was fitted on (their ids, e.g. ``C2/peak``), and its uncertainty as
+    values (`spread`): the low and high ends of its range, or a percentage either side of whatever value it
+    has (15.0: ±15 %); None: exact, or not a single number."""
+    meta = {
+        "unit": unit,
+        "kind": kind,
+        "source": source,
+        "uncertainty": uncertainty,
+        "fitted_on": fitted_on,
+        "spread": spread,
+    }
     if isinstance(default, dict):
         return field(default_factory=lambda: dict(default), metadata=meta)
     return field(default=default, metadata=meta)
@@ -87,6 +111,8 @@ class Parameter:
     uncertainty: str
     #: The `hvnet validate` figures a calibrated parameter was fitted on (empty for the others).
     fitted_on: tuple[str, ...] = ()
+    #: Its uncertainty as values: the low and high ends of its range (None: exact, or not one number).
+    spread: tuple[float, float] | None = None
 
 
 @dataclass(frozen=True)
@@ -101,8 +127,7 @@ class TeamingParameters:
         "exact for the short timer (90 s with the long one)",
     )
     rebalance_interval_s: float = _parameter(
-        1.0, "s", "assumed", "no public figure; dynamic teams rebalance on flowlet gaps", "0.1-10 s"
-    )
+        1.0, "s", "assumed", "no public figure; dynamic teams rebalance on flowlet gaps", "0.1-10 s", spread=(0.1, 10.0))
 
 
 @dataclass(frozen=True)
@@ -116,6 +141,7 @@ class CpuParameters:
         f"with receive_cycles_per_packet: BEHAVIOUR.md's 3-5 Gbps per core of VM traffic at MTU 1500, and {C2}",
         "±15 %",
         fitted_on=("C2/peak",),
+        spread=15.0,
     )
     receive_cycles_per_packet: float = _parameter(
         3800.0,
@@ -124,21 +150,18 @@ class CpuParameters:
         f"with receive_cycles_per_byte: BEHAVIOUR.md's 3-5 Gbps per core, and {C2}",
         "±15 %",
         fitted_on=("C2/peak",),
+        spread=15.0,
     )
-    send_cycles_per_byte: float = _parameter(1.0, "cycles/byte", "assumed", "one copy of each byte, below the receive side's", "±50 %")
+    send_cycles_per_byte: float = _parameter(1.0, "cycles/byte", "assumed", "one copy of each byte, below the receive side's", "±50 %", spread=50.0)
     send_cycles_per_segment: float = _parameter(
-        3800.0, "cycles/segment", "assumed", "the receive side's per-packet cost, paid once per large send", "±50 %"
-    )
-    rsc_packets: float = _parameter(2.36, "packets", "calibrated", C1, "±15 %", fitted_on=("C1/duration",))
+        3800.0, "cycles/segment", "assumed", "the receive side's per-packet cost, paid once per large send", "±50 %", spread=50.0)
+    rsc_packets: float = _parameter(2.36, "packets", "calibrated", C1, "±15 %", fitted_on=("C1/duration",), spread=15.0)
     guest_receive_cycles_per_byte: float = _parameter(
-        1.55, "cycles/byte", "assumed", "the host's copy cost (one copy of each byte to the application)", "±15 %"
-    )
+        1.55, "cycles/byte", "assumed", "the host's copy cost (one copy of each byte to the application)", "±15 %", spread=15.0)
     guest_receive_cycles_per_packet: float = _parameter(
-        1646.0, "cycles/packet", "calibrated", C9, "±15 %", fitted_on=("C9/cycles-per-byte",)
-    )
+        1646.0, "cycles/packet", "calibrated", C9, "±15 %", fitted_on=("C9/cycles-per-byte",), spread=15.0)
     rdma_cycles_per_byte: float = _parameter(
-        0.05, "cycles/byte", "assumed", f"{BEHAVIOUR}: RDMA moves data with next to no CPU (no figure given)", "0-0.2"
-    )
+        0.05, "cycles/byte", "assumed", f"{BEHAVIOUR}: RDMA moves data with next to no CPU (no figure given)", "0-0.2", spread=(0.0, 0.2))
     power_plan_factor: dict[str, float] = _parameter(
         {"high_performance": 1.0, "balanced": 0.85, "power_saver": 0.7},
         "share of the clock",
@@ -185,10 +208,9 @@ class CpuParameters:
 class VmqParameters:
     """When dynamic VMQ moves a queue (docs/model.md, "Dynamic VMQ")."""
 
-    interval_s: float = _parameter(1.0, "s", "assumed", "no public source gives Windows' figure", "0.1-10 s")
+    interval_s: float = _parameter(1.0, "s", "assumed", "no public source gives Windows' figure", "0.1-10 s", spread=(0.1, 10.0))
     busy: float = _parameter(
-        0.9, "share of a core", "assumed", "no public source gives Windows' threshold", "0.7-1.0"
-    )
+        0.9, "share of a core", "assumed", "no public source gives Windows' threshold", "0.7-1.0", spread=(0.7, 1.0))
 
 
 @dataclass(frozen=True)
@@ -196,11 +218,9 @@ class MigrationParameters:
     """Pre-copy's stop rule and the switch-over (docs/model.md, "Live migration")."""
 
     max_passes: int = _parameter(
-        5, "passes", "assumed", f"{BEHAVIOUR}: 5 passes from 2012 R2 on, pass 1 included (unconfirmed)", "3-10"
-    )
+        5, "passes", "assumed", f"{BEHAVIOUR}: 5 passes from 2012 R2 on, pass 1 included (unconfirmed)", "3-10", spread=(3, 10))
     stop_bytes: int = _parameter(
-        64 * 2**20, "bytes", "assumed", "Microsoft's text says 'small enough'; no figure given", "16-256 MiB"
-    )
+        64 * 2**20, "bytes", "assumed", "Microsoft's text says 'small enough'; no figure given", "16-256 MiB", spread=(16 * 2**20, 256 * 2**20))
     switchover_exchanges: int = _parameter(
         268,
         "exchanges",
@@ -208,10 +228,10 @@ class MigrationParameters:
         f"{C3}: the synchronous exchanges of pause, device save and restore, storage and network hand-over",
         "±30 % (rests on the assumed round trip and device state)",
         fitted_on=("C3/blackout",),
+        spread=30.0,
     )
     exchange_round_trip_s: float = _parameter(
-        50e-6, "s", "assumed", "one round trip on a 10 GbE LAN whose cores are awake", "20-100 µs"
-    )
+        50e-6, "s", "assumed", "one round trip on a 10 GbE LAN whose cores are awake", "20-100 µs", spread=(20e-6, 100e-6))
     setup_s: float = _parameter(
         2.07,
         "s",
@@ -220,6 +240,7 @@ class MigrationParameters:
         "one value for every transport, as no public figure separates them",
         "±1 s (the source times in whole seconds)",
         fitted_on=("F1/1gbe-one",),
+        spread=(1.07, 3.07),
     )
     prepare_bytes_per_s: float = _parameter(
         1.4e10,
@@ -228,6 +249,7 @@ class MigrationParameters:
         f"{C3}: the source reads, maps and hands over guest memory in series with the transfer",
         "±10 %",
         fitted_on=("C3/duration",),
+        spread=10.0,
     )
 
     def switchover_s(self, source: Host, destination: Host, cpu: CpuParameters) -> float:
@@ -241,21 +263,20 @@ class MigrationParameters:
 class CompressionParameters:
     """The Compression option's costs: no public figure here measures them."""
 
-    ratio: float = _parameter(0.5, "bytes/byte", "assumed", "an LZ-class compressor on ordinary guest memory", "0.3-0.8")
-    zero_ratio: float = _parameter(0.01, "bytes/byte", "assumed", "zero pages compress to almost nothing", "0-0.05")
+    ratio: float = _parameter(0.5, "bytes/byte", "assumed", "an LZ-class compressor on ordinary guest memory", "0.3-0.8", spread=(0.3, 0.8))
+    zero_ratio: float = _parameter(0.01, "bytes/byte", "assumed", "zero pages compress to almost nothing", "0-0.05", spread=(0.0, 0.05))
     compress_cycles_per_byte: float = _parameter(
-        6.0, "cycles/byte", "assumed", "an LZ-class compressor: about 480 MB/s per 2.9 GHz core", "3-12"
-    )
+        6.0, "cycles/byte", "assumed", "an LZ-class compressor: about 480 MB/s per 2.9 GHz core", "3-12", spread=(3.0, 12.0))
     decompress_cycles_per_byte: float = _parameter(
-        2.0, "cycles/byte", "assumed", "an LZ-class decompressor: about 1.45 GB/s per 2.9 GHz core", "1-4"
-    )
-    zero_cycles_per_byte: float = _parameter(0.3, "cycles/byte", "assumed", "a zero page is found and skipped", "0.1-1")
+        2.0, "cycles/byte", "assumed", "an LZ-class decompressor: about 1.45 GB/s per 2.9 GHz core", "1-4", spread=(1.0, 4.0))
+    zero_cycles_per_byte: float = _parameter(0.3, "cycles/byte", "assumed", "a zero page is found and skipped", "0.1-1", spread=(0.1, 1.0))
     weight: float = _parameter(
         0.1,
         "share weight",
         "assumed",
         f"{BEHAVIOUR}: Compression uses only otherwise idle CPU, so it yields to everything else",
         "0.01-0.5",
+        spread=(0.01, 0.5),
     )
 
 
@@ -300,6 +321,7 @@ class Calibration:
                     source=f.metadata["source"],
                     uncertainty=f.metadata["uncertainty"],
                     fitted_on=f.metadata["fitted_on"],
+                    spread=_spread(getattr(values, f.name), f.metadata["spread"]),
                 )
 
     def fitted_on(self) -> frozenset[str]:

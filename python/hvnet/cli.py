@@ -18,7 +18,8 @@ from hvnet._version import __version__
 from hvnet.compare import comparison_document, comparison_tables, run_comparison
 from hvnet.demo import LEFT_OUT, REPORT, is_hvnet_page, run_demo
 from hvnet.errors import HvnetError, UnitError
-from hvnet.model import load_scenario, parse_scenario, scenario_json_schema
+from hvnet.model import Scenario, load_scenario, parse_scenario, scenario_json_schema
+from hvnet.results import Results
 from hvnet.simulate import simulate as run_simulation
 from hvnet.sweep import DEFAULT_WORKERS, run_sweep, summary_table, write_parquet
 from hvnet.tables import results_tables
@@ -135,6 +136,14 @@ def simulate(
     report: Annotated[
         Path | None, typer.Option("--report", help="Write a self-contained HTML report to this file.")
     ] = None,
+    uncertainty: Annotated[
+        bool,
+        typer.Option(
+            "--uncertainty",
+            help="Also band each headline figure: simulated again with every unconfirmed parameter at either end "
+            "of its range, one at a time (docs/model.md, \"Uncertainty\"; some 46 more runs).",
+        ),
+    ] = False,
     force: Force = False,
 ) -> None:
     """Simulate a scenario; print a table, and optionally write JSON and an HTML report."""
@@ -154,6 +163,8 @@ def simulate(
                 markup=False,
             )
         results = run_simulation(scenario, filename=str(file))
+        if uncertainty:
+            results = _with_bands(results, scenario, str(file))
     if json_out is not None:
         _write_json(json_out, results.model_dump(mode="json"), force)
     if report is not None:
@@ -165,6 +176,17 @@ def simulate(
             _out().print(table)
     if report is not None:  # with `--json -`, standard output holds only the JSON document
         (_err() if json_on_stdout else _out()).print(f"report written to {report}", highlight=False, markup=False)
+
+
+def _with_bands(results: Results, scenario: Scenario, filename: str) -> Results:
+    """`results` with each headline figure's band (`hvnet.uncertainty`), a progress bar on standard error."""
+    from hvnet.uncertainty import bands, runs_needed
+
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, TimeRemainingColumn(), console=_err(), transient=True) as progress:
+        task = progress.add_task("uncertainty", total=runs_needed())
+        found = bands(scenario, results, filename=filename, step=lambda: progress.advance(task))
+    return results.model_copy(update={"uncertainty": found})
 
 
 def _resolution_s(resolution: str | None) -> float | None:

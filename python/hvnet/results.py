@@ -24,6 +24,7 @@ __all__ = [
     "ConnectionResult",
     "CoreSeries",
     "CoreUtilisation",
+    "FigureBand",
     "MigrationPass",
     "MigrationResult",
     "NicChoice",
@@ -212,6 +213,19 @@ class VcpuSeries(_Frozen):
     busy: Series
 
 
+class FigureBand(_Frozen):
+    """How far one headline figure moves with every unconfirmed parameter at either end of its range, one at a
+    time (`hvnet.uncertainty`): from `low` to `high` (None: it never ends with some value)."""
+
+    figure: str
+    unit: str
+    predicted: float | None
+    low: float | None
+    high: float | None
+    #: The parameter and value that moved it most ("" when none moved it).
+    moved_most_by: str
+
+
 class Results(_Frozen):
     """Everything `hvnet simulate` reports, in one document."""
 
@@ -242,6 +256,8 @@ class Results(_Frozen):
     operations: list[OperationResult]
     #: One line per NIC pair whose full-size frames a switch on its path drops.
     warnings: list[str]
+    #: Each headline figure's band (`hvnet simulate --uncertainty`, `hvnet.uncertainty.bands`); empty when not asked for.
+    uncertainty: list[FigureBand] = []
 
     @model_validator(mode="before")
     @classmethod

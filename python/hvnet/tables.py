@@ -22,6 +22,7 @@ __all__ = [
     "operations_table",
     "results_tables",
     "traffic_table",
+    "uncertainty_table",
     "utilisation_table",
 ]
 
@@ -222,6 +223,8 @@ def results_tables(results: Results) -> list[Table]:
         tables.append(operations_table(results))
     if any(o.nodes for o in results.operations):
         tables.append(nodes_table(results))
+    if results.uncertainty:
+        tables.append(uncertainty_table(results))
     stalled = len(results.stalled)
     summary = Table.grid(padding=(0, 2))
     done = []  # a scenario that only migrates has no traffic to count
@@ -241,6 +244,20 @@ def results_tables(results: Results) -> list[Table]:
     for warning in results.warnings:
         warnings.add_row(f"warning: {warning}", style="yellow")
     return [*tables, summary, warnings]
+
+
+def uncertainty_table(results: Results) -> Table:
+    """Each headline figure's band (`hvnet.uncertainty`): predicted, low, high, and what moved it most."""
+    table = Table(
+        title="uncertainty: each figure with every unconfirmed parameter at either end of its range, one at a time",
+        title_justify="left",
+    )
+    for header, right in (("figure", False), ("predicted", True), ("low", True), ("high", True), ("moved most by", False)):
+        table.add_column(header, justify="right" if right else "left", overflow="fold")
+    for band in results.uncertainty:
+        ends = "never" if band.high is None else _seconds(band.high)
+        table.add_row(band.figure, _seconds(band.predicted), _seconds(band.low), ends, band.moved_most_by or "nothing")
+    return table
 
 
 #: The columns of a live migration's row: (header, a number column), and which part

@@ -25,6 +25,7 @@ from hvnet.report.sections import (
     design_section,
     summary_section,
     traffic_section,
+    uncertainty_section,
     utilisation_section,
 )
 from hvnet.results import Results
@@ -44,6 +45,7 @@ def render_report(results: Results, scenario: Scenario, resolution_s: float | No
         adapters_section(results, grid=grid),
         *[section for section in optional[1:] if section],
         traffic_section(results),
+        *[section for section in [uncertainty_section(results)] if section],
     ]
     return page(results.scenario, scenario.description, sections, NOT_SIMULATED)
 

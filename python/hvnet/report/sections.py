@@ -41,6 +41,7 @@ __all__ = [
     "design_section",
     "summary_section",
     "traffic_section",
+    "uncertainty_section",
     "utilisation_section",
 ]
 
@@ -423,3 +424,19 @@ def traffic_section(results: Results) -> Section:
     """The terminal's traffic table, column for column; an entry that never completed in red."""
     table = traffic_table(results)
     return Section("traffic", "Traffic", _html_table(table, [t.end_s is None for t in results.traffic]))
+
+
+def uncertainty_section(results: Results) -> Section | None:
+    """The terminal's uncertainty table (`hvnet simulate --uncertainty`); None when not asked for."""
+    from hvnet.tables import uncertainty_table
+
+    if not results.uncertainty:
+        return None
+    caption = (
+        '<p class="caption">Each figure simulated again with every parameter that has a stated range '
+        "(docs/model.md, \"Every parameter\") at its low end and at its high end, one at a time: the band "
+        "runs from the lowest to the highest prediction, and names the parameter that moved it most. "
+        "It does not include hvnet validate's residuals (docs/validation.md).</p>"
+    )
+    table = uncertainty_table(results)
+    return Section("uncertainty", "Uncertainty", caption + _html_table(table, [b.high is None for b in results.uncertainty]))

@@ -1,0 +1,60 @@
+"""Each headline figure's band (issue 16, item 9): `hvnet.uncertainty`, `hvnet simulate --uncertainty`."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+from typer.testing import Result
+
+import hvnet
+from hvnet.calibration import Calibration
+from hvnet.uncertainty import bands, runs_needed
+
+Invoke = Callable[..., Result]
+EXAMPLES = Path(hvnet.__file__).parent / "examples"
+
+
+def test_every_band_holds_its_prediction() -> None:
+    for band in bands(hvnet.load(EXAMPLES / "demo" / "set.yaml")):
+        assert band.predicted is not None and band.low is not None and band.high is not None
+        assert band.low <= band.predicted <= band.high, band.figure
+
+
+def test_a_link_bound_figure_has_no_width_and_a_core_bound_one_names_a_cpu_cost() -> None:
+    """The failover example's two copies share a 10 GbE member, whatever the CPU costs: no parameter moves
+    them. Its copy back is one stream a core bounds: the CPU costs' ranges move it, and the band says which."""
+    found = {b.figure: b for b in bands(hvnet.load(EXAMPLES / "failover.yaml"))}
+    copy = found["traffic copy-1: end"]
+    assert copy.low == copy.predicted == copy.high and copy.moved_most_by == ""
+    back = found["traffic copy-back: end"]
+    assert back.low is not None and back.high is not None and back.predicted is not None
+    assert back.high - back.low > 0.1 * back.predicted
+    assert back.moved_most_by.startswith("cpu.")
+
+
+def test_a_small_vms_migration_moves_with_the_fixed_cost_per_migration() -> None:
+    """A 9 GiB VM's migration: the set-up's ±1 s moves it at least that much either way."""
+    found = {b.figure: b for b in bands(hvnet.load(EXAMPLES / "demo" / "set.yaml"))}
+    (vm1,) = [b for name, b in found.items() if " vm-1 " in name and name.endswith("duration")]
+    assert vm1.low is not None and vm1.high is not None and vm1.predicted is not None
+    assert vm1.predicted - vm1.low >= 1.0 - 1e-9 and vm1.high - vm1.predicted >= 1.0 - 1e-9
+
+
+def test_each_parameter_with_a_range_runs_at_both_ends() -> None:
+    ends = sum(len({e for e in p.spread if e != p.value}) for p in Calibration().parameters() if p.spread)
+    assert runs_needed() == ends and ends > 40
+
+
+def test_simulate_prints_and_writes_the_bands_only_when_asked(cli: Invoke, tmp_path: Path) -> None:
+    scenario = EXAMPLES / "demo" / "set.yaml"
+    plain = cli("simulate", scenario, "--json", tmp_path / "plain.json")
+    assert plain.exit_code == 0 and "uncertainty" not in plain.stdout
+    assert json.loads((tmp_path / "plain.json").read_text())["uncertainty"] == []
+    banded = cli("simulate", scenario, "--uncertainty", "--json", tmp_path / "b.json", "--report", tmp_path / "b.html")
+    assert banded.exit_code == 0, banded.output
+    assert "uncertainty: each figure" in banded.stdout and "migration.setup_s" in banded.stdout
+    document = json.loads((tmp_path / "b.json").read_text())
+    assert {"figure", "unit", "predicted", "low", "high", "moved_most_by"} == set(document["uncertainty"][0])
+    assert '<section id="uncertainty">' in (tmp_path / "b.html").read_text()
