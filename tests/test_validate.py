@@ -18,7 +18,7 @@ DOCS = Path(__file__).resolve().parents[1] / "docs" / "validation.md"
 
 def test_every_case_of_the_issue_is_covered() -> None:
     ids = {c.id.split("/")[0] for c in run_validation()}
-    assert ids == {"C1", "C2", "C3", "C4", "C5", "C6", "C7", "C8", "C9", "C10", "V1", "F1"}
+    assert ids == {"C1", "C2", "C3", "C4", "C5", "C6", "C7", "C8", "C9", "C10", "V1", "V2", "F1", "F2"}
 
 
 def test_each_figure_is_calibration_or_check_as_the_parameters_say() -> None:
