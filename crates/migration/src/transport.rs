@@ -164,7 +164,11 @@ impl Migrations<'_> {
             report.peak_rate = report.peak_rate.max(rate);
             let left = under.bytes - moved;
             let several = under.connections.len() > 1;
-            if several && left <= 1e-9 * under.bytes {
+            // Done when what is left is a rounding error of the bytes, or would take
+            // less than the clock can resolve now (late in a long run, a step whose
+            // check fell at `now` again would be looked at forever).
+            let unresolvable = rate > 0.0 && run.now() + left / rate <= run.now();
+            if several && (left <= 1e-9 * under.bytes || unresolvable) {
                 // The next step (the blackout copy) starts now: look at it again.
                 self.finish_step(run, i);
                 continue;
