@@ -261,3 +261,26 @@ def test_many_smb_migrations_keep_their_source_ports_in_the_dynamic_range() -> N
     )
     results = simulate(parse_scenario(text))
     assert len(results.migrations) == 64 and all(m.end_s is not None for m in results.migrations)
+
+
+def test_smbs_connections_per_interface_are_the_calibrations() -> None:
+    """SMB opens ConnectionCountPerRssNetworkInterface (4) per RSS NIC by default; set to 1, one per NIC,
+    and each NIC's one connection is received on one core (RSS tuned apart: two cores in all)."""
+    import dataclasses
+
+    from hvnet.calibration import Calibration
+
+    text = SMB_HOSTS % {"hosts": "".join(
+        "  - name: %s\n    cpu: {ghz: 6}\n    power_plan: high_performance\n    live_migration: {option: smb}\n"
+        "    nics:\n      - {name: nic1, speed: 10Gbps, rss_queues: 4}\n"
+        "      - {name: nic2, speed: 10Gbps, rss_queues: 4, rss_base_core: 4}\n" % name for name in ("hv1", "hv2")
+    )}
+    calibration = Calibration()
+    one = dataclasses.replace(calibration, smb=dataclasses.replace(calibration.smb, connections_per_rss_interface=1))
+    default, single = simulate(parse_scenario(text)), simulate(parse_scenario(text), calibration=one)
+    assert len(default.migrations[0].pass_details) == len(single.migrations[0].pass_details)
+
+    def busy(results: Results) -> int:
+        return sum(1 for c in results.cores if c.host == "hv2" and c.busy.peak() > 0)
+
+    assert (busy(default), busy(single)) == (8, 2)

@@ -19,7 +19,8 @@ other module holds a calibrated number.
     ├── teaming: TeamingParameters        LACP timeout, dynamic rebalancing
     ├── cpu: CpuParameters                cycles per byte and packet, RSC, RDMA, power plans, C-states
     ├── vmq: VmqParameters                dynamic VMQ's interval and threshold
-    ├── migration: MigrationParameters    pre-copy's stop rule, switch-over, the source's preparation
+    ├── migration: MigrationParameters    pre-copy's stop rule, switch-over, the source's preparation, set-up
+    ├── smb: SmbParameters                SMB Multichannel's connections per interface
     └── compression: CompressionParameters  the Compression option's ratio and costs
 """
 
@@ -43,6 +44,7 @@ __all__ = [
     "LSO_SEGMENT_BYTES",
     "MigrationParameters",
     "Parameter",
+    "SmbParameters",
     "TeamingParameters",
     "VmqParameters",
     "calibration_markdown",
@@ -259,6 +261,34 @@ class MigrationParameters:
         return self.switchover_exchanges * (self.exchange_round_trip_s + wake)
 
 
+SMB_TUNING = (
+    "Microsoft, 'Performance tuning for file servers' (SMB client registry defaults, Windows Server 2012 to 2016)"
+)
+
+
+@dataclass(frozen=True)
+class SmbParameters:
+    """SMB Multichannel: how many TCP connections (RDMA: SMB Direct connections) it opens per interface."""
+
+    connections_per_rss_interface: int = _parameter(
+        4, "connections", "documented", f"{SMB_TUNING}: ConnectionCountPerRssNetworkInterface, default 4 (1-16)",
+        "exact default; an administrator may set 1-16",
+    )
+    connections_per_rdma_interface: int = _parameter(
+        2, "connections", "documented", f"{SMB_TUNING}: ConnectionCountPerRdmaNetworkInterface, default 2 (1-16)",
+        "exact default; an administrator may set 1-16",
+    )
+    connections_per_interface: int = _parameter(
+        1, "connections", "documented",
+        f"{SMB_TUNING}: ConnectionCountPerNetworkInterface, default 1 (1-16), for an interface without RSS",
+        "exact default; an administrator may set 1-16",
+    )
+    max_connections_per_server: int = _parameter(
+        32, "connections", "documented", f"{SMB_TUNING}: MaximumConnectionCountPerServer, default 32 (1-64)",
+        "exact default; an administrator may set 1-64",
+    )
+
+
 @dataclass(frozen=True)
 class CompressionParameters:
     """The Compression option's costs: no public figure here measures them."""
@@ -288,6 +318,7 @@ class Calibration:
     cpu: CpuParameters = field(default_factory=CpuParameters)
     vmq: VmqParameters = field(default_factory=VmqParameters)
     migration: MigrationParameters = field(default_factory=MigrationParameters)
+    smb: SmbParameters = field(default_factory=SmbParameters)
     compression: CompressionParameters = field(default_factory=CompressionParameters)
 
     def __post_init__(self) -> None:
@@ -332,6 +363,8 @@ class Calibration:
 #: Parameters whose 0 means nothing physical (a share weight, a count, an interval, a rate, a clock factor).
 _MORE_THAN_ZERO = frozenset(
     {"weight", "max_passes", "interval_s", "rebalance_interval_s", "busy", "power_plan_factor", "prepare_bytes_per_s"}
+    | {"connections_per_rss_interface", "connections_per_rdma_interface", "connections_per_interface"}
+    | {"max_connections_per_server"}
 )
 
 

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from hvnet.calibration import SmbParameters
 from hvnet.lower.fabric import Fabric, Port, ecmp_key
 from hvnet.model import Host, Nic, Scenario, Team
 
@@ -154,7 +155,9 @@ def migration_network(scenario: Scenario, fabric: Fabric, source: str, target: s
     )
 
 
-def smb_channels(scenario: Scenario, source: str, target: str) -> tuple[tuple[SmbChannel, ...], tuple[str, str] | None] | str:
+def smb_channels(
+    scenario: Scenario, source: str, target: str, smb: SmbParameters | None = None
+) -> tuple[tuple[SmbChannel, ...], tuple[str, str] | None] | str:
     """SMB Multichannel's connections between two hosts, and the uplinks its
     team-interface connections leave and arrive by (None if it has none); or why there are none."""
     ends = _smb_candidates(scenario, scenario.host(source)), _smb_candidates(scenario, scenario.host(target))
@@ -180,7 +183,13 @@ def smb_channels(scenario: Scenario, source: str, target: str) -> tuple[tuple[Sm
     unbound = {(a.uplink, b.uplink) for a, b in pairs if (a.team is not None or b.team is not None) and not rdma}
     if len(unbound) > 1:
         return "SMB over two team interfaces at once is not simulated yet"
-    per_interface = 2 if rdma else (4 if all(i.rss for pair in pairs for i in pair) else 1)
+    smb = smb or SmbParameters()
+    if rdma:
+        per_interface = smb.connections_per_rdma_interface
+    elif all(i.rss for pair in pairs for i in pair):
+        per_interface = smb.connections_per_rss_interface
+    else:
+        per_interface = smb.connections_per_interface
     channels: list[SmbChannel] = []
     bound: list[tuple[str | None, str | None]]
     for a, b in pairs:
@@ -192,4 +201,5 @@ def smb_channels(scenario: Scenario, source: str, target: str) -> tuple[tuple[Sm
             bound = [(None, None)]  # the teams' rules place each connection
         for _ in range(per_interface):
             channels += [SmbChannel(out_nic, in_nic, rdma) for out_nic, in_nic in bound]
-    return tuple(channels), next(iter(unbound), None)
+    # At most MaximumConnectionCountPerServer in all (the interfaces' first ones kept).
+    return tuple(channels[: smb.max_connections_per_server]), next(iter(unbound), None)

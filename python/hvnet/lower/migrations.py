@@ -112,7 +112,7 @@ def migration_requests(
             else None
         )
         if option in ("smb", "smb_direct"):
-            picked = smb_channels(scenario, source.name, move.target)
+            picked = smb_channels(scenario, source.name, move.target, calibration.smb)
         else:
             network = migration_network(scenario, fabric, source.name, move.target)
             picked = network if isinstance(network, str) else ((), network)
