@@ -716,6 +716,12 @@ def _import_vms(root: Node, host: _Host, notes: _Notes) -> None:
         host.vms.append(result)
     if stopped:
         notes.add(host.name, f"VMs not running are left out (a live migration moves running VMs): {', '.join(stopped)}")
+    if any(vm.vswitch is not None for vm in host.vms):
+        notes.add(
+            host.name,
+            "a VM's MTU is set inside its guest and is not in the host's dump: each VM has mtu 1500 (Windows' "
+            "default Jumbo Packet 1514); set vms[].mtu for guests with jumbo frames",
+        )
 
 
 # --- all hosts -> one scenario ------------------------------------------------------------------
