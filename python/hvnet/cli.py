@@ -43,13 +43,15 @@ app.add_typer(topology_app, name="topology")
 
 
 def _out() -> Console:
-    """Standard output, made per use: width and colour follow this run's environment and stream."""
-    return Console()
+    """Standard output, made per use: width and colour follow this run's environment and stream. No emoji
+    codes: a name or a message holding `:100:` is printed as written."""
+    return Console(emoji=False)
 
 
 def _err() -> Console:
-    """Standard error; a message is never wrapped, so each problem stays one line."""
-    return Console(stderr=True, soft_wrap=True)
+    """Standard error; a message is never wrapped, so each problem stays one line, and never rewritten:
+    no emoji codes (`case.yaml:100: ...` once printed as `case.yaml💯 ...`)."""
+    return Console(stderr=True, soft_wrap=True, emoji=False)
 
 
 F = TypeVar("F", bound=Callable[..., Any])

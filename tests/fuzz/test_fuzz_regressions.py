@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from typer.testing import Result
 
 import hvnet
 from hvnet.errors import InputError
 from hvnet.flows import read_flows
+
+Invoke = Callable[..., Result]
 
 ROOT = Path(__file__).resolve().parents[2]
 FAILOVER = ROOT / "python" / "hvnet" / "examples" / "failover.yaml"
@@ -107,3 +111,13 @@ def test_a_price_list_past_any_float_or_with_a_blank_key_is_one_line(tmp_path: P
         load_prices(path)
     assert str(caught.value).endswith(message)
     assert str(caught.value).startswith(str(path)) and "\n" not in str(caught.value)
+
+
+def test_a_problem_on_line_100_keeps_its_line_number(cli: Invoke, tmp_path: Path) -> None:
+    """The 100,000-case fuzz run (scenario, seed 15): `case.yaml:100: ...` printed as `case.yaml💯 ...`,
+    rich reading `:100:` as an emoji code. Every message is printed as written."""
+    path = tmp_path / "case.yaml"
+    path.write_bytes(b"name: x\n" + b"# padding\n" * 98 + b"hosts: \x94\n")
+    result = cli("simulate", path)
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"{path}:100: "), result.stderr
