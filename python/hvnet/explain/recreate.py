@@ -121,8 +121,8 @@ def recreate_test(
             file, None, "endpoints",
             f"{why}; give {missing} (valid names: {', '.join(endpoint_names(scenario))})",
         )
-    if scenario.endpoint_host(sender).name == scenario.endpoint_host(receiver).name:
-        raise InputError(file, None, "--to", f"{sender} and {receiver} run on the same host; explain re-creates a test between two hosts")
+    if sender == receiver:
+        raise InputError(file, None, "--to", f"{sender} sends and receives; explain re-creates a test between two hosts or VMs")
     threads = p.threads or (len(measurement.streams) if measurement.streams else None)
     if threads is None:
         threads = 1
