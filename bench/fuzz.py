@@ -370,6 +370,11 @@ def scenario_case(data: st.DataObject) -> tuple[str, list[str], bytes]:
     log: list[str] = []
     for _ in range(data.draw(st.integers(0, 4), label="structure edits")):
         tree = mutate_tree(data, tree, log)
+    return _yaml_case(data, tree, log, origin)
+
+
+def _yaml_case(data: st.DataObject, tree: object, log: list[str], origin: str) -> tuple[str, list[str], bytes]:
+    """A mutated tree written as YAML, then perhaps a YAML edit and byte edits: its origin, the mutations, its bytes."""
     text = dump(data, tree, log)
     if data.draw(st.integers(0, 3)) == 0:
         name, edit = data.draw(st.sampled_from(YAML_EDITS), label="yaml edit")
@@ -611,18 +616,6 @@ def candidates_case(data: st.DataObject) -> tuple[str, list[str], bytes]:
     for _ in range(data.draw(st.integers(0, 4), label="structure edits")):
         tree = mutate_tree(data, tree, log)
     return _yaml_case(data, tree, log, "candidates (docs/advise.md)")
-
-
-def _yaml_case(data: st.DataObject, tree: object, log: list[str], origin: str) -> tuple[str, list[str], bytes]:
-    text = dump(data, tree, log)
-    if data.draw(st.integers(0, 3)) == 0:
-        name, edit = data.draw(st.sampled_from(YAML_EDITS), label="yaml edit")
-        log.append(name)
-        text = edit(text, data.draw(st.integers(0, 1000)))
-    raw = text.encode("utf-8", "surrogatepass")
-    if data.draw(st.integers(0, 3)) == 0:
-        raw = mutate_bytes(data, raw, log)
-    return origin, log, raw
 
 
 def case_file(target: str, origin: str) -> str:
