@@ -179,9 +179,9 @@ class NetworkModel:
         path = self._paths.get((a, b), [])
         mtus = self._path_mtus.get((a, b))
         narrowest = None if mtus is None else mtus.narrowest_switch
-        if narrowest is not None and narrowest[1] < min(mtu, mtus.negotiated_mtu if mtus else mtu):
+        if mtus is not None and narrowest is not None and narrowest[1] < min(mtu, mtus.negotiated_mtu):
             path = [self._frames_dropped]  # a switch drops even the VM's packets
-        elif path == [self._frames_dropped]:
+        elif path == [self._frames_dropped]:  # the NICs' own frames are dropped, the VM's smaller ones are not
             path = self.fabric.path(self.nic_ports[a], self.nic_ports[b], ecmp_key(a, b)) or [self._unreachable]
         return self._costed_path(a, b, path, mss, endpoint_mtu=mtu)
 
