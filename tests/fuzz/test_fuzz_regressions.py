@@ -121,3 +121,27 @@ def test_a_problem_on_line_100_keeps_its_line_number(cli: Invoke, tmp_path: Path
     result = cli("simulate", path)
     assert result.exit_code == 2
     assert result.stderr.startswith(f"{path}:100: "), result.stderr
+
+
+def test_a_price_past_a_trillion_is_refused_in_one_line(tmp_path: Path) -> None:
+    """The second 100,000-case run (prices, seed 21): a price of 3.96e127 passed, and pricing the bill raised
+    decimal.InvalidOperation (a traceback)."""
+    from hvnet.cost import load_prices
+
+    path = tmp_path / "prices.yaml"
+    path.write_text("prices:\n  dac_10g: 3.9642954278482503e+127\n")
+    with pytest.raises(InputError) as caught:
+        load_prices(path)
+    assert str(caught.value) == f"{path}:2: prices.dac_10g: 3.9642954278482503e+127 is too large; a price is at most 1,000,000,000,000"
+
+
+def test_a_mapping_as_a_key_in_a_file_libyaml_refuses_is_one_line(tmp_path: Path) -> None:
+    """The second 100,000-case run (candidates, seed 21): a flow mapping used as a key, in a file libyaml
+    refused, made ruamel raise TypeError (unhashable) instead of a YAML error."""
+    from hvnet.candidates import load_candidates
+
+    path = tmp_path / "candidates.yaml"
+    path.write_text("{[{nics: 2, speed: 1Gbps}]}\n")
+    with pytest.raises(InputError) as caught:
+        load_candidates(path)
+    assert str(caught.value) == f"{path}: invalid YAML: a list or a mapping used as a key; a key is a name"

@@ -111,6 +111,11 @@ def _describe(value: object) -> str:
     return show_value(value)
 
 
+#: The most a price may be: past a trillion of any currency a price is a typo (and sums of such prices would
+#: pass the 28 digits the bill's decimal arithmetic keeps).
+MAX_PRICE = 1e12
+
+
 def _amount(file: str, line: int | None, field: str, value: object) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         hint = "; write the number alone (the file's currency: says which currency)" if isinstance(value, str) else ""
@@ -123,6 +128,8 @@ def _amount(file: str, line: int | None, field: str, value: object) -> float:
         raise _problem(file, line, field, f"{show_value(value)} is not a finite number; write a price such as 250")
     if value < 0:
         raise _problem(file, line, field, f"{show_value(value)} is negative; a price is 0 or more")
+    if value > MAX_PRICE:
+        raise _problem(file, line, field, f"{show_value(value)} is too large; a price is at most {MAX_PRICE:,.0f}")
     return float(value)
 
 

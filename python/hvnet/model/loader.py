@@ -88,6 +88,8 @@ def _parse_yaml(text: str, filename: str) -> object:
         raise _error([_yaml_problem(error, filename)]) from None
     except (YAMLError, ValueError) as error:  # ruamel raises ValueError for e.g. a date like 2024-13-45
         raise _error([Problem(filename, None, "", f"invalid YAML: {error}")]) from None
+    except TypeError:  # ruamel, on a key it cannot hash (a list or mapping as a key, in a file libyaml refused)
+        raise _error([Problem(filename, None, "", "invalid YAML: a list or a mapping used as a key; a key is a name")]) from None
 
 
 def scenario_from_data(data: object, filename: str = "<data>") -> Scenario:

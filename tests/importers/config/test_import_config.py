@@ -16,6 +16,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import hvnet
 from hvnet.errors import HvnetError, InputError
@@ -402,3 +404,13 @@ def test_the_docs_show_the_errors_as_they_are(tmp_path: Path) -> None:
     other = tmp_path / "other.json"
     other.write_text('{"Name": "NIC1"}')
     assert error_of([other]).replace(str(tmp_path) + "/", "") in section
+
+
+@given(st.lists(st.text(min_size=0, max_size=12), min_size=2, max_size=8))
+def test_names_sort_naturally_whatever_they_hold(names: list[str]) -> None:
+    """The second 100,000-case run (config, seed 21): a dump whose names split into different numbers of
+    parts (a team named like a number) raised TypeError while sorting. Any names sort, NIC2 before NIC10."""
+    from hvnet.importers.config.convert import _natural
+
+    assert sorted(names, key=_natural) == sorted(sorted(names, key=_natural), key=_natural)
+    assert sorted(["NIC10", "nic2", "NIC1"], key=_natural) == ["NIC1", "nic2", "NIC10"]
