@@ -56,5 +56,20 @@ def test_simulate_prints_and_writes_the_bands_only_when_asked(cli: Invoke, tmp_p
     assert banded.exit_code == 0, banded.output
     assert "uncertainty: each figure" in banded.stdout and "migration.setup_s" in banded.stdout
     document = json.loads((tmp_path / "b.json").read_text())
-    assert {"figure", "unit", "predicted", "low", "high", "moved_most_by"} == set(document["uncertainty"][0])
+    assert {"figure", "unit", "predicted", "low", "high", "moved_most_by", "validation_residual_pct"} == set(
+        document["uncertainty"][0]
+    )
+    assert "hvnet validate's checks miss by" in banded.stdout
     assert '<section id="uncertainty">' in (tmp_path / "b.html").read_text()
+
+
+def test_the_residual_beside_each_band_is_validates_rms_over_its_checks() -> None:
+    """Derived from the calibration's residuals (issue 16, item 9): the RMS of the check figures' errors."""
+    import math
+
+    from hvnet.validate import run_validation
+
+    errors = [c.error_pct for c in run_validation() if c.role == "check" and c.error_pct is not None and "cpu" not in c.id]
+    expected = round(math.sqrt(sum(e * e for e in errors) / len(errors)), 1)
+    found = bands(hvnet.load(EXAMPLES / "failover.yaml"))
+    assert found and {b.validation_residual_pct for b in found} == {expected} and expected > 0

@@ -224,6 +224,9 @@ class FigureBand(_Frozen):
     high: float | None
     #: The parameter and value that moved it most ("" when none moved it).
     moved_most_by: str
+    #: hvnet validate's root mean square error, in %, over its check figures (not fitted on): how far the
+    #: twin's predictions have missed public measurements beyond its calibration; the same for every figure.
+    validation_residual_pct: float
 
 
 class Results(_Frozen):
