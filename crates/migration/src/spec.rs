@@ -18,6 +18,9 @@ pub struct Channel {
     /// Cycles per byte on the sending and receiving cores instead of the
     /// path's (SMB Direct: RDMA); `None`: the path's.
     pub cycles: Option<(f64, f64)>,
+    /// The endpoints it joins instead of the migration's: a team interface
+    /// of its own (SMB over several team interfaces); `None`: the migration's.
+    pub endpoints: Option<(u32, u32)>,
 }
 
 /// The Compression option: memory is compressed on the source, sent over
@@ -199,8 +202,19 @@ fn check_transport(network: &Network, i: usize, m: &Migration) -> Result<(), Spe
             "migration {i}: no path given from NIC {a} to NIC {b}"
         ))
     };
-    let mut placed_by_rules = m.channels.is_empty();
+    // The endpoint pairs whose connections the team rules place: the migration's
+    // (TCP/IP, Compression), or an SMB channel's that no NIC pair binds.
+    let mut placed_by_rules: Vec<(u32, u32)> = Vec::new();
+    if m.channels.is_empty() {
+        placed_by_rules.push((m.source, m.target));
+    }
     for channel in &m.channels {
+        let ends = channel.endpoints.unwrap_or((m.source, m.target));
+        if !network.has_endpoint(ends.0) || !network.has_endpoint(ends.1) {
+            return bad(format!(
+                "migration {i}: a channel's endpoint does not exist"
+            ));
+        }
         match channel.nics {
             Some((a, b)) => {
                 network.check_nic(a)?;
@@ -209,7 +223,7 @@ fn check_transport(network: &Network, i: usize, m: &Migration) -> Result<(), Spe
                     return no_path(a, b);
                 }
             }
-            None => placed_by_rules = true,
+            None => placed_by_rules.push(ends),
         }
         if channel.cycles.is_some_and(|(a, b)| !(valid(a) && valid(b))) {
             return bad(format!(
@@ -231,10 +245,12 @@ fn check_transport(network: &Network, i: usize, m: &Migration) -> Result<(), Spe
             ));
         }
     }
-    if placed_by_rules {
+    placed_by_rules.sort_unstable();
+    placed_by_rules.dedup();
+    for (source, target) in placed_by_rules {
         let (s, t) = (
-            &network.endpoints[m.source as usize],
-            &network.endpoints[m.target as usize],
+            &network.endpoints[source as usize],
+            &network.endpoints[target as usize],
         );
         for a in network.candidates(s.uplink) {
             for b in network.candidates(t.uplink) {

@@ -43,14 +43,15 @@ const TRIES: usize = 4096;
 /// bound to (its own RSS settings), else the destination's. A destination
 /// without cores modelled takes the ports in turn.
 pub fn smb_ports(network: &Network, i: usize, m: &Migration) -> Vec<(u16, u16)> {
-    let (source, target) = (
-        &network.endpoints[m.source as usize],
-        &network.endpoints[m.target as usize],
-    );
     let mut used: Vec<(Option<u32>, usize)> = Vec::new();
     let mut next = SMB_SOURCE_PORT + 64 * i as u32;
     let mut ports = Vec::with_capacity(m.channels.len());
     for channel in &m.channels {
+        let (source, target) = channel.endpoints.unwrap_or((m.source, m.target));
+        let (source, target) = (
+            &network.endpoints[source as usize],
+            &network.endpoints[target as usize],
+        );
         let in_nic = channel.nics.map(|(_, b)| b);
         let queues = match in_nic.and_then(|n| network.nic_rss.get(n as usize)) {
             Some(rss @ Cores::Rss(_)) => rss,
@@ -110,24 +111,18 @@ impl Migrations<'_> {
             spec.channels.iter().copied().zip(ports).map(Some).collect()
         };
         let connections = bound.into_iter().map(|channel| {
-            let (pinned, ports, cycles) = match channel {
-                Some((c, ports)) => (c.nics, ports, c.cycles),
-                None => (None, spec.ports, None),
+            let (pinned, ports, cycles, ends) = match channel {
+                Some((c, ports)) => (c.nics, ports, c.cycles, c.endpoints),
+                None => (None, spec.ports, None, None),
             };
+            let (source, target) = ends.unwrap_or((spec.source, spec.target));
             Connection {
                 pinned,
                 cycles,
                 compression: spec.compression.map(|c| c.per_byte(bytes, zero_bytes)),
                 weight: spec.compression.map_or(1.0, |c| c.weight),
                 through: spec.through,
-                ..Connection::new(
-                    spec.source,
-                    spec.target,
-                    Some(ports),
-                    bytes,
-                    run.now(),
-                    None,
-                )
+                ..Connection::new(source, target, Some(ports), bytes, run.now(), None)
             }
         });
         let connections: Vec<Connection> = connections.collect();

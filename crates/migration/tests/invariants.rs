@@ -218,7 +218,8 @@ fn migrations(input: &Input) -> Vec<Migration> {
                 vec![
                     Channel {
                         nics: None,
-                        cycles: None
+                        cycles: None,
+                        endpoints: None,
                     };
                     2
                 ]

@@ -117,6 +117,7 @@ fn smb_spreads_each_step_over_its_channels() {
     let channel = |nic| Channel {
         nics: Some((nic, 2)),
         cycles: None,
+        endpoints: None,
     };
     let smb = Migration {
         channels: vec![channel(0), channel(1)],
@@ -536,6 +537,7 @@ fn smb_gives_each_channel_a_receive_queue_of_its_own_while_one_is_left() {
     let channel = Channel {
         nics: None,
         cycles: None,
+        endpoints: None,
     };
     let smb = |n| Migration {
         channels: vec![channel; n],
@@ -603,6 +605,7 @@ fn an_smb_step_late_in_a_long_run_ends_when_the_clock_cannot_resolve_the_rest() 
     let channel = |nic| Channel {
         nics: Some((nic, 2)),
         cycles: None,
+        endpoints: None,
     };
     let smb = |at: f64| Migration {
         channels: vec![channel(0), channel(1)],

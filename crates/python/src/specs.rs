@@ -131,6 +131,7 @@ pub struct PrecopySpec {
 pub struct ChannelSpec {
     nics: Option<(u32, u32)>,
     cycles_per_byte: Option<(f64, f64)>,
+    endpoints: Option<(u32, u32)>,
 }
 
 #[derive(FromPyObject)]
@@ -341,6 +342,7 @@ impl From<MigrationSpec> for Migration {
                 .map(|c| Channel {
                     nics: c.nics,
                     cycles: c.cycles_per_byte,
+                    endpoints: c.endpoints,
                 })
                 .collect(),
             compression: m.compression.map(Compression::from),

@@ -75,11 +75,13 @@ class Interface:
 @dataclass(frozen=True)
 class SmbChannel:
     """One SMB connection: bound to a NIC pair (`host/nic`), or with no NICs
-    when it runs over team interfaces, whose rules place it."""
+    when it runs over team interfaces, whose rules place it: then `via` names
+    the uplinks (team or NIC) it leaves and arrives by."""
 
     out_nic: str | None
     in_nic: str | None
     rdma: bool
+    via: tuple[str, str] | None = None
 
 
 def interfaces(scenario: Scenario, host: Host) -> list[Interface]:
@@ -180,9 +182,8 @@ def smb_channels(
         return [i for i in kind if i.speed == fastest]
 
     pairs = list(zip(preferred(ends[0]), preferred(ends[1])))
-    unbound = {(a.uplink, b.uplink) for a, b in pairs if (a.team is not None or b.team is not None) and not rdma}
-    if len(unbound) > 1:
-        return "SMB over two team interfaces at once is not simulated yet"
+    # The uplink pairs whose connections the team rules place (each team interface its own), in pair order.
+    unbound = list(dict.fromkeys((a.uplink, b.uplink) for a, b in pairs if (a.team is not None or b.team is not None) and not rdma))
     smb = smb or SmbParameters()
     if rdma:
         per_interface = smb.connections_per_rdma_interface
@@ -198,8 +199,9 @@ def smb_channels(
         elif rdma:  # one RDMA host vNIC per SET member, mapped to it
             bound = [(f"{source}/{x.name}", f"{target}/{y.name}") for x, y in zip(a.nics, b.nics)]
         else:
-            bound = [(None, None)]  # the teams' rules place each connection
+            bound = [(None, None)]  # the teams' rules place each connection, from these uplinks
+        via = None if bound != [(None, None)] else (a.uplink, b.uplink)
         for _ in range(per_interface):
-            channels += [SmbChannel(out_nic, in_nic, rdma) for out_nic, in_nic in bound]
+            channels += [SmbChannel(out_nic, in_nic, rdma, via) for out_nic, in_nic in bound]
     # At most MaximumConnectionCountPerServer in all (the interfaces' first ones kept).
     return tuple(channels[: smb.max_connections_per_server]), next(iter(unbound), None)

@@ -165,11 +165,15 @@ def migration_ends(model: NetworkModel, migrations: Sequence[MigrationRequest]) 
     their endpoints on its live migration network (added to the model's endpoints)."""
     ends = []
     for m in migrations:
+        source, target = model.scenario.host(m.source), model.scenario.host(m.target)
         if m.via is None:
             ends.append((m.source, m.target))
         else:
-            source, target = model.scenario.host(m.source), model.scenario.host(m.target)
             ends.append((model.endpoints.via(source, m.via[0]), model.endpoints.via(target, m.via[1])))
+        for channel in m.channels:  # SMB over several team interfaces: each channel from its own
+            if channel.via is not None:
+                model.endpoints.via(source, channel.via[0])
+                model.endpoints.via(target, channel.via[1])
     return ends
 
 def smb_limits(model: NetworkModel, migrations: Sequence[MigrationRequest]) -> dict[str, int]:
@@ -228,7 +232,12 @@ def migration_specs(
                 model.reachable(*pair)
             rdma_cost = model.cpu.parameters.rdma_cost() if model.cpu is not None else 0.0
             cycles = (rdma_cost, rdma_cost) if channel.rdma else None
-            channels.append(specs.Channel(nics=pair, cycles_per_byte=cycles))
+            endpoints = None
+            if channel.via is not None:
+                names = (f"{m.source}/{channel.via[0]}", f"{m.target}/{channel.via[1]}")
+                model.reach(*names)
+                endpoints = (index[names[0]], index[names[1]])
+            channels.append(specs.Channel(nics=pair, cycles_per_byte=cycles, endpoints=endpoints))
         memory = specs.GuestMemory(
             assigned_bytes=m.assigned_bytes,
             populated_bytes=m.populated_bytes,

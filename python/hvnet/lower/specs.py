@@ -201,6 +201,8 @@ class Channel:
 
     nics: tuple[int, int] | None
     cycles_per_byte: tuple[float, float] | None
+    #: The endpoints it joins instead of the migration's (a team interface of its own); None: the migration's.
+    endpoints: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True, slots=True)
