@@ -769,7 +769,18 @@ def command(target: str, workdir: Path) -> list[str]:
     return ["--entry", target]
 
 
+def _own_kb(field: str) -> int:
+    """This process's `VmSize` or `VmRSS` in KiB (/proc/self/status): what a forked child starts with."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith(f"{field}:"):
+            return int(line.split()[1])
+    return 0
+
+
 def _limit(memory: int, seconds: float) -> None:
+    """The case's limits: `memory` bytes of address space beyond what the process has when it starts the case
+    (a forked child inherits the fuzzer's, all the drawn cases included), and `seconds` of CPU."""
+    memory += _own_kb("VmSize") * 1024
     resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
     cpu = int(seconds) + 5
     resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu))
@@ -810,6 +821,7 @@ class Runner:
     def __init__(self, target: str, seconds: float, memory: int, jobs: int, execute: bool, root: Path) -> None:
         self.target, self.seconds, self.memory, self.jobs, self.execute = target, seconds, memory, jobs, execute
         self.root = root
+        self.inherited_kb = 0
 
     def start(self, case: Case) -> tuple[int, int, float, Path, subprocess.Popen[bytes] | None]:
         workdir = self.root / f"{case.number:05d}"
@@ -827,6 +839,7 @@ class Runner:
             return proc.pid, os.pidfd_open(proc.pid), time.monotonic(), workdir, proc
         sys.stdout.flush()
         sys.stderr.flush()
+        self.inherited_kb = _own_kb("VmRSS")  # the child's resident memory from the start: not the case's
         pid = os.fork()
         if pid == 0:
             _child(args, workdir, self.memory, self.seconds)
@@ -854,7 +867,8 @@ class Runner:
                 _, status, usage = os.wait4(pid, 0)
                 os.close(fd)
                 del running[fd]
-                outcome = Outcome(case, timed_out=fd not in ready, seconds=now - began, max_rss_kb=usage.ru_maxrss)
+                own_kb = max(0, usage.ru_maxrss - (0 if proc is not None else self.inherited_kb))
+                outcome = Outcome(case, timed_out=fd not in ready, seconds=now - began, max_rss_kb=own_kb)
                 if os.WIFSIGNALED(status):
                     outcome.signal = os.WTERMSIG(status)
                 else:

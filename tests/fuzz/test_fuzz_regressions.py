@@ -10,9 +10,10 @@ from typer.testing import Result
 
 import hvnet
 from hvnet.errors import InputError
-from hvnet.flows import read_flows
+from hvnet.flows import read_flows, run_flows
 
 Invoke = Callable[..., Result]
+EXAMPLES = Path(hvnet.__file__).parent / "examples"
 
 ROOT = Path(__file__).resolve().parents[2]
 FAILOVER = ROOT / "python" / "hvnet" / "examples" / "failover.yaml"
@@ -145,3 +146,29 @@ def test_a_mapping_as_a_key_in_a_file_libyaml_refuses_is_one_line(tmp_path: Path
     with pytest.raises(InputError) as caught:
         load_candidates(path)
     assert str(caught.value) == f"{path}: invalid YAML: a list or a mapping used as a key; a key is a name"
+
+
+def test_a_zero_byte_flow_started_at_a_rebalancing_tick_completes(tmp_path: Path) -> None:
+    """The second 100,000-case run (flows, seed 21; 14 cases): a row of 0 bytes starting at 2 s, when the
+    failover example's dynamic teams rebalance, completed at once and the rebalancing then rerouted it:
+    the core's assertion ('activity is not running') surfaced as "the core failed"."""
+    scenario = hvnet.load(EXAMPLES / "failover.yaml")
+    path = tmp_path / "m.csv"
+    path.write_text("src,dst,bytes,start_s\nhv1,hv2,1e9,0\nvm-big,hv2,1e9,1\nhv2,vm-1,0,2\n")
+    result = run_flows(scenario, read_flows(path, scenario), path)
+    assert all(end is not None for end in result.end_s)
+
+
+def test_a_measurement_whose_figures_work_out_past_any_number_is_refused(tmp_path: Path) -> None:
+    """The second run (measurement, seed 21): NTttcp XML with a throughput of 1e308 bytes/s was read as
+    8e308 bits/s, infinity in the JSON. A record that holds a figure that is not finite is refused."""
+    from hvnet.importers import read_measurement
+
+    sample = Path(__file__).parents[1] / "importers" / "samples" / "ntttcp_linux_1.4.0_sender.xml"
+    text = sample.read_text()
+    path = tmp_path / "run.xml"
+    path.write_text(text.replace('<throughput metric="Bps">1476085185.665</throughput>', '<throughput metric="Bps">1e308</throughput>'))
+    assert path.read_text() != text
+    with pytest.raises(InputError) as caught:
+        read_measurement(path)
+    assert str(caught.value) == f"{path}: throughput_bps: works out to inf, past any number: the file's figures are out of range"

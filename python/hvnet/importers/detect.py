@@ -7,6 +7,8 @@ list of formats hvnet reads.
 
 from __future__ import annotations
 
+import math
+
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -123,7 +125,23 @@ def read_measurement_text(text: str, file: str, fmt: str | None = None) -> list[
         found = f"it starts with {first[:60]!r}" if first else "it is empty"
         raise fail(file, 1, "", f"not a measurement format hvnet knows ({found}); it reads: {known_formats()}")
     result = _BY_NAME[name].read(text, file)
-    return result if isinstance(result, list) else [result]
+    records = result if isinstance(result, list) else [result]
+    for index, record in enumerate(records):
+        _all_finite(record.model_dump(), file, f"[{index}]" if len(records) > 1 else "")
+    return records
+
+
+def _all_finite(value: object, file: str, path: str) -> None:
+    """Refuses a record holding a figure that is not a finite number: numbers the file holds, each in range,
+    can still work out past any float (1e308 bytes/s is 8e308 bits/s)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        raise fail(file, None, path.lstrip("."), f"works out to {value}, past any number: the file's figures are out of range")
+    if isinstance(value, dict):
+        for key, item in value.items():
+            _all_finite(item, file, f"{path}.{key}")
+    elif isinstance(value, (list, tuple)):
+        for i, item in enumerate(value):
+            _all_finite(item, file, f"{path}[{i}]")
 
 
 def read_measurement(path: Path) -> list[Measurement]:

@@ -2,7 +2,7 @@
 //! it, moves, is black-holed while its path is down, and completes, stops
 //! or is closed; the CPU it costs is counted over each stretch of its route.
 
-use hvnet_engine::{ActivitySpec, Seconds};
+use hvnet_engine::{ActivitySpec, ActivityState, Seconds};
 
 use super::{Run, Running};
 
@@ -54,8 +54,13 @@ impl<T: Copy> Run<'_, T> {
     /// as they are now), counting the CPU of the stretch that ends.
     pub(super) fn reroute_on(&mut self, k: usize, out_nic: Option<u32>, in_nic: Option<u32>) {
         self.account(k);
-        let usage = self.usage(k, out_nic, in_nic);
         let activity = self.running[&k].activity;
+        if self.sim.state(activity) != ActivityState::Running {
+            // It had no work left and completed in this batch (a connection of 0
+            // bytes started at a rebalancing tick): its completion comes next.
+            return;
+        }
+        let usage = self.usage(k, out_nic, in_nic);
         self.sim.reroute(activity, usage.resources);
         let left = self.sim.remaining(activity);
         if let Some(r) = self.running.get_mut(&k) {
