@@ -134,7 +134,7 @@ def _natural(text: str) -> tuple[tuple[tuple[int, int | str], ...], str]:
     """NIC2 before NIC10; case-insensitive, ties broken by the exact text (kept apart from the parts, so that
     two names with different numbers of parts still compare)."""
     parts = re.split(r"(\d+)", text.casefold())
-    return tuple((0, int(p)) if p.isdigit() else (1, p) for p in parts), text
+    return tuple((0, int(p)) if p.isdecimal() else (1, p) for p in parts), text
 
 
 def _clean_name(name: str) -> str:
