@@ -26,7 +26,7 @@ def test_a_calibrated_parameter_names_the_figure_it_was_fitted_on() -> None:
     `fitted_on` the `hvnet validate` figures it was fitted on."""
     for p in Calibration().parameters():
         if p.kind == "calibrated":
-            named = "calibration.md C" in p.source or "BEHAVIOUR.md" in p.source or "aidanfinn.com" in p.source
+            named = "calibration.md C" in p.source or "BEHAVIOUR.md" in p.source or "aidanfinn.com" in p.source or "blog.workinghardinit.work" in p.source
             assert named and p.fitted_on, f"{p.group}.{p.name}: {p.source}"
 
 

@@ -38,6 +38,7 @@ def _spec(amount: float = 100.0) -> specs.RunSpec:
         lacp_timeout_s=3.0,
         rebalance_interval_s=None,
         dynamic_vmq=None,
+        shared_queue_overhead=0.0,
     )
     connection = specs.Connection(0, 1, (49152, 5001), amount, 0.0, None)
     return specs.RunSpec(network, (connection,), (), (), (), False)

@@ -63,6 +63,11 @@ FINN = (
     "Aidan Finn, 'Windows Server 2012 Hyper-V Concurrent Live Migration & NIC Teaming Speed Comparisons' "
     "(aidanfinn.com/?p=12228): one 512 MB VM over TCP/IP on 1 GbE in 7 s, of which the copy at line rate is 4.6 s"
 )
+VAN_HOYE = (
+    "Didier Van Hoye, 'High performance live migration done right means using SMB Direct' "
+    "(blog.workinghardinit.work, 2015): TCP/IP live migrations over a 2 x 10 GbE LACP team, about 22 % CPU with "
+    "both members' RSS at the default (cores 0-7 each), about 12 % with each member on cores of its own"
+)
 C9 = "calibration.md C9 (ntttcp's cycles/byte inside the receiving VM: 2.9-3.4)"
 BEHAVIOUR = "shared/design/BEHAVIOUR.md"
 
@@ -162,6 +167,16 @@ class CpuParameters:
         1.55, "cycles/byte", "assumed", "the host's copy cost (one copy of each byte to the application)", "±15 %", spread=15.0)
     guest_receive_cycles_per_packet: float = _parameter(
         1646.0, "cycles/packet", "calibrated", C9, "±15 %", fitted_on=("C9/cycles-per-byte",), spread=15.0)
+    shared_queue_overhead: float = _parameter(
+        0.27,
+        "share of the cycles per byte, per other NIC",
+        "calibrated",
+        f"{VAN_HOYE}: the rate at the default (about 17 Gbps, where the two members' connections share cores "
+        "4 and 5; tuned, 10 % faster: 'not much better'); the CPU drop is mostly other work (docs/validation.md)",
+        "0.21-0.36 (18 to 16 Gbps at the default)",
+        fitted_on=("V2/rate",),
+        spread=(0.21, 0.36),
+    )
     rdma_cycles_per_byte: float = _parameter(
         0.05, "cycles/byte", "assumed", f"{BEHAVIOUR}: RDMA moves data with next to no CPU (no figure given)", "0-0.2", spread=(0.0, 0.2))
     power_plan_factor: dict[str, float] = _parameter(

@@ -143,7 +143,7 @@ def simulate(
         typer.Option(
             "--uncertainty",
             help="Also band each headline figure: simulated again with every unconfirmed parameter at either end "
-            "of its range, one at a time (docs/model.md, \"Uncertainty\"; some 46 more runs).",
+            "of its range, one at a time (docs/model.md, \"Uncertainty\"; some 48 more runs).",
         ),
     ] = False,
     force: Force = False,

@@ -202,6 +202,7 @@ fn network(input: &Input) -> Network {
         lacp_timeout: 3.0,
         rebalance_interval: Some(1.0),
         dynamic_vmq: None,
+        shared_queue_overhead: 0.0,
     }
 }
 

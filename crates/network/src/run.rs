@@ -49,12 +49,14 @@ use hvnet_engine::{
     Simulation, TimerId,
 };
 
+use crate::cores::Cores;
 use crate::spec::{Change, Connection, Network};
 
 mod connections;
 mod failover;
 mod placement;
 mod rebalance;
+mod sharing;
 mod vmq;
 
 use vmq::Queues;
@@ -175,6 +177,8 @@ struct Running {
     segment_from: f64,
     send_core_s_per_byte: f64,
     receive_core_s_per_byte: f64,
+    /// The factor its receive cycles per byte were given ([`sharing`]).
+    receive_factor: f64,
 }
 
 /// A run under way: the engine, and where every connection is.
@@ -199,6 +203,10 @@ pub struct Run<'a, T> {
     tick: Option<TimerId>,
     /// Where each dynamic VM queue is now (the run's, not the network's).
     queues: Queues,
+    /// How many NICs' RSS sets hold each core (cores in two or more only).
+    rss_sharers: HashMap<ResourceId, u32>,
+    /// The NICs receiving by RSS on each of those cores now ([`sharing`]).
+    receivers: sharing::Receivers,
     /// The typed timers; an engine timer's tag is its position here.
     timers: Vec<Timer<T>>,
     events: u64,
@@ -216,6 +224,20 @@ fn start_groups(connections: &[Connection]) -> Vec<(Seconds, Vec<usize>)> {
         }
     }
     starts
+}
+
+/// The cores that several NICs' RSS sets hold, each with how many.
+fn rss_sharers(network: &Network) -> HashMap<ResourceId, u32> {
+    let mut count: HashMap<ResourceId, u32> = HashMap::new();
+    for rss in &network.nic_rss {
+        if let Cores::Rss(cores) = rss {
+            for &core in cores {
+                *count.entry(core).or_insert(0) += 1;
+            }
+        }
+    }
+    count.retain(|_, k| *k > 1);
+    count
 }
 
 impl Network {
@@ -241,9 +263,11 @@ impl Network {
     ) -> RunReport {
         let mut run = Run::new(self, connections, changes, record, driver);
         driver.begin(&mut run);
+        run.refresh_shared_cores();
         while let Some(event) = run.sim.next_event() {
             run.events += 1;
             run.handle(driver, event);
+            run.refresh_shared_cores();
         }
         run.finish()
     }
@@ -281,6 +305,8 @@ impl<'a, T: Copy> Run<'a, T> {
             reports: vec![ConnectionReport::default(); connections.len()],
             tick: None,
             queues: Queues::new(network),
+            rss_sharers: rss_sharers(network),
+            receivers: sharing::Receivers::new(),
             timers: Vec::new(),
             events: 0,
         };

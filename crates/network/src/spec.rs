@@ -191,6 +191,12 @@ pub struct Network {
     pub rebalance_interval: Option<Seconds>,
     /// Dynamic VMQ's parameters; `None`: every queue stays on its core.
     pub dynamic_vmq: Option<DynamicVmq>,
+    /// What a core that several NICs' RSS queues use at once costs more: a
+    /// host's own connection received by RSS on a core where `m` other NICs
+    /// receive now costs `1 + overhead × m` times its cycles per byte there
+    /// (see `run::sharing`). 0: sharing a core costs nothing beyond sharing
+    /// its capacity.
+    pub shared_queue_overhead: f64,
 }
 
 impl FromStr for TeamingMode {
@@ -332,6 +338,12 @@ impl Network {
         for nic in &self.nics {
             self.check_resource(nic.send)?;
             self.check_resource(nic.receive)?;
+        }
+        if !valid(self.shared_queue_overhead) {
+            return bad(format!(
+                "shared queue overhead {} is not a finite number >= 0",
+                self.shared_queue_overhead
+            ));
         }
         if !self.nic_rss.is_empty() && self.nic_rss.len() != self.nics.len() {
             return bad(format!(

@@ -167,6 +167,7 @@ fn network(input: &Input) -> Network {
         lacp_timeout: 3.0,
         rebalance_interval: input.rebalance,
         dynamic_vmq: None,
+        shared_queue_overhead: 0.0,
     }
 }
 

@@ -92,6 +92,7 @@ fn network(link: f64, dynamic: bool) -> Network {
             interval: 1.0,
             busy: 0.9,
         }),
+        shared_queue_overhead: 0.0,
     }
 }
 

@@ -88,6 +88,7 @@ pub struct NetworkSpec {
     lacp_timeout_s: f64,
     rebalance_interval_s: Option<f64>,
     dynamic_vmq: Option<DynamicVmqSpec>,
+    shared_queue_overhead: f64,
 }
 
 #[derive(FromPyObject)]
@@ -297,6 +298,7 @@ impl TryFrom<NetworkSpec> for Network {
                 interval: v.interval_s,
                 busy: v.busy,
             }),
+            shared_queue_overhead: n.shared_queue_overhead,
         })
     }
 }

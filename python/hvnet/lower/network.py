@@ -351,6 +351,7 @@ class NetworkModel:
             lacp_timeout_s=teaming.lacp_timeout_s,
             rebalance_interval_s=teaming.rebalance_interval_s if self.dynamic else None,
             dynamic_vmq=specs.DynamicVmq(vmq.interval_s, vmq.busy) if dynamic_queues else None,
+            shared_queue_overhead=self.calibration.cpu.shared_queue_overhead,
         )
 
     def _nic_rss(self, nic: int) -> specs.Cores:

@@ -140,6 +140,9 @@ class NetworkSpec:
     lacp_timeout_s: float
     rebalance_interval_s: float | None
     dynamic_vmq: DynamicVmq | None
+    #: A host's own connection received by RSS on a core where m other NICs receive by RSS now
+    #: costs 1 + shared_queue_overhead × m times its cycles per byte there.
+    shared_queue_overhead: float
 
 
 @dataclass(frozen=True, slots=True)

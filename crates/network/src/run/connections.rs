@@ -29,6 +29,7 @@ impl<T: Copy> Run<'_, T> {
                 segment_from: c.amount,
                 send_core_s_per_byte: usage.send_core_s_per_byte,
                 receive_core_s_per_byte: usage.receive_core_s_per_byte,
+                receive_factor: usage.receive_factor,
             },
         );
         self.update_blackhole(self.sim.now(), k);
@@ -67,6 +68,7 @@ impl<T: Copy> Run<'_, T> {
             r.segment_from = left;
             r.send_core_s_per_byte = usage.send_core_s_per_byte;
             r.receive_core_s_per_byte = usage.receive_core_s_per_byte;
+            r.receive_factor = usage.receive_factor;
         }
     }
 

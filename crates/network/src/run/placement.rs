@@ -14,6 +14,8 @@ pub(super) struct Usage {
     pub(super) resources: Vec<(ResourceId, f64)>,
     pub(super) send_core_s_per_byte: f64,
     pub(super) receive_core_s_per_byte: f64,
+    /// How many times its cycles per byte its receiving core costs ([`super::sharing`]).
+    pub(super) receive_factor: f64,
 }
 
 impl<T: Copy> Run<'_, T> {
@@ -77,9 +79,13 @@ impl<T: Copy> Run<'_, T> {
         // Compressed, each byte of work puts `wire` bytes on the links and the stack.
         let wire = c.compression.map_or(1.0, |(wire, _, _)| wire);
         let send_core = self.send_core(c.source, hash).map(|core| (core, send));
-        let receive_core = self
-            .receive_core(c.target, in_nic, hash)
-            .map(|core| (core, receive));
+        let received = self.receive_core(c.target, in_nic, hash);
+        // RDMA (cycles of its own) bypasses the stack's queues ([`super::sharing`]).
+        let receive_factor = match (received, c.cycles) {
+            (Some((_, factor)), None) => factor,
+            _ => 1.0,
+        };
+        let receive_core = received.map(|(core, _)| (core, receive * receive_factor));
         // A VM's own stack works on one of its virtual processors.
         let send_vcpu = (source.guest_send_cores.core(hash))
             .map(|vcpu| (vcpu, path.guest_send_cycles_per_byte * wire));
@@ -126,6 +132,7 @@ impl<T: Copy> Run<'_, T> {
             resources,
             send_core_s_per_byte,
             receive_core_s_per_byte,
+            receive_factor,
         }
     }
 

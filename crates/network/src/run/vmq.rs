@@ -73,22 +73,28 @@ impl Queues {
 }
 
 impl<T: Copy> Run<'_, T> {
-    /// The core that receives, at endpoint `e`, the connection with this RSS hash.
+    /// The core that receives, at endpoint `e`, the connection with this
+    /// RSS hash, and how many times its cycles per byte it costs there: more
+    /// than once on a core where other NICs' RSS queues receive now
+    /// ([`super::sharing`]).
     pub(super) fn receive_core(
         &self,
         e: u32,
         in_nic: Option<u32>,
         hash: u32,
-    ) -> Option<ResourceId> {
+    ) -> Option<(ResourceId, f64)> {
         let endpoint = &self.network.endpoints[e as usize];
         let nic_rss = in_nic.and_then(|n| self.network.nic_rss.get(n as usize));
-        self.queues
-            .core(e)
-            .or_else(|| match (&endpoint.receive_cores, nic_rss) {
-                // A host's own traffic: the RSS of the NIC it arrives on.
-                (Cores::Rss(_), Some(rss @ Cores::Rss(_))) => rss.core(hash),
-                (cores, _) => cores.core(hash),
-            })
+        if let Some(core) = self.queues.core(e) {
+            return Some((core, 1.0));
+        }
+        match (&endpoint.receive_cores, nic_rss) {
+            // A host's own traffic: the RSS of the NIC it arrives on.
+            (Cores::Rss(_), Some(rss @ Cores::Rss(_))) => rss
+                .core(hash)
+                .map(|core| (core, self.shared_factor(core, in_nic))),
+            (cores, _) => cores.core(hash).map(|core| (core, 1.0)),
+        }
     }
 
     /// The core that sends from endpoint `e`: its queue's when the send

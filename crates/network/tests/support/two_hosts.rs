@@ -86,5 +86,6 @@ pub fn network(mode: TeamingMode, balancing: LoadBalancing, standby: Option<u32>
         lacp_timeout: 3.0,
         rebalance_interval: None,
         dynamic_vmq: None,
+        shared_queue_overhead: 0.0,
     }
 }
