@@ -177,8 +177,10 @@ struct Running {
     segment_from: f64,
     send_core_s_per_byte: f64,
     receive_core_s_per_byte: f64,
-    /// The factor its receive cycles per byte were given ([`sharing`]).
+    /// The factor its receive cycles per byte were given, and the shared
+    /// core and NIC it is received on by RSS, if it is ([`sharing`]).
     receive_factor: f64,
+    shared_on: Option<(ResourceId, u32)>,
 }
 
 /// A run under way: the engine, and where every connection is.
@@ -207,6 +209,7 @@ pub struct Run<'a, T> {
     rss_sharers: HashMap<ResourceId, u32>,
     /// The NICs receiving by RSS on each of those cores now ([`sharing`]).
     receivers: sharing::Receivers,
+    receivers_scratch: sharing::Receivers,
     /// The typed timers; an engine timer's tag is its position here.
     timers: Vec<Timer<T>>,
     events: u64,
@@ -307,6 +310,7 @@ impl<'a, T: Copy> Run<'a, T> {
             queues: Queues::new(network),
             rss_sharers: rss_sharers(network),
             receivers: sharing::Receivers::new(),
+            receivers_scratch: sharing::Receivers::new(),
             timers: Vec::new(),
             events: 0,
         };

@@ -30,6 +30,7 @@ impl<T: Copy> Run<'_, T> {
                 send_core_s_per_byte: usage.send_core_s_per_byte,
                 receive_core_s_per_byte: usage.receive_core_s_per_byte,
                 receive_factor: usage.receive_factor,
+                shared_on: usage.shared_on,
             },
         );
         self.update_blackhole(self.sim.now(), k);
@@ -69,6 +70,7 @@ impl<T: Copy> Run<'_, T> {
             r.send_core_s_per_byte = usage.send_core_s_per_byte;
             r.receive_core_s_per_byte = usage.receive_core_s_per_byte;
             r.receive_factor = usage.receive_factor;
+            r.shared_on = usage.shared_on;
         }
     }
 

@@ -16,6 +16,8 @@ pub(super) struct Usage {
     pub(super) receive_core_s_per_byte: f64,
     /// How many times its cycles per byte its receiving core costs ([`super::sharing`]).
     pub(super) receive_factor: f64,
+    /// The shared core and the NIC it is received on by RSS, if it is.
+    pub(super) shared_on: Option<(ResourceId, u32)>,
 }
 
 impl<T: Copy> Run<'_, T> {
@@ -81,10 +83,11 @@ impl<T: Copy> Run<'_, T> {
         let send_core = self.send_core(c.source, hash).map(|core| (core, send));
         let received = self.receive_core(c.target, in_nic, hash);
         // RDMA (cycles of its own) bypasses the stack's queues ([`super::sharing`]).
-        let receive_factor = match (received, c.cycles) {
-            (Some((_, factor)), None) => factor,
-            _ => 1.0,
+        let shared_on = match received {
+            Some((core, Some(nic))) if c.cycles.is_none() => Some((core, nic)),
+            _ => None,
         };
+        let receive_factor = shared_on.map_or(1.0, |(core, nic)| self.shared_factor(core, nic));
         let receive_core = received.map(|(core, _)| (core, receive * receive_factor));
         // A VM's own stack works on one of its virtual processors.
         let send_vcpu = (source.guest_send_cores.core(hash))
@@ -133,6 +136,7 @@ impl<T: Copy> Run<'_, T> {
             send_core_s_per_byte,
             receive_core_s_per_byte,
             receive_factor,
+            shared_on,
         }
     }
 

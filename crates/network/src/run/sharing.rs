@@ -18,54 +18,23 @@
 //! factor changed ([`Run::refresh_shared_cores`]), so its usage on the
 //! engine is always the factor of the moment.
 
-use std::collections::{BTreeMap, BTreeSet};
-
 use hvnet_engine::ResourceId;
 
 use super::Run;
-use crate::cores::Cores;
-use crate::team::AddressHash;
 
-/// The NICs through which running connections are received by RSS on each
-/// shared core.
-pub(super) type Receivers = BTreeMap<ResourceId, BTreeSet<u32>>;
+/// Each shared core with each NIC through which a running connection is
+/// received by RSS on it, sorted, without repeats.
+pub(super) type Receivers = Vec<(ResourceId, u32)>;
 
 impl<T: Copy> Run<'_, T> {
-    /// The core on which running connection `k` is received by its NIC's
-    /// RSS, with that NIC, when that core is in two or more NICs' RSS sets.
-    fn shared_receive(&self, k: usize) -> Option<(ResourceId, u32)> {
-        let r = self.running.get(&k)?;
-        let c = &self.connections[k];
-        let in_nic = r.in_nic?;
-        // RDMA (cycles of its own) bypasses the stack and its RSS queues.
-        if r.blackholed_since.is_some()
-            || c.cycles.is_some()
-            || self.queues.core(c.target).is_some()
-        {
-            return None;
-        }
-        let endpoint = &self.network.endpoints[c.target as usize];
-        match (
-            &endpoint.receive_cores,
-            self.network.nic_rss.get(in_nic as usize),
-        ) {
-            (Cores::Rss(_), Some(rss @ Cores::Rss(_))) => {
-                let hash = self.flow(c).team_hash(AddressHash::TransportPorts);
-                let core = rss.core(hash)?;
-                self.rss_sharers
-                    .contains_key(&core)
-                    .then_some((core, in_nic))
-            }
-            _ => None,
-        }
-    }
-
     /// How many times its cycles per byte a connection received by RSS on
     /// `core` through `in_nic` costs there now.
-    pub(super) fn shared_factor(&self, core: ResourceId, in_nic: Option<u32>) -> f64 {
-        let others = self.receivers.get(&core).map_or(0, |nics| {
-            nics.iter().filter(|&&n| Some(n) != in_nic).count()
-        });
+    pub(super) fn shared_factor(&self, core: ResourceId, in_nic: u32) -> f64 {
+        let from = self.receivers.partition_point(|&(c, _)| c < core);
+        let others = (self.receivers[from..].iter())
+            .take_while(|&&(c, _)| c == core)
+            .filter(|&&(_, n)| n != in_nic)
+            .count();
         1.0 + self.network.shared_queue_overhead * others as f64
     }
 
@@ -75,25 +44,34 @@ impl<T: Copy> Run<'_, T> {
         if self.rss_sharers.is_empty() || self.network.shared_queue_overhead == 0.0 {
             return;
         }
-        let mut keys: Vec<usize> = self.running.keys().copied().collect();
-        keys.sort_unstable();
-        let placed: Vec<(usize, ResourceId, u32)> = (keys.iter())
-            .filter_map(|&k| self.shared_receive(k).map(|(core, nic)| (k, core, nic)))
-            .collect();
-        let mut now = Receivers::new();
-        for &(_, core, nic) in &placed {
-            now.entry(core).or_default().insert(nic);
-        }
+        let mut now = std::mem::take(&mut self.receivers_scratch);
+        now.clear();
+        now.extend(
+            self.running
+                .values()
+                .filter_map(|r| match r.blackholed_since {
+                    None => r.shared_on,
+                    Some(_) => None,
+                }),
+        );
+        now.sort_unstable();
+        now.dedup();
         if now == self.receivers {
+            self.receivers_scratch = now;
             return;
         }
-        self.receivers = now;
-        for (k, core, nic) in placed {
-            let r = &self.running[&k];
-            if r.receive_factor != self.shared_factor(core, Some(nic)) {
-                let (out_nic, in_nic) = (r.out_nic, r.in_nic);
-                self.reroute_on(k, out_nic, in_nic);
-            }
+        self.receivers_scratch = std::mem::replace(&mut self.receivers, now);
+        let mut moved: Vec<usize> = (self.running.iter())
+            .filter(|(_, r)| {
+                r.shared_on
+                    .is_some_and(|(core, nic)| r.receive_factor != self.shared_factor(core, nic))
+            })
+            .map(|(&k, _)| k)
+            .collect();
+        moved.sort_unstable();
+        for k in moved {
+            let (out_nic, in_nic) = (self.running[&k].out_nic, self.running[&k].in_nic);
+            self.reroute_on(k, out_nic, in_nic);
         }
     }
 }

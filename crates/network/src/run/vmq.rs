@@ -74,26 +74,26 @@ impl Queues {
 
 impl<T: Copy> Run<'_, T> {
     /// The core that receives, at endpoint `e`, the connection with this
-    /// RSS hash, and how many times its cycles per byte it costs there: more
-    /// than once on a core where other NICs' RSS queues receive now
-    /// ([`super::sharing`]).
+    /// RSS hash; with the NIC it arrives on when that NIC's RSS receives it
+    /// on a core that other NICs' RSS sets hold too ([`super::sharing`]).
     pub(super) fn receive_core(
         &self,
         e: u32,
         in_nic: Option<u32>,
         hash: u32,
-    ) -> Option<(ResourceId, f64)> {
+    ) -> Option<(ResourceId, Option<u32>)> {
         let endpoint = &self.network.endpoints[e as usize];
         let nic_rss = in_nic.and_then(|n| self.network.nic_rss.get(n as usize));
         if let Some(core) = self.queues.core(e) {
-            return Some((core, 1.0));
+            return Some((core, None));
         }
         match (&endpoint.receive_cores, nic_rss) {
             // A host's own traffic: the RSS of the NIC it arrives on.
-            (Cores::Rss(_), Some(rss @ Cores::Rss(_))) => rss
-                .core(hash)
-                .map(|core| (core, self.shared_factor(core, in_nic))),
-            (cores, _) => cores.core(hash).map(|core| (core, 1.0)),
+            (Cores::Rss(_), Some(rss @ Cores::Rss(_))) => rss.core(hash).map(|core| {
+                let shared = self.rss_sharers.contains_key(&core);
+                (core, in_nic.filter(|_| shared))
+            }),
+            (cores, _) => cores.core(hash).map(|core| (core, None)),
         }
     }
 
