@@ -42,7 +42,7 @@
 //! is unchanged (its ties between timers are broken by scheduling order, as
 //! before).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use hvnet_engine::{
     ActivityId, ActivitySpec, ChangePoints, Event, Rate, Recorder, ResourceId, Seconds, Sharing,
@@ -205,8 +205,8 @@ pub struct Run<'a, T> {
     tick: Option<TimerId>,
     /// Where each dynamic VM queue is now (the run's, not the network's).
     queues: Queues,
-    /// How many NICs' RSS sets hold each core (cores in two or more only).
-    rss_sharers: HashMap<ResourceId, u32>,
+    /// The cores that two or more NICs' RSS sets hold.
+    rss_sharers: HashSet<ResourceId>,
     /// The NICs receiving by RSS on each of those cores now ([`sharing`]).
     receivers: sharing::Receivers,
     receivers_scratch: sharing::Receivers,
@@ -229,8 +229,8 @@ fn start_groups(connections: &[Connection]) -> Vec<(Seconds, Vec<usize>)> {
     starts
 }
 
-/// The cores that several NICs' RSS sets hold, each with how many.
-fn rss_sharers(network: &Network) -> HashMap<ResourceId, u32> {
+/// The cores that two or more NICs' RSS sets hold.
+fn rss_sharers(network: &Network) -> HashSet<ResourceId> {
     let mut count: HashMap<ResourceId, u32> = HashMap::new();
     for rss in &network.nic_rss {
         if let Cores::Rss(cores) = rss {
@@ -239,8 +239,9 @@ fn rss_sharers(network: &Network) -> HashMap<ResourceId, u32> {
             }
         }
     }
-    count.retain(|_, k| *k > 1);
-    count
+    (count.into_iter())
+        .filter_map(|(core, k)| (k > 1).then_some(core))
+        .collect()
 }
 
 impl Network {

@@ -12,11 +12,11 @@
 //! so two NICs whose RSS sets overlap (Windows' default base processor 0)
 //! pay for it only while both receive on the same core; an idle NIC's
 //! queues cost nothing. A black-holed connection moves nothing and counts
-//! for none; an RDMA one (cycles of its own) bypasses the stack's queues and
-//! is neither charged nor counted. After every event the run recounts the NICs on each core that
-//! two or more NICs' RSS sets hold and re-places each connection whose
-//! factor changed ([`Run::refresh_shared_cores`]), so its usage on the
-//! engine is always the factor of the moment.
+//! for none; an RDMA one (cycles of its own) bypasses the stack's queues
+//! and is neither charged nor counted. After every event the run recounts
+//! the NICs on each core that two or more NICs' RSS sets hold and re-places
+//! each connection whose factor changed ([`Run::refresh_shared_cores`]), so
+//! its usage on the engine is always the factor of the moment.
 
 use hvnet_engine::ResourceId;
 

@@ -90,7 +90,7 @@ impl<T: Copy> Run<'_, T> {
         match (&endpoint.receive_cores, nic_rss) {
             // A host's own traffic: the RSS of the NIC it arrives on.
             (Cores::Rss(_), Some(rss @ Cores::Rss(_))) => rss.core(hash).map(|core| {
-                let shared = self.rss_sharers.contains_key(&core);
+                let shared = self.rss_sharers.contains(&core);
                 (core, in_nic.filter(|_| shared))
             }),
             (cores, _) => cores.core(hash).map(|core| (core, None)),
