@@ -24,9 +24,10 @@ def test_every_parameter_states_its_unit_kind_source_and_uncertainty() -> None:
 def test_a_calibrated_parameter_names_the_figure_it_was_fitted_on() -> None:
     """Its source names the measurement (calibration.md's, or a public one with its address), and
     `fitted_on` the `hvnet validate` figures it was fitted on."""
+    sources = ("calibration.md C", "BEHAVIOUR.md", "aidanfinn.com", "blog.workinghardinit.work")
     for p in Calibration().parameters():
         if p.kind == "calibrated":
-            named = "calibration.md C" in p.source or "BEHAVIOUR.md" in p.source or "aidanfinn.com" in p.source or "blog.workinghardinit.work" in p.source
+            named = any(source in p.source for source in sources)
             assert named and p.fitted_on, f"{p.group}.{p.name}: {p.source}"
 
 

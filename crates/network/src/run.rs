@@ -205,11 +205,13 @@ pub struct Run<'a, T> {
     tick: Option<TimerId>,
     /// Where each dynamic VM queue is now (the run's, not the network's).
     queues: Queues,
-    /// The cores that two or more NICs' RSS sets hold.
+    /// The cores that two or more NICs' RSS sets hold ([`rss_sharers`]).
     rss_sharers: HashSet<ResourceId>,
-    /// The NICs receiving by RSS on each of those cores now ([`sharing`]).
+    /// How many connections each NIC receives by RSS on each of those cores
+    /// now, and the (core, NIC) pairs that appeared or went since the last
+    /// event ([`sharing`]).
     receivers: sharing::Receivers,
-    receivers_scratch: sharing::Receivers,
+    receivers_changed: Vec<(ResourceId, u32)>,
     /// The typed timers; an engine timer's tag is its position here.
     timers: Vec<Timer<T>>,
     events: u64,
@@ -229,8 +231,12 @@ fn start_groups(connections: &[Connection]) -> Vec<(Seconds, Vec<usize>)> {
     starts
 }
 
-/// The cores that two or more NICs' RSS sets hold.
+/// The cores that two or more NICs' RSS sets hold; none when sharing one
+/// costs nothing more (`Network::shared_queue_overhead` 0).
 fn rss_sharers(network: &Network) -> HashSet<ResourceId> {
+    if network.shared_queue_overhead == 0.0 {
+        return HashSet::new();
+    }
     let mut count: HashMap<ResourceId, u32> = HashMap::new();
     for rss in &network.nic_rss {
         if let Cores::Rss(cores) = rss {
@@ -311,7 +317,7 @@ impl<'a, T: Copy> Run<'a, T> {
             queues: Queues::new(network),
             rss_sharers: rss_sharers(network),
             receivers: sharing::Receivers::new(),
-            receivers_scratch: sharing::Receivers::new(),
+            receivers_changed: Vec::new(),
             timers: Vec::new(),
             events: 0,
         };

@@ -19,6 +19,7 @@ impl<T: Copy> Run<'_, T> {
             .members
             .push((self.sim.now(), out_nic, in_nic));
         self.of_activity.insert(activity, k);
+        self.count_receiver(usage.shared_on, true);
         self.running.insert(
             k,
             Running {
@@ -65,6 +66,12 @@ impl<T: Copy> Run<'_, T> {
         let usage = self.usage(k, out_nic, in_nic);
         self.sim.reroute(activity, usage.resources);
         let left = self.sim.remaining(activity);
+        let r = &self.running[&k];
+        if r.blackholed_since.is_none() && r.shared_on != usage.shared_on {
+            let before = r.shared_on;
+            self.count_receiver(before, false);
+            self.count_receiver(usage.shared_on, true);
+        }
         if let Some(r) = self.running.get_mut(&k) {
             r.segment_from = left;
             r.send_core_s_per_byte = usage.send_core_s_per_byte;
@@ -105,13 +112,26 @@ impl<T: Copy> Run<'_, T> {
         let Some(r) = self.running.get_mut(&k) else {
             return;
         };
-        match (r.blackholed_since, down) {
-            (None, true) => r.blackholed_since = Some(now),
+        let receives = match (r.blackholed_since, down) {
+            (None, true) => {
+                r.blackholed_since = Some(now);
+                false
+            }
             (Some(since), false) => {
                 self.reports[k].blackholed += now - since;
                 r.blackholed_since = None;
+                true
             }
-            _ => {}
+            _ => return,
+        };
+        let (on, factor, out_nic, in_nic) = (r.shared_on, r.receive_factor, r.out_nic, r.in_nic);
+        self.count_receiver(on, receives);
+        // Restored: while black-holed it was not counted, nor re-placed with
+        // its core's other connections, so its factor may be of the past.
+        if let Some((core, nic)) = on.filter(|_| receives) {
+            if factor != self.shared_factor(core, nic) {
+                self.reroute_on(k, out_nic, in_nic);
+            }
         }
     }
 
@@ -119,7 +139,9 @@ impl<T: Copy> Run<'_, T> {
     pub(super) fn completed(&mut self, k: usize) {
         self.update_blackhole(self.sim.now(), k);
         self.account(k);
-        self.running.remove(&k);
+        if let Some(r) = self.running.remove(&k) {
+            self.count_receiver(r.shared_on.filter(|_| r.blackholed_since.is_none()), false);
+        }
         self.reports[k].end = Some(self.sim.now());
         self.reports[k].sent = self.connections[k].amount;
     }
@@ -129,6 +151,7 @@ impl<T: Copy> Run<'_, T> {
     pub(super) fn end(&mut self, k: usize) -> Option<Running> {
         self.account(k);
         let r = self.running.remove(&k)?;
+        self.count_receiver(r.shared_on.filter(|_| r.blackholed_since.is_none()), false);
         self.of_activity.remove(&r.activity);
         self.reports[k].sent = self.connections[k].amount - self.sim.remaining(r.activity);
         self.reports[k].end = Some(self.sim.now());
