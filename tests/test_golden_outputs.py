@@ -6,7 +6,9 @@ every built-in example (`hvnet simulate`), of the demo's comparison, of
 generated scenarios that cover every team mode and algorithm with failures
 (NIC, cable, switch, silent port) and every live-migration transport. A run
 that gives the same document again passes; numbers may differ by 1e-12
-relative (floating-point sums in another order), nothing else may.
+relative (floating-point sums in another order), nothing else may; a
+change-point series is compared as the step function it is (a point that
+only moves the value in its last digits may come or go).
 
 The engine's wall-clock time (`wall_s`) is the one field left out: it is a
 measurement of this machine, not an answer. `pytest --update-golden`
@@ -54,6 +56,8 @@ def _differences(expected: Any, actual: Any, where: str = "$") -> list[str]:
     ):
         if type(expected) is not type(actual):
             return [f"{where}: {expected!r} became {actual!r}"]
+    if isinstance(expected, dict) and {"t_s", "values"} <= expected.keys() and {"t_s", "values"} <= actual.keys():
+        return _series_differences(expected, actual, where)
     if isinstance(expected, dict):
         found = [f"{where}: key {k!r} is gone" for k in expected if k not in actual]
         found += [f"{where}: key {k!r} is new" for k in actual if k not in expected]
@@ -66,10 +70,38 @@ def _differences(expected: Any, actual: Any, where: str = "$") -> list[str]:
             return [f"{where}: {len(expected)} items became {len(actual)}"]
         return [d for i, (e, a) in enumerate(zip(expected, actual)) for d in _differences(e, a, f"{where}[{i}]")]
     if isinstance(expected, (int, float)) and not isinstance(expected, bool):
-        if not math.isclose(expected, actual, rel_tol=RELATIVE, abs_tol=1e-300):
+        # A few ulps of 1 absolute: a share computed as 1 - x may come out -2e-16 or 0.
+        if not math.isclose(expected, actual, rel_tol=RELATIVE, abs_tol=1e-15):
             return [f"{where}: {expected!r} became {actual!r}"]
         return []
     return [] if expected == actual else [f"{where}: {expected!r} became {actual!r}"]
+
+def _steps(series: dict[str, Any]) -> list[tuple[float, float]]:
+    """A change-point series (docs/output.md) without the points that move its value by no more
+    than RELATIVE of its largest value: rounding in the last digits, which adds or removes a
+    point (1e10 then 9999999999.999998), is not a change in the answer."""
+    scale = max((abs(v) for v in series["values"]), default=0.0)
+    kept: list[tuple[float, float]] = []
+    for t, v in zip(series["t_s"], series["values"]):
+        if kept and abs(v - kept[-1][1]) <= RELATIVE * scale:
+            continue
+        kept.append((t, v))
+    return kept
+
+def _series_differences(expected: dict[str, Any], actual: dict[str, Any], where: str) -> list[str]:
+    """Two change-point series as the step functions they are (and their other keys as usual)."""
+    found = _differences({k: v for k, v in expected.items() if k not in ("t_s", "values")},
+                         {k: v for k, v in actual.items() if k not in ("t_s", "values")}, where)
+    old, new = _steps(expected), _steps(actual)
+    if len(old) != len(new):
+        return found + [f"{where}: {len(old)} steps became {len(new)}"]
+    scale = max((abs(v) for _, v in old + new), default=0.0)
+    for i, ((t0, v0), (t1, v1)) in enumerate(zip(old, new)):
+        if not math.isclose(t0, t1, rel_tol=RELATIVE, abs_tol=1e-12):
+            found.append(f"{where}: step {i} at {t0!r} s moved to {t1!r} s")
+        if abs(v0 - v1) > RELATIVE * max(scale, 1e-300):
+            found.append(f"{where}: step {i} (at {t0!r} s) {v0!r} became {v1!r}")
+    return found
 
 def check(request: pytest.FixtureRequest, name: str, document: Any) -> None:
     """Compares `document` with golden/outputs/NAME.json, or rewrites it with --update-golden."""

@@ -261,9 +261,15 @@ def _figure(design: DesignVerdict) -> float:
     return round(design.main.seconds, 6) if design.main.seconds is not None else float("inf")
 
 
+def _cpu(design: DesignVerdict) -> float:
+    """CPU time for ranking, to the micro-core-second (so that rounding noise in the last digits
+    of equal runs does not order them)."""
+    return round(design.cpu_core_s, 6)
+
+
 def _speed(design: DesignVerdict, index: int) -> tuple[bool, float, float, float, int]:
     """Ranked by the main figure: completed first, then the shortest, the cheapest, the least CPU."""
-    return (design.stalled, _figure(design), design.cost, design.cpu_core_s, index)
+    return (design.stalled, _figure(design), design.cost, _cpu(design), index)
 
 
 def verdict(runs: Sequence[Run]) -> Verdict:
@@ -273,7 +279,7 @@ def verdict(runs: Sequence[Run]) -> Verdict:
     order = range(len(designs))
     if stated:
         # Those that meet their requirements first, cheapest first; then the others by the main figure.
-        ranking = sorted(order, key=lambda i: (not designs[i].meets, designs[i].cost if designs[i].meets else 0.0, designs[i].stalled, _figure(designs[i]), designs[i].cost, designs[i].cpu_core_s, i))
+        ranking = sorted(order, key=lambda i: (not designs[i].meets, designs[i].cost if designs[i].meets else 0.0, designs[i].stalled, _figure(designs[i]), designs[i].cost, _cpu(designs[i]), i))
         winner = ranking[0] if ranking and designs[ranking[0]].meets else None
     else:
         ranking = sorted(order, key=lambda i: _speed(designs[i], i))

@@ -1,7 +1,9 @@
 //! Times the engine alone on the benchmark's star workload:
 //! `cargo run --release -p hvnet-engine --example star -- HOSTS FLOWS SEED`.
 //! N hosts with one full-duplex 10 GbE link each to a non-blocking switch;
-//! flows between random pairs, 0.1–10 GB, all starting at 0.
+//! flows between random pairs, 0.1–10 GB, all starting at 0. With a fourth
+//! argument, writes each flow's completion time there, one per line (to
+//! compare two builds of the engine).
 
 use std::time::Instant;
 
@@ -19,6 +21,7 @@ fn splitmix(state: &mut u64) -> u64 {
 fn main() {
     let args: Vec<u64> = std::env::args()
         .skip(1)
+        .take(3)
         .map(|a| a.parse().expect("numbers: HOSTS FLOWS SEED"))
         .collect();
     let (hosts, flows, mut seed) = (
@@ -56,4 +59,12 @@ fn main() {
         "{hosts} hosts, {flows} flows: {} events, end {:.3} s simulated, {wall:.3} s wall",
         result.events, result.end_time
     );
+    if let Some(path) = std::env::args().nth(4) {
+        let lines: Vec<String> = result
+            .end
+            .iter()
+            .map(|t| t.map_or("never".into(), |t| format!("{t:e}")))
+            .collect();
+        std::fs::write(&path, lines.join("\n") + "\n").expect("write the completion times");
+    }
 }

@@ -9,6 +9,7 @@
 //! each tag stands for (`hvnet_network::Timer`).
 
 pub mod lmm;
+mod progress;
 pub mod record;
 pub mod sim;
 pub mod units;

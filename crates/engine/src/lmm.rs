@@ -26,11 +26,11 @@
 //! `C_c / a_cv`, so it folds into the variable's bound. A shared constraint
 //! saturates at `λ_c = R_c / S_c`, with `R_c` its remaining capacity and
 //! `S_c = Σ_unfrozen n_v · a_cv · w_v`. Repeatedly take the smallest of all
-//! `λ_c` and all `b_v / w_v`: freeze the variables it names at `w_v · λ`,
-//! subtract their use from the other constraints they cross, and drop the
-//! saturated constraint. A freeze at level `λ ≤ λ_c` can only raise the
-//! level of another constraint `c` it crosses (`(R − xλ)/(S − x) ≥ R/S`), so
-//! the constraints wait in a heap by level and a touched one is re-keyed
+//! `λ_c` and all `b_v / w_v` (a *pop*): freeze the variables it names at
+//! `w_v · λ`, subtract their use from the other constraints they cross, and
+//! drop the saturated constraint. A freeze at level `λ ≤ λ_c` can only raise
+//! the level of another constraint `c` it crosses (`(R − xλ)/(S − x) ≥ R/S`),
+//! so the constraints wait in a heap by level and a touched one is re-keyed
 //! only when it reaches the top. Each variable is frozen once: one solve
 //! costs `O(E log C)` for `E` elements and `C` shared constraints.
 //!
@@ -38,28 +38,52 @@
 //! L1 and L2, flow y uses L1 only, both weight 1. Levels: L1 10/2 = 5,
 //! L2 4/1 = 4. L2 saturates first: x = 4; L1 keeps 6 for y alone: y = 6.
 //!
+//! # Rates kept per bottleneck
+//!
+//! The constraint (or bound) whose pop froze a variable is its *bottleneck*
+//! `β(v)`, and its rate is `w_v · λ_β(v)`: the solution is the level of each
+//! saturated constraint plus each variable's bottleneck. A solve that moves
+//! a level moves the rate of every variable bottlenecked there without
+//! touching them; only a variable whose bottleneck changes is reported
+//! ([`System::switched`]). The event loop keeps each constraint's level
+//! integrated over time (a virtual time, as weighted fair queueing does) and
+//! its variables' completions in that virtual time, so a level that moves
+//! costs one update, not one per variable (`crate::sim`).
+//!
+//! For the same reason a pop does not visit its variables one by one to
+//! take their use off the other constraints: each constraint keeps, for the
+//! variables bottlenecked on it, one *record* per other element
+//! `(c', n_v · w_v · a_c'v)`, contiguous, and the pop adds `record · λ` to
+//! each `c'`'s use and takes it off `S_c'`. It still walks the constraint's
+//! variables to find the unfrozen ones, which reads only two small dense
+//! arrays (the pop that froze each variable, and its bottleneck); an unfrozen
+//! variable whose bottleneck was elsewhere *switches*: its records move to
+//! the popped constraint.
+//!
 //! # Solving again from where it changed
 //!
 //! Most changes in a simulation remove work: an activity completes, so a
 //! variable goes away or stands for fewer activities. If variable `v` was
-//! frozen at level `λ_v`, every constraint it crosses saturated at `λ_v` or
-//! later, and with less of `v` they saturate no earlier. So below `λ_v` the
-//! filling is unchanged: every variable frozen below `λ_v` keeps its rate.
-//! The solver keeps the order and levels in which variables were frozen,
-//! rebuilds the state at `λ* = min λ_v` from the variables frozen at or
-//! above it, and fills on from there. Any other change (a new variable, more
-//! activities, a new bound or capacity) solves from `λ = 0`.
+//! frozen by pop `k`, every constraint it crosses saturated at pop `k` or
+//! later, and with less of `v` they saturate no earlier: the pops before `k`
+//! are unchanged. Each pop logs the state (`used`, `S`, unfrozen count) each
+//! constraint had before the pop changed it; solving again from pop
+//! `k* = min k_v` undoes the log back to `k*` (restoring exactly the state
+//! of the filling at that point), applies the changes (less weight on the
+//! changed variables' constraints), and fills on from there. Any other
+//! change (a new variable, more activities, a new bound or capacity) solves
+//! from scratch.
 //!
 //! Worked example: links L1 (capacity 6) and L2 (capacity 10); x uses L1,
 //! y uses L1 and L2, z uses L2, all weight 1. The fill: L1 saturates at 3
 //! (x = y = 3), then L2 keeps 7 for z alone (z = 7, level 7). Now z ends:
-//! `λ* = 7`, so x and y (frozen at 3) keep their rates and use, and only
-//! L2's state at 7 is rebuilt (z's use given back: L2 carries y's 3):
-//! nothing is left to fill. If x ends instead, `λ* = 3` and y and z are
-//! filled again from the state at 3 (x's and y's use given back): L1 has 6
-//! left for y alone (level 6), L2 has 10 for y and z (level 5); L2
-//! saturates first, so y = z = 5, and L1 carries 5 of its 6.
-//! A restart at `λ*` is exactly the tail of a solve from 0, so the two agree
+//! it was frozen by the second pop, so x and y (the first) keep their rates,
+//! and the state before the second pop is restored (L2 carries y's 3, with
+//! z's weight on it), z's weight is taken off, and nothing is left to fill.
+//! If x ends instead, both pops are undone and L1 has 6 left for y alone
+//! (level 6), L2 10 for y and z (level 5); L2 saturates first, so y = z = 5
+//! (y switches from L1 to L2), and L1 carries 5 of its 6.
+//! A restart at `k*` is exactly the tail of a solve from 0, so the two agree
 //! to rounding (a property test runs random systems through random changes
 //! of every kind, each solved again, against a solve from scratch, to 1e-12).
 //!
@@ -67,8 +91,8 @@
 //! (constraints linked by the variables they share) splits into components
 //! whose problems are independent, so a change could be solved again inside
 //! its component. The restart above is already finer: what is filled again
-//! is the changed variable's component *in the residual graph at `λ*`*
-//! (constraints and variables still unfrozen at that level), plus the other
+//! is the changed variable's component *in the residual graph at `k*`*
+//! (constraints and variables still unfrozen at that pop), plus the other
 //! residual components. On the benchmark's star (every host to every host)
 //! that residual graph is one component: measured at 1,000 / 4,000 / 16,000
 //! flows, the component of the change holds 98.1 % / 99.8 % / 99.99 % of the
@@ -76,20 +100,19 @@
 //! more than 1e-12. A search for the component would cost as much as the
 //! pass it could save, so there is none.
 //!
-//! The cost per event is therefore about one pass over the variables frozen
-//! at or above `λ*` (at 16,000 flows, 1,260 of about 2,900 live route
-//! classes on average): giving back their use, then freezing each once.
-//! The fill below keeps that pass short: the constraint that froze a
-//! variable gets only its use added (it has left the heap, so its weight,
-//! count and staleness no longer matter).
+//! The cost per event is therefore one pass over the records of the
+//! constraints popped at or after `k*` (undo, then fill), plus a walk of
+//! their variable lists; at 16,000 flows, about 1,260 of 2,900 live route
+//! classes are frozen again per event, and 2.6 switch in the 64 % of events
+//! where any does.
 //!
 //! # Which uses changed
 //!
-//! A solve changes the use `Σ n_v · a_cv · r_v` only of the constraints
-//! crossed by the variables it fills again (and, solving from 0, of those
-//! that had a use); removing a variable changes those it crossed. When asked
-//! to (`track_changes`), the system lists these constraints as it goes, so a
-//! recorder (`crate::record`) looks at them alone (`take_changed`).
+//! A solve changes the use `Σ n_v · a_cv · r_v` only of the constraints it
+//! logs (and, solving from 0, of those that had a use); removing a variable
+//! changes those it crossed. When asked to (`track_changes`), the system
+//! lists these constraints as it goes, so a recorder (`crate::record`)
+//! looks at them alone (`take_changed`).
 //!
 //! The split between data (`Constraint`, `Variable`, elements) and the
 //! algorithm (`System::solve`) follows SimGrid's `src/kernel/lmm/`.
@@ -111,6 +134,24 @@ pub enum Sharing {
     Fatpipe,
 }
 
+/// What limits a variable's rate in the last solve.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bottleneck {
+    /// A saturated constraint: the rate is `weight · level(c)`.
+    Constraint(ConstraintId),
+    /// Its own bound (or a fatpipe's): the rate is fixed.
+    Bound,
+    /// Nothing: not solved yet (rate 0) or unlimited (rate infinite).
+    None,
+}
+
+/// Marks "no pop" / "no bottleneck" in the dense per-variable arrays.
+const NONE: u32 = u32::MAX;
+/// The bottleneck of a variable frozen by its own bound.
+const BOUND: u32 = u32::MAX - 1;
+/// Marks a variable's first record.
+const FIRST: u32 = 1 << 31;
+
 #[derive(Clone, Copy, Debug)]
 struct ConstraintElement {
     var: u32,
@@ -126,8 +167,7 @@ struct VariableElement {
     coeff: f64,
 }
 
-/// Elements kept inline in the variable: routes are short, and the solver's
-/// hot loop reads them for every variable it freezes.
+/// Elements kept inline in the variable: routes are short.
 const INLINE_ELEMENTS: usize = 4;
 
 #[derive(Clone, Debug, Default)]
@@ -174,28 +214,42 @@ impl Elements {
     }
 }
 
+/// What freezing one variable bottlenecked on a constraint does to one of
+/// its other constraints: `n_v · w_v · a_cv` (use per unit of level, and
+/// weight taken off `S_c`). A variable that crosses only its bottleneck has
+/// one record of the bottleneck itself, which changes nothing. The first
+/// record of each variable has `FIRST` in `var` (the pop freezes it there);
+/// `var` is `NONE` for a record left by a variable that moved away (dropped
+/// when they are many).
+#[derive(Clone, Copy, Debug)]
+struct Record {
+    var: u32,
+    cnst: u32,
+    weight: f64,
+}
+
 #[derive(Clone, Debug)]
 struct Constraint {
     capacity: f64,
     sharing: Sharing,
     elements: Vec<ConstraintElement>,
+    /// The records of the variables bottlenecked here, each variable's
+    /// contiguous.
+    records: Vec<Record>,
+    /// Records in `records` whose variable moved away.
+    dead: u32,
 }
 
-/// Fields in the order the solver reads them, so that a variable's hot
-/// part shares cache lines.
 #[derive(Clone, Debug, Default)]
-#[repr(C)]
 struct Variable {
     weight: f64,
-    /// The last solve's result: rate of each activity, the level it was
-    /// frozen at (infinite if never frozen) and the count it was solved for
-    /// (0 if it was added since).
-    value: f64,
-    level: f64,
     count: u32,
-    solved_count: u32,
+    /// Solved at least once since it was added (its rate is known).
+    solved: bool,
     /// Position in `System::alive`, or `u32::MAX` when the slot is free.
     alive_slot: u32,
+    /// Where its records start in its bottleneck's `records`.
+    records_at: u32,
     elements: Elements,
     bound: f64,
     /// The bound implied by the fatpipe constraints it crosses.
@@ -225,6 +279,37 @@ impl Load {
     }
 }
 
+/// One step of the filling: a constraint saturated (or a variable reached
+/// its bound, `cnst == NONE`) at `level`; what it changed starts at
+/// `log_start` in the log, the variables it froze at `frozen_start`.
+#[derive(Clone, Copy, Debug)]
+struct Pop {
+    level: f64,
+    cnst: u32,
+    log_start: u32,
+    frozen_start: u32,
+}
+
+/// What a pop changed on a constraint, to undo it: the use before, and the
+/// weight and unfrozen variables it took off.
+#[derive(Clone, Copy, Debug)]
+struct Undo {
+    cnst: u32,
+    unfrozen: u32,
+    used: f64,
+    weight: f64,
+}
+
+/// A change since the last solve to the weight of a variable frozen then:
+/// on `cnst`, `S` loses `old` and gains `new`; `gone` when the variable left.
+#[derive(Clone, Copy, Debug)]
+struct Pending {
+    cnst: u32,
+    old: f64,
+    new: f64,
+    gone: bool,
+}
+
 /// Per-solve scratch state, kept to avoid allocating at every event.
 #[derive(Default, Debug)]
 struct Scratch {
@@ -232,9 +317,33 @@ struct Scratch {
     levels: BinaryHeap<Reverse<(u64, u32)>>,
     /// Constraints whose level in `levels` is out of date (too low).
     stale: Vec<bool>,
-    frozen: Vec<bool>,
-    refill: Vec<u32>,
+    /// Variables with a bound, by bound level, highest first.
     bounded: Vec<(f64, u32)>,
+    /// Constraints to put in `levels`, and whether each is listed.
+    candidates: Vec<u32>,
+    candidate: Vec<bool>,
+    /// Solving again: the pops undone, in order (`NONE` for a bound), which
+    /// of them the new filling has done again, and the first it has not.
+    /// A constraint's (`rank`) or a bounded variable's (`var_rank`) place
+    /// among them, `NONE` if none.
+    undone: Vec<u32>,
+    undone_bounds: Vec<u32>,
+    redone: Vec<bool>,
+    first_open: usize,
+    rank: Vec<u32>,
+    var_rank: Vec<u32>,
+    /// Solving from scratch: every pop looks for variables to switch.
+    look_everywhere: bool,
+}
+
+impl Scratch {
+    /// The undone pop `j` is done again.
+    fn redo(&mut self, j: u32) {
+        self.redone[j as usize] = true;
+        while self.first_open < self.redone.len() && self.redone[self.first_open] {
+            self.first_open += 1;
+        }
+    }
 }
 
 /// A set of constraints and variables, and their max-min fair solution.
@@ -242,21 +351,35 @@ struct Scratch {
 pub struct System {
     constraints: Vec<Constraint>,
     fatpipe: Vec<bool>,
+    /// Per constraint, parallel to `constraints`.
+    load: Vec<Load>,
+    /// The level each constraint saturated at, when it is some variable's
+    /// bottleneck.
+    level: Vec<f64>,
     variables: Vec<Variable>,
     free_variables: Vec<usize>,
     alive: Vec<u32>,
-    /// Whether each variable slot is in use (dense, so checking it does not
-    /// load the variable).
-    is_alive: Vec<bool>,
-    /// Per constraint, parallel to `constraints`.
-    load: Vec<Load>,
-    /// Variables in the order the last solves froze them, with their levels
-    /// made non-decreasing (for the binary search of a restart) and rates.
-    order: Vec<Frozen>,
-    /// Where in `order` the last solve started.
+    /// Per variable (dense, read by every pop): the pop that froze it in the
+    /// current filling (`NONE`: not frozen), its bottleneck (a constraint,
+    /// `BOUND` or `NONE`), and its bound level `min(b_v, fatpipe) / w_v`.
+    frozen_at: Vec<u32>,
+    bottleneck: Vec<u32>,
+    bound_level: Vec<f64>,
+    /// The filling: its pops in order, what each changed on the constraints
+    /// it touched, and the variables frozen, pop by pop.
+    pops: Vec<Pop>,
+    log: Vec<Undo>,
+    frozen: Vec<u32>,
+    /// Where the last solve started in `pops`; whether it solved from scratch.
     solved_from: usize,
-    /// The level to solve again from; `None` when nothing changed.
-    restart: Option<f64>,
+    from_scratch: bool,
+    /// Variables whose bottleneck the last solve changed.
+    switched: Vec<u32>,
+    /// What to solve: from scratch, or from pop `restart` (`NONE`: nothing
+    /// changed) with the `pending` changes.
+    full: bool,
+    restart: u32,
+    pending: Vec<Pending>,
     scratch: Scratch,
     changes: Changes,
 }
@@ -282,11 +405,10 @@ impl Changes {
 
 impl System {
     pub fn new() -> Self {
-        Self::default()
-    }
-
-    fn changed_from(&mut self, level: f64) {
-        self.restart = Some(self.restart.map_or(level, |l| l.min(level)));
+        Self {
+            restart: NONE,
+            ..Self::default()
+        }
     }
 
     /// Adds a resource. Capacity must be finite and non-negative.
@@ -299,6 +421,8 @@ impl System {
             capacity,
             sharing,
             elements: Vec::new(),
+            records: Vec::new(),
+            dead: 0,
         });
         self.fatpipe.push(sharing == Sharing::Fatpipe);
         if self.changes.tracking {
@@ -313,7 +437,8 @@ impl System {
             capacity: load_capacity,
             ..Load::default()
         });
-        self.changed_from(0.0);
+        self.level.push(f64::INFINITY);
+        self.full = true;
         self.constraints.len() - 1
     }
 
@@ -323,16 +448,16 @@ impl System {
             "capacity must be finite and >= 0, got {capacity}"
         );
         self.constraints[c].capacity = capacity;
-        if !self.fatpipe[c] {
-            self.load[c].capacity = capacity;
-        }
         if self.fatpipe[c] {
             for k in 0..self.constraints[c].elements.len() {
                 let v = self.constraints[c].elements[k].var as usize;
                 self.variables[v].fatpipe_bound = self.fatpipe_bound(v);
+                self.bound_level[v] = self.compute_bound_level(v);
             }
+        } else {
+            self.load[c].capacity = capacity;
         }
-        self.changed_from(0.0);
+        self.full = true;
     }
 
     pub fn capacity(&self, c: ConstraintId) -> f64 {
@@ -369,6 +494,9 @@ impl System {
         assert!(count > 0, "a variable stands for at least one activity");
         let id = self.free_variables.pop().unwrap_or_else(|| {
             self.variables.push(Variable::default());
+            self.frozen_at.push(NONE);
+            self.bottleneck.push(NONE);
+            self.bound_level.push(f64::INFINITY);
             self.variables.len() - 1
         });
         let mut merged: Vec<(ConstraintId, f64)> = Vec::with_capacity(elements.len());
@@ -389,16 +517,12 @@ impl System {
         var.weight = weight;
         var.bound = bound;
         var.count = count;
-        var.value = 0.0;
-        var.level = f64::INFINITY;
-        var.solved_count = 0;
+        var.solved = false;
         var.alive_slot = self.alive.len() as u32;
-        if self.is_alive.len() <= id {
-            self.is_alive.resize(id + 1, false);
-        }
-        self.is_alive[id] = true;
         var.elements.clear();
         self.alive.push(id as u32);
+        self.frozen_at[id] = NONE;
+        self.bottleneck[id] = NONE;
         for (c, coeff) in merged {
             let cnst = &mut self.constraints[c];
             let var = &mut self.variables[id];
@@ -414,7 +538,8 @@ impl System {
             });
         }
         self.variables[id].fatpipe_bound = self.fatpipe_bound(id);
-        self.changed_from(0.0);
+        self.bound_level[id] = self.compute_bound_level(id);
+        self.full = true;
         id
     }
 
@@ -422,7 +547,9 @@ impl System {
     pub fn remove_variable(&mut self, v: VariableId) {
         let slot = self.variables[v].alive_slot;
         assert!(slot != u32::MAX, "variable {v} is not in the system");
-        self.forget_solution(v);
+        self.forget(v, 0, true);
+        self.drop_records(v);
+        self.bottleneck[v] = NONE;
         let elements = std::mem::take(&mut self.variables[v].elements);
         for e in elements.as_slice() {
             let cnst = &mut self.constraints[e.cnst as usize];
@@ -441,20 +568,37 @@ impl System {
             self.variables[moved as usize].alive_slot = slot;
         }
         self.variables[v].alive_slot = u32::MAX;
-        self.is_alive[v] = false;
         self.free_variables.push(v);
     }
 
     /// Changes how many identical activities the variable stands for (>= 1).
     pub fn set_count(&mut self, v: VariableId, count: u32) {
         assert!(count > 0, "a variable stands for at least one activity");
-        let var = &self.variables[v];
-        if var.count == count {
+        let old = self.variables[v].count;
+        if old == count {
             return;
         }
-        let (level, more) = (var.level, count > var.count);
+        if count > old {
+            // More weight may saturate a constraint earlier than any pop.
+            self.full = true;
+        } else {
+            self.forget(v, count, false);
+        }
         self.variables[v].count = count;
-        self.changed_from(if more { 0.0 } else { level });
+        // Its records, if it is bottlenecked on a constraint, carry n · w · a.
+        let var = &self.variables[v];
+        let n_weight = count as f64 * var.weight;
+        let b = self.bottleneck[v];
+        if b < BOUND {
+            let records = &mut self.constraints[b as usize].records;
+            let mut at = var.records_at as usize;
+            for e in var.elements.as_slice() {
+                if e.cnst != b {
+                    records[at].weight = n_weight * e.coeff;
+                    at += 1;
+                }
+            }
+        }
     }
 
     pub fn set_bound(&mut self, v: VariableId, bound: f64) {
@@ -463,25 +607,60 @@ impl System {
             "bound must be > 0 (use INFINITY for none), got {bound}"
         );
         self.variables[v].bound = bound;
-        self.changed_from(0.0);
+        self.bound_level[v] = self.compute_bound_level(v);
+        self.full = true;
     }
 
     /// The rate of each of the variable's activities, from the last solve.
     pub fn value(&self, v: VariableId) -> f64 {
-        self.variables[v].value
+        let var = &self.variables[v];
+        match self.bottleneck[v] {
+            BOUND => var.weight * self.bound_level[v],
+            NONE if var.solved => f64::INFINITY,
+            NONE => 0.0,
+            c => var.weight * self.level[c as usize],
+        }
+    }
+
+    /// What limits the variable's rate in the last solve.
+    pub fn bottleneck(&self, v: VariableId) -> Bottleneck {
+        match self.bottleneck[v] {
+            BOUND => Bottleneck::Bound,
+            NONE => Bottleneck::None,
+            c => Bottleneck::Constraint(c as usize),
+        }
+    }
+
+    /// The level `c` saturated at in the last solve that popped it: the
+    /// rate per unit of weight of the variables bottlenecked on it.
+    pub fn level(&self, c: ConstraintId) -> f64 {
+        self.level[c]
+    }
+
+    /// Whether the last solve started from scratch (every variable's
+    /// bottleneck and every level may have changed).
+    pub fn solved_from_scratch(&self) -> bool {
+        self.from_scratch
+    }
+
+    /// The constraints the last solve saturated, with their levels (the
+    /// others kept theirs); after a solve from scratch, all of them.
+    pub fn saturated(&self) -> impl Iterator<Item = (ConstraintId, f64)> + '_ {
+        self.pops[self.solved_from..]
+            .iter()
+            .filter(|p| p.cnst != NONE)
+            .map(|p| (p.cnst as usize, p.level))
+    }
+
+    /// The variables whose bottleneck the last solve changed (not
+    /// meaningful after a solve from scratch: then any may have).
+    pub fn switched(&self) -> &[u32] {
+        &self.switched
     }
 
     /// Σ n_v · a_cv · r_v over the variables on `c`, from the last solve.
     pub fn usage(&self, c: ConstraintId) -> f64 {
         self.load[c].used
-    }
-
-    /// `(variable, rate)` for each variable the last solve gave a rate; the
-    /// others kept theirs.
-    pub fn new_values(&self) -> impl Iterator<Item = (u32, f64)> + '_ {
-        self.order[self.solved_from..]
-            .iter()
-            .map(|f| (f.var, f.rate))
     }
 
     /// Tracks, from now on, which constraints' use may change (every
@@ -520,232 +699,437 @@ impl System {
         bound
     }
 
-    /// Takes a variable's solved use off its constraints, and marks the
-    /// solution changed from the level it was frozen at.
-    fn forget_solution(&mut self, v: VariableId) {
-        let var = &mut self.variables[v];
-        if var.solved_count == 0 {
-            // Never solved: added since the last solve, which starts from 0.
-            self.changed_from(0.0);
+    fn compute_bound_level(&self, v: VariableId) -> f64 {
+        let var = &self.variables[v];
+        let bound = var.bound.min(var.fatpipe_bound);
+        if bound.is_finite() {
+            bound / var.weight
+        } else {
+            f64::INFINITY
+        }
+    }
+
+    /// Notes that variable `v` now stands for `count` activities (0: it
+    /// leaves): if the last solve froze it, the solution changed from the
+    /// pop that froze it, and its constraints' weight changes there.
+    fn forget(&mut self, v: VariableId, count: u32, gone: bool) {
+        let var = &self.variables[v];
+        if !var.solved {
+            // Added since the last solve, which starts from scratch.
+            self.full = true;
             return;
         }
-        let (n_rate, level) = (var.solved_count as f64 * var.value, var.level);
-        var.solved_count = 0;
-        if level.is_finite() {
-            for e in var.elements.as_slice() {
-                self.load[e.cnst as usize].used -= n_rate * e.coeff;
-                self.changes.mark(e.cnst);
-            }
-            self.changed_from(level);
+        let k = self.frozen_at[v];
+        if k == NONE {
+            // Unlimited (no shared constraint, no bound): it weighs on nothing.
+            return;
         }
+        self.restart = self.restart.min(k);
+        let (old, new) = (var.count as f64 * var.weight, count as f64 * var.weight);
+        for e in var.elements.as_slice() {
+            self.pending.push(Pending {
+                cnst: e.cnst,
+                old: old * e.coeff,
+                new: new * e.coeff,
+                gone,
+            });
+        }
+    }
+
+    /// Takes variable `v`'s records off its bottleneck's list.
+    fn drop_records(&mut self, v: VariableId) {
+        let b = self.bottleneck[v];
+        if b >= BOUND {
+            return;
+        }
+        let n = (self.variables[v].elements.len as usize - 1).max(1);
+        let at = self.variables[v].records_at as usize;
+        let cnst = &mut self.constraints[b as usize];
+        for r in &mut cnst.records[at..at + n] {
+            debug_assert_eq!((r.var & !FIRST) as usize, v);
+            r.var = NONE;
+        }
+        cnst.dead += n as u32;
+        if cnst.records.len() >= 16 && 4 * cnst.dead as usize > cnst.records.len() {
+            cnst.records.retain(|r| r.var != NONE);
+            cnst.dead = 0;
+            for (i, r) in cnst.records.iter().enumerate() {
+                if r.var & FIRST != 0 {
+                    self.variables[(r.var & !FIRST) as usize].records_at = i as u32;
+                }
+            }
+        }
+    }
+
+    /// Makes constraint `c` variable `v`'s bottleneck: its records move
+    /// there, so it freezes with the constraint's other variables.
+    fn switch_to(&mut self, v: VariableId, c: u32) {
+        if self.bottleneck[v] == BOUND {
+            if let Some(&j) = self.scratch.var_rank.get(v) {
+                if j != NONE {
+                    self.scratch.redo(j);
+                }
+            }
+        }
+        self.drop_records(v);
+        let var = &mut self.variables[v];
+        let n_weight = var.count as f64 * var.weight;
+        let records = &mut self.constraints[c as usize].records;
+        let at = records.len();
+        var.records_at = at as u32;
+        for e in var.elements.as_slice() {
+            if e.cnst != c {
+                records.push(Record {
+                    var: v as u32,
+                    cnst: e.cnst,
+                    weight: n_weight * e.coeff,
+                });
+            }
+        }
+        if records.len() == at {
+            // Only the bottleneck: a record that only freezes it.
+            records.push(Record {
+                var: v as u32,
+                cnst: c,
+                weight: 0.0,
+            });
+        }
+        records[at].var |= FIRST;
+        self.bottleneck[v] = c;
+        self.switched.push(v as u32);
     }
 
     /// Solves the system if anything changed since the last solve.
     /// Returns whether it solved.
     pub fn solve(&mut self) -> bool {
-        let Some(restart) = self.restart.take() else {
+        self.switched.clear();
+        if self.full {
+            self.solve_from_scratch();
+        } else if self.restart != NONE {
+            self.solve_from(self.restart as usize);
+        } else {
             return false;
-        };
-        self.do_solve(restart);
+        }
+        self.full = false;
+        self.restart = NONE;
+        self.pending.clear();
         true
     }
 
-    /// The algorithm of the module header, in one piece (as SimGrid's
-    /// `lmm_solve` is): its steps share the saturation state of every
-    /// constraint and variable, which splitting would only pass around.
-    fn do_solve(&mut self, restart: f64) {
-        let s = &mut self.scratch;
-        // The variables to fill again: all of them, or those frozen at or
-        // above the restart level; the others keep their rates and use.
-        s.refill.clear();
-        let give_back = restart > 0.0;
-        if !give_back {
-            self.order.clear();
-            for (c, load) in self.load.iter_mut().enumerate() {
-                if load.used != 0.0 {
-                    self.changes.mark(c as u32);
-                }
-                load.used = 0.0;
+    fn solve_from_scratch(&mut self) {
+        self.from_scratch = true;
+        self.solved_from = 0;
+        self.pops.clear();
+        self.log.clear();
+        self.frozen.clear();
+        for (c, load) in self.load.iter_mut().enumerate() {
+            if load.used != 0.0 {
+                self.changes.mark(c as u32);
             }
-            s.refill.extend_from_slice(&self.alive);
-            self.order.reserve(s.refill.len());
-        } else {
-            let keep = self.order.partition_point(|f| f.level < restart);
-            s.refill.extend(
-                self.order[keep..]
-                    .iter()
-                    .map(|f| f.var)
-                    .filter(|&v| self.is_alive[v as usize]),
-            );
-            self.order.truncate(keep);
-        }
-        self.solved_from = self.order.len();
-        for load in &mut self.load {
+            load.used = 0.0;
             load.weight_sum = 0.0;
             load.unfrozen = 0;
         }
-        s.frozen.clear();
-        s.frozen.resize(self.variables.len(), true);
-        s.stale.resize(self.load.len(), false);
+        let s = &mut self.scratch;
         s.bounded.clear();
-        // One pass over the variables to fill again: give back their old
-        // use, and add their weights to the constraints they cross.
-        for &v in &s.refill {
+        s.candidates.clear();
+        s.candidate.resize(self.load.len(), false);
+        s.stale.resize(self.load.len(), false);
+        for &v in &self.alive {
             let var = &mut self.variables[v as usize];
-            s.frozen[v as usize] = false;
-            let old_use = if give_back && var.value.is_finite() {
-                var.solved_count as f64 * var.value
-            } else {
-                0.0
-            };
+            var.solved = true;
+            self.frozen_at[v as usize] = NONE;
             let n_weight = var.count as f64 * var.weight;
             for e in var.elements.as_slice() {
-                // Only the constraints of the variables filled again can
-                // change their use in this solve.
                 self.changes.mark(e.cnst);
                 let load = &mut self.load[e.cnst as usize];
-                load.used -= old_use * e.coeff;
                 load.weight_sum += n_weight * e.coeff;
                 load.unfrozen += 1;
             }
-            var.value = f64::INFINITY;
-            var.level = f64::INFINITY;
-            var.solved_count = var.count;
-            let bound = var.bound.min(var.fatpipe_bound);
-            if bound.is_finite() {
-                s.bounded.push((bound / var.weight, v));
+            let level = self.bound_level[v as usize];
+            if level.is_finite() {
+                s.bounded.push((level, v));
             }
         }
+        s.candidates.extend(0..self.load.len() as u32);
+        s.look_everywhere = true;
+        self.fill();
+        self.scratch.look_everywhere = false;
+        // A variable never frozen crosses no shared constraint and has no
+        // bound: its rate is infinite.
+        for k in 0..self.alive.len() {
+            let v = self.alive[k] as usize;
+            if self.frozen_at[v] == NONE && self.bottleneck[v] != NONE {
+                self.drop_records(v);
+                self.bottleneck[v] = NONE;
+            }
+        }
+    }
+
+    /// Solves again from pop `k`: undoes the pops from `k` on, applies the
+    /// pending changes, and fills on.
+    fn solve_from(&mut self, k: usize) {
+        self.from_scratch = false;
+        self.solved_from = k;
+        let s = &mut self.scratch;
+        s.bounded.clear();
+        s.candidates.clear();
+        s.candidate.resize(self.load.len(), false);
+        s.stale.resize(self.load.len(), false);
+        s.rank.resize(self.load.len(), NONE);
+        s.var_rank.resize(self.variables.len(), NONE);
+        // Every constraint is full after a filling (no weight left on it),
+        // so undoing the pops in reverse adds back exactly what they took.
+        let pop = self.pops[k];
+        for u in self.log[pop.log_start as usize..].iter().rev() {
+            let load = &mut self.load[u.cnst as usize];
+            load.used = u.used;
+            load.weight_sum += u.weight;
+            load.unfrozen += u.unfrozen;
+            self.changes.mark(u.cnst);
+            if !s.candidate[u.cnst as usize] {
+                s.candidate[u.cnst as usize] = true;
+                s.candidates.push(u.cnst);
+            }
+        }
+        self.log.truncate(pop.log_start as usize);
+        for &v in &self.frozen[pop.frozen_start as usize..] {
+            self.frozen_at[v as usize] = NONE;
+            let level = self.bound_level[v as usize];
+            if level.is_finite() && self.variables[v as usize].alive_slot != u32::MAX {
+                s.bounded.push((level, v));
+            }
+        }
+        // The order of the undone pops: a variable switches only where the
+        // new filling overtakes it.
+        s.undone.clear();
+        s.undone_bounds.clear();
+        for (j, p) in self.pops[k..].iter().enumerate() {
+            s.undone.push(p.cnst);
+            if p.cnst != NONE {
+                s.rank[p.cnst as usize] = j as u32;
+            } else {
+                let v = self.frozen[p.frozen_start as usize];
+                s.var_rank[v as usize] = j as u32;
+                s.undone_bounds.push(v);
+            }
+        }
+        s.redone.clear();
+        s.redone.resize(s.undone.len(), false);
+        s.first_open = 0;
+        self.frozen.truncate(pop.frozen_start as usize);
+        for p in &self.pending {
+            let load = &mut self.load[p.cnst as usize];
+            load.weight_sum = load.weight_sum - p.old + p.new;
+            if p.gone {
+                load.unfrozen -= 1;
+            }
+        }
+        for &c in &s.candidates {
+            s.candidate[c as usize] = false;
+        }
+        let undone = self.pops.split_off(k);
+        self.fill();
+        let s = &mut self.scratch;
+        for p in &undone {
+            if p.cnst != NONE {
+                s.rank[p.cnst as usize] = NONE;
+            }
+        }
+        for &v in &s.undone_bounds {
+            s.var_rank[v as usize] = NONE;
+        }
+        s.undone.clear();
+        s.redone.clear();
+        s.first_open = 0;
+    }
+
+    /// The filling of the module header, from the state the solve set up:
+    /// `candidates` may still saturate, `bounded` may reach their bound.
+    fn fill(&mut self) {
+        let s = &mut self.scratch;
         // Highest level first, so the next bound to bind is popped from the end.
         s.bounded.sort_unstable_by(|a, b| b.0.total_cmp(&a.0));
-        // Shared constraints that may still saturate, by level. A freeze only
-        // raises the level of the other constraints the variable crosses
-        // (it took less than their level), so a touched constraint is marked
-        // stale and its level recomputed when it reaches the top.
+        // A freeze only raises the level of the other constraints the
+        // variable crosses (it took less than their level), so a touched
+        // constraint is marked stale and re-keyed when it reaches the top.
         s.levels.clear();
-        for c in 0..self.load.len() {
-            let load = &self.load[c];
-            s.stale[c] = false;
-            if !self.fatpipe[c] && load.unfrozen > 0 {
-                s.levels.push(Reverse((load.level().to_bits(), c as u32)));
+        for &c in &s.candidates {
+            let load = &self.load[c as usize];
+            s.stale[c as usize] = false;
+            if !self.fatpipe[c as usize] && load.unfrozen > 0 {
+                s.levels.push(Reverse((load.level().to_bits(), c)));
             }
         }
-
-        let mut filling = Filling {
-            order: &mut self.order,
-            load: &mut self.load,
-            frozen: &mut s.frozen,
-            stale: &mut s.stale,
-        };
         loop {
-            while s
+            while self
+                .scratch
                 .bounded
                 .last()
-                .is_some_and(|&(_, v)| filling.frozen[v as usize])
+                .is_some_and(|&(_, v)| self.frozen_at[v as usize] != NONE)
             {
-                s.bounded.pop();
+                self.scratch.bounded.pop();
             }
-            let bound_level = s.bounded.last().map_or(f64::INFINITY, |b| b.0);
+            let bound_level = self.scratch.bounded.last().map_or(f64::INFINITY, |b| b.0);
             // The constraint that saturates first (levels are >= 0, so their
             // bits order like the numbers).
             let best = loop {
+                let s = &mut self.scratch;
                 let Some(mut top) = s.levels.peek_mut() else {
                     break None;
                 };
                 let Reverse((bits, c)) = *top;
-                let load = &filling.load[c as usize];
+                let load = &self.load[c as usize];
                 if load.unfrozen == 0 {
                     PeekMut::pop(top);
-                } else if filling.stale[c as usize] {
-                    filling.stale[c as usize] = false;
+                } else if s.stale[c as usize] {
+                    s.stale[c as usize] = false;
                     *top = Reverse((load.level().to_bits(), c));
                 } else {
-                    break Some((f64::from_bits(bits), c as usize));
+                    break Some((f64::from_bits(bits), c));
                 }
             };
             match best {
                 Some((level, c)) if level < bound_level => {
-                    s.levels.pop();
-                    let elements = &self.constraints[c].elements;
-                    for e in elements {
-                        let v = e.var as usize;
-                        if !filling.frozen[v] {
-                            filling.freeze(&mut self.variables[v], v, level, c);
-                        }
-                    }
+                    self.scratch.levels.pop();
+                    self.pop_constraint(c, level);
                 }
                 _ => {
-                    let Some((level, v)) = s.bounded.pop() else {
+                    let Some((level, v)) = self.scratch.bounded.pop() else {
                         break;
                     };
-                    filling.freeze(
-                        &mut self.variables[v as usize],
-                        v as usize,
-                        level,
-                        usize::MAX,
-                    );
-                }
-            }
-        }
-        // A variable never frozen crosses no shared constraint and has no
-        // bound: its rate is infinite.
-        if !give_back {
-            for &v in &self.alive {
-                if !s.frozen[v as usize] {
-                    self.order.push(Frozen {
-                        level: f64::INFINITY,
-                        var: v,
-                        rate: f64::INFINITY,
-                    });
+                    self.pop_bound(v, level);
                 }
             }
         }
     }
-}
 
-/// A variable frozen by a solve: at which (non-decreasing) level, at which rate.
-#[derive(Clone, Copy, Debug)]
-struct Frozen {
-    level: f64,
-    var: u32,
-    rate: f64,
-}
-
-/// What freezing a variable updates.
-struct Filling<'a> {
-    order: &'a mut Vec<Frozen>,
-    load: &'a mut [Load],
-    frozen: &'a mut [bool],
-    stale: &'a mut [bool],
-}
-
-impl Filling<'_> {
-    /// Freezes variable `v` at `level` (rate `w_v · level`) and takes its use
-    /// off every constraint it crosses. `saturated` is the constraint that
-    /// froze it (`usize::MAX` for its bound): out of the heap already, it
-    /// needs only its use, not its weight, count or staleness.
-    fn freeze(&mut self, var: &mut Variable, v: usize, level: f64, saturated: usize) {
-        self.frozen[v] = true;
-        let rate = var.weight * level;
-        var.value = rate;
-        var.level = level;
-        let monotone = self.order.last().map_or(level, |f| f.level.max(level));
-        self.order.push(Frozen {
-            level: monotone,
-            var: v as u32,
-            rate,
+    fn start_pop(&mut self, level: f64, cnst: u32) -> u32 {
+        let k = self.pops.len() as u32;
+        self.pops.push(Pop {
+            level,
+            cnst,
+            log_start: self.log.len() as u32,
+            frozen_start: self.frozen.len() as u32,
         });
-        let n_rate = var.count as f64 * rate;
+        k
+    }
+
+    /// Constraint `x` saturates at `level`: every unfrozen variable on it
+    /// freezes there (switching to it if its bottleneck was elsewhere), and
+    /// its records take their use off the other constraints.
+    fn pop_constraint(&mut self, x: u32, level: f64) {
+        let k = self.start_pop(level, x);
+        let xi = x as usize;
+        let load = &mut self.load[xi];
+        self.log.push(Undo {
+            cnst: x,
+            unfrozen: load.unfrozen,
+            used: load.used,
+            weight: load.weight_sum,
+        });
+        self.changes.mark(x);
+        self.level[xi] = level;
+        // All the weight still on `x` freezes at `level`: x is full.
+        load.used += load.weight_sum * level;
+        load.weight_sum = 0.0;
+        load.unfrozen = 0;
+        // A variable on `x` frozen elsewhere in the last filling is still
+        // unfrozen only if that pop is not done again yet, and it came
+        // before x's: look for such variables only when one is open.
+        let s = &mut self.scratch;
+        let rank = s.rank.get(xi).copied().unwrap_or(NONE);
+        if rank != NONE {
+            s.redo(rank);
+        }
+        let look = s.look_everywhere || s.first_open < (rank as usize).min(s.undone.len());
+        if look {
+            for i in 0..self.constraints[xi].elements.len() {
+                let v = self.constraints[xi].elements[i].var as usize;
+                if self.frozen_at[v] == NONE && self.bottleneck[v] != x {
+                    self.switch_to(v, x);
+                }
+            }
+        }
+        let Self {
+            constraints,
+            load,
+            log,
+            changes,
+            scratch,
+            frozen_at,
+            frozen,
+            ..
+        } = self;
+        for r in &constraints[xi].records {
+            if r.var == NONE {
+                continue;
+            }
+            if r.var & FIRST != 0 {
+                let v = r.var & !FIRST;
+                frozen_at[v as usize] = k;
+                frozen.push(v);
+            }
+            if r.cnst == x {
+                continue;
+            }
+            let c = r.cnst as usize;
+            let load = &mut load[c];
+            log.push(Undo {
+                cnst: r.cnst,
+                unfrozen: 1,
+                used: load.used,
+                weight: r.weight,
+            });
+            changes.mark(r.cnst);
+            load.used += r.weight * level;
+            load.unfrozen -= 1;
+            // The last weight off a constraint leaves exactly none.
+            load.weight_sum = if load.unfrozen == 0 {
+                0.0
+            } else {
+                load.weight_sum - r.weight
+            };
+            scratch.stale[c] = true;
+        }
+    }
+
+    /// Variable `v` reaches its bound level `level` before any constraint
+    /// it crosses saturates.
+    fn pop_bound(&mut self, v: u32, level: f64) {
+        let k = self.start_pop(level, NONE);
+        let vi = v as usize;
+        self.frozen_at[vi] = k;
+        self.frozen.push(v);
+        if self.bottleneck[vi] != BOUND {
+            self.drop_records(vi);
+            self.bottleneck[vi] = BOUND;
+            self.switched.push(v);
+        } else if let Some(&j) = self.scratch.var_rank.get(vi) {
+            if j != NONE {
+                self.scratch.redo(j);
+            }
+        }
+        let var = &self.variables[vi];
         let n_weight = var.count as f64 * var.weight;
         for e in var.elements.as_slice() {
             let c = e.cnst as usize;
             let load = &mut self.load[c];
-            load.used += n_rate * e.coeff;
-            if c != saturated {
-                load.weight_sum -= n_weight * e.coeff;
-                load.unfrozen -= 1;
-                self.stale[c] = true;
-            }
+            self.log.push(Undo {
+                cnst: e.cnst,
+                unfrozen: 1,
+                used: load.used,
+                weight: n_weight * e.coeff,
+            });
+            self.changes.mark(e.cnst);
+            load.used += n_weight * e.coeff * level;
+            load.unfrozen -= 1;
+            load.weight_sum = if load.unfrozen == 0 {
+                0.0
+            } else {
+                load.weight_sum - n_weight * e.coeff
+            };
+            self.scratch.stale[c] = true;
         }
     }
 }
@@ -799,14 +1183,18 @@ mod tests {
         let (mut s, [x, y, z], [_, l2]) = build();
         s.remove_variable(z);
         s.solve();
-        assert_eq!(s.new_values().count(), 0);
+        assert_eq!(s.saturated().count(), 0);
+        assert!(s.switched().is_empty());
         assert!(close(s.value(x), 3.0) && close(s.value(y), 3.0));
         assert!(close(s.usage(l2), 3.0));
         // x ends: restart at 3; y and z filled again, L2 binds at 5.
-        let (mut s, [x, y, z], [l1, _]) = build();
+        let (mut s, [x, y, z], [l1, l2]) = build();
         s.remove_variable(x);
         s.solve();
-        assert_eq!(s.new_values().count(), 2);
+        // L2 is the only pop, and y moves to it from L1.
+        assert_eq!(s.saturated().collect::<Vec<_>>(), vec![(l2, 5.0)]);
+        assert_eq!(s.switched(), &[y as u32]);
+        assert_eq!(s.bottleneck(y), Bottleneck::Constraint(l2));
         assert!(close(s.value(y), 5.0) && close(s.value(z), 5.0));
         assert!(close(s.usage(l1), 5.0));
     }

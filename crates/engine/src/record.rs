@@ -152,8 +152,14 @@ impl ChangePoints {
                 .max(first + 1)
                 .min(bins);
             for (k, bin) in out.iter_mut().enumerate().take(last).skip(first) {
-                let lo = origin + k as f64 * step;
-                let overlap = to.min(lo + step) - from.max(lo);
+                let (lo, hi) = (origin + k as f64 * step, origin + (k + 1) as f64 * step);
+                if from <= lo && to >= hi {
+                    // The whole bin: far from the origin, `hi - lo` is not
+                    // `step` to the last digits.
+                    *bin += u;
+                    continue;
+                }
+                let overlap = to.min(hi) - from.max(lo);
                 if overlap > 0.0 {
                     *bin += u * overlap / step;
                 }

@@ -4,7 +4,10 @@
 //! work falls linearly. The next event is the earliest of the timers and the
 //! activity completions `now + remaining / rate`; at each event the rates are
 //! solved again (`lmm::System`), lazily, once per batch of simultaneous
-//! changes.
+//! changes. Rates are not copied out of the solver: each class runs on the
+//! virtual time of its bottleneck (`crate::progress`), so a solve that moves
+//! a level costs one update, and only classes whose bottleneck changed are
+//! placed again.
 //!
 //! Activities with the same resources, coefficients, weight and bound always
 //! get the same rate, so they share one solver variable: a *class* standing
@@ -30,6 +33,7 @@ use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap, VecDeque};
 
 use crate::lmm::{merge_coefficients, ConstraintId, Sharing, System, VariableId};
+use crate::progress::{Progress, Target};
 use crate::record::Recorder;
 use crate::units::{Amount, Rate, Seconds};
 
@@ -127,65 +131,6 @@ impl Class {
     }
 }
 
-/// Where a class's members are in their work: what the event loop reads
-/// at every event, kept apart from the rest of the class and compact.
-#[derive(Clone, Copy, Debug)]
-struct Clock {
-    /// Work each member has done since the class was made, as of `since`.
-    progress: f64,
-    since: Seconds,
-    rate: Rate,
-    /// The smallest target of the class's members.
-    next_target: f64,
-}
-
-impl Clock {
-    fn new(now: Seconds) -> Self {
-        Self {
-            progress: 0.0,
-            since: now,
-            rate: 0.0,
-            next_target: f64::INFINITY,
-        }
-    }
-
-    fn progress_at(&self, t: Seconds) -> f64 {
-        if self.rate.is_infinite() {
-            return f64::INFINITY;
-        }
-        self.progress + self.rate * (t - self.since)
-    }
-
-    fn settle(&mut self, now: Seconds) {
-        self.progress = self.progress_at(now);
-        self.since = now;
-    }
-
-    /// When the member with the smallest target completes at this rate.
-    fn done_at(&self) -> Seconds {
-        if self.rate > 0.0 && self.next_target.is_finite() {
-            self.since + (self.next_target - self.progress).max(0.0) / self.rate
-        } else {
-            f64::INFINITY
-        }
-    }
-}
-
-/// A float ordered totally, for heaps.
-#[derive(Clone, Copy, Debug, PartialEq)]
-struct Target(f64);
-impl Eq for Target {}
-impl PartialOrd for Target {
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl Ord for Target {
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        self.0.total_cmp(&other.0)
-    }
-}
-
 /// Two times closer than this are the same event.
 pub const TIME_EPSILON: Seconds = 1e-9;
 /// Work left below this fraction of an activity's amount is no work left.
@@ -199,12 +144,12 @@ pub struct Simulation {
     activities: Vec<Activity>,
     classes: Vec<Option<Class>>,
     free_classes: Vec<u32>,
-    clocks: Vec<Clock>,
+    /// Where each class is in its work, and when its next member completes.
+    progress: Progress,
     /// The class of each solver variable.
     class_of_var: Vec<u32>,
-    /// When each class's next member completes (infinite for a free slot):
-    /// kept dense so that finding the next completion is a quick scan.
-    done_at: Vec<Seconds>,
+    /// Scratch: the classes due at an event.
+    due: Vec<u32>,
     class_of_key: HashMap<ClassKey, u32>,
     timers: BinaryHeap<Reverse<(Target, u32, u64)>>,
     cancelled_timers: Vec<bool>,
@@ -324,9 +269,9 @@ impl Simulation {
     pub fn remaining(&self, a: ActivityId) -> Amount {
         let act = &self.activities[a.0 as usize];
         match act.state {
-            ActivityState::Running => (act.target
-                - self.clocks[act.class as usize].progress_at(self.now))
-            .clamp(0.0, act.amount),
+            ActivityState::Running => {
+                (act.target - self.progress.progress_at(act.class, self.now)).clamp(0.0, act.amount)
+            }
             ActivityState::Completed => 0.0,
             ActivityState::Cancelled => act.amount,
         }
@@ -337,7 +282,7 @@ impl Simulation {
         self.update_rates();
         let act = &self.activities[a.0 as usize];
         match act.state {
-            ActivityState::Running => self.clocks[act.class as usize].rate,
+            ActivityState::Running => self.lmm.value(self.class(act.class).var),
             _ => 0.0,
         }
     }
@@ -519,16 +464,14 @@ impl Simulation {
                 let c = match self.free_classes.pop() {
                     Some(c) => {
                         self.classes[c as usize] = Some(class);
-                        self.clocks[c as usize] = Clock::new(self.now);
                         c
                     }
                     None => {
                         self.classes.push(Some(class));
-                        self.clocks.push(Clock::new(self.now));
-                        self.done_at.push(f64::INFINITY);
                         (self.classes.len() - 1) as u32
                     }
                 };
+                self.progress.new_class(c, self.now, spec.weight);
                 self.class_of_key.insert(key, c);
                 if self.class_of_var.len() <= var {
                     self.class_of_var.resize(var + 1, u32::MAX);
@@ -537,11 +480,7 @@ impl Simulation {
                 c
             }
         };
-        let clock = &mut self.clocks[c as usize];
-        clock.settle(self.now);
-        let target = clock.progress + work;
-        clock.next_target = clock.next_target.min(target);
-        self.done_at[c as usize] = clock.done_at();
+        let target = self.progress.add_member(c, self.now, work);
         let class = self.classes[c as usize].as_mut().expect("live class");
         class.targets.push(Reverse((Target(target), a.0)));
         let act = &mut self.activities[a.0 as usize];
@@ -563,16 +502,15 @@ impl Simulation {
         let (members, var) = (class.members, class.var);
         if members == 0 {
             let class = self.classes[c as usize].take().expect("live class");
-            self.done_at[c as usize] = f64::INFINITY;
+            self.progress.free_class(c);
             self.class_of_key.remove(&class.key);
             self.lmm.remove_variable(var);
             self.free_classes.push(c);
         } else {
             self.lmm.set_count(var, members);
             let class = self.classes[c as usize].as_mut().expect("live class");
-            let clock = &mut self.clocks[c as usize];
-            clock.next_target = class.drop_departed(&self.activities, c);
-            self.done_at[c as usize] = clock.done_at();
+            let next_target = class.drop_departed(&self.activities, c);
+            self.progress.set_next_target(c, next_target);
         }
         self.rates_stale = true;
     }
@@ -585,32 +523,42 @@ impl Simulation {
         if !self.lmm.solve() {
             return;
         }
-        for (var, rate) in self.lmm.new_values() {
-            let c = self.class_of_var[var as usize] as usize;
-            let clock = &mut self.clocks[c];
-            if rate != clock.rate {
-                clock.settle(self.now);
-                clock.rate = rate;
-                self.done_at[c] = clock.done_at();
+        let now = self.now;
+        // Settle the classes that change group under their old clocks, then
+        // move the levels, then place the classes under their new ones.
+        if self.lmm.solved_from_scratch() {
+            for c in 0..self.classes.len() {
+                if self.classes[c].is_some() {
+                    self.progress.settle(c as u32, now);
+                }
+            }
+        } else {
+            for &var in self.lmm.switched() {
+                self.progress.settle(self.class_of_var[var as usize], now);
+            }
+        }
+        for (g, level) in self.lmm.saturated() {
+            self.progress.set_level(g, now, level);
+        }
+        let place = |progress: &mut Progress, lmm: &System, c: u32, var: VariableId| {
+            progress.place(c, now, lmm.bottleneck(var), lmm.value(var));
+        };
+        if self.lmm.solved_from_scratch() {
+            for (c, class) in self.classes.iter().enumerate() {
+                if let Some(class) = class {
+                    place(&mut self.progress, &self.lmm, c as u32, class.var);
+                }
+            }
+        } else {
+            for &var in self.lmm.switched() {
+                let c = self.class_of_var[var as usize];
+                place(&mut self.progress, &self.lmm, c, var as VariableId);
             }
         }
     }
 
-    fn next_completion(&self) -> Seconds {
-        // Eight running minima, each a plain select rather than f64::min, so
-        // that the scan vectorizes and no select waits for the one before.
-        let mut lanes = [f64::INFINITY; 8];
-        let blocks = self.done_at.chunks_exact(8);
-        let tail = blocks
-            .remainder()
-            .iter()
-            .fold(f64::INFINITY, |m, &t| if t < m { t } else { m });
-        for block in blocks {
-            for (m, &t) in lanes.iter_mut().zip(block) {
-                *m = if t < *m { t } else { *m };
-            }
-        }
-        lanes.iter().fold(tail, |m, &t| if t < m { t } else { m })
+    fn next_completion(&mut self) -> Seconds {
+        self.progress.next_completion()
     }
 
     fn next_timer_time(&mut self) -> Seconds {
@@ -636,24 +584,12 @@ impl Simulation {
     }
 
     fn collect_completions(&mut self) {
-        let horizon = self.now + TIME_EPSILON;
-        // Few classes are due at each event: test a block at a time with a
-        // branch-free (vectorized) scan, and look inside the rare due block.
-        const BLOCK: usize = 32;
-        for start in (0..self.done_at.len()).step_by(BLOCK) {
-            let end = (start + BLOCK).min(self.done_at.len());
-            let due = self.done_at[start..end]
-                .iter()
-                .fold(false, |any, &t| any | (t <= horizon));
-            if !due {
-                continue;
-            }
-            for c in start..end {
-                if self.done_at[c] <= horizon {
-                    self.collect_class_completions(c as u32);
-                }
-            }
+        let mut due = std::mem::take(&mut self.due);
+        self.progress.take_due(self.now + TIME_EPSILON, &mut due);
+        for &c in &due {
+            self.collect_class_completions(c);
         }
+        self.due = due;
     }
 
     /// Completes the members of class `c` that have no work left.
@@ -666,15 +602,14 @@ impl Simulation {
             let Some(&Reverse((Target(target), a))) = class.targets.peek() else {
                 return;
             };
-            let clock = &mut self.clocks[c as usize];
-            clock.settle(now);
-            let left = target - clock.progress;
+            self.progress.settle(c, now);
+            let left = target - self.progress.progress_at(c, now);
             let amount = self.activities[a as usize].amount;
+            let rate = self.lmm.value(class.var);
             // Background work (an infinite target) is never done.
-            if target.is_infinite()
-                || (left > WORK_EPSILON * amount && left > clock.rate * TIME_EPSILON)
+            if target.is_infinite() || (left > WORK_EPSILON * amount && left > rate * TIME_EPSILON)
             {
-                self.done_at[c as usize] = clock.done_at();
+                self.progress.rekey(c);
                 return;
             }
             let id = ActivityId(a);

@@ -1,0 +1,393 @@
+//! Where each class of activities is in its work, and when its next member
+//! completes, kept per bottleneck in virtual time.
+//!
+//! # The idea (weighted fair queueing's virtual time)
+//!
+//! The solver gives a class bottlenecked on constraint `g` the rate
+//! `w · λ_g`, with `λ_g` the level `g` saturated at (`crate::lmm`). Each
+//! constraint keeps its *virtual time* `V_g(t) = ∫ λ_g dt`, settled only when
+//! `λ_g` changes. A class in group `g` has done, per member,
+//!
+//! ```text
+//!   progress(t) = p + w · (V_g(t) − V_ref)
+//! ```
+//!
+//! from a reference pair `(p, V_ref)` taken when it joined the group, and
+//! its next member (target `T`) completes when `V_g` reaches the *virtual
+//! finish* `F = V_ref + (T − p) / w`, that is at
+//! `t = since_g + (F − V_g(since_g)) / λ_g`. `F` does not depend on `λ_g`,
+//! so a level that moves changes no class: each group keeps its classes in
+//! a heap by `F`, and the next completion of the whole system is the
+//! earliest of the groups' tops. An event then costs a settle per level
+//! that moved and a re-placement per class whose bottleneck changed,
+//! instead of a new rate and completion time for every class whose rate
+//! moved (most of them, at each completion, on a coupled network).
+//!
+//! A class limited by its own bound (or unlimited) runs at a fixed rate
+//! and waits in one heap by completion time (`FIXED`).
+//!
+//! Heap entries are not removed when a class moves or its next target
+//! changes: an entry is valid while the class is still in that group with
+//! that key, and stale ones are dropped when they reach the top (or all at
+//! once when they outnumber the live ones).
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use crate::lmm::Bottleneck;
+use crate::units::{Rate, Seconds};
+
+/// A float ordered totally, for heaps.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Target(pub f64);
+impl Eq for Target {}
+impl PartialOrd for Target {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Target {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.0.total_cmp(&other.0)
+    }
+}
+
+/// A class with no rate yet (not solved since it was made), or freed.
+const NO_GROUP: u32 = u32::MAX;
+/// A class at a fixed rate: its bound's, or unlimited.
+const FIXED: u32 = u32::MAX - 1;
+
+/// A saturated constraint's clock.
+#[derive(Debug, Default)]
+struct Group {
+    /// `λ_g`: the rate per unit of weight of the classes in the group.
+    level: f64,
+    /// `V_g` at `since`.
+    vtime: f64,
+    since: Seconds,
+    /// (virtual finish, class) of the classes in the group.
+    heap: BinaryHeap<Reverse<(Target, u32)>>,
+    /// Classes in the group.
+    live: u32,
+}
+
+impl Group {
+    fn vtime_at(&self, t: Seconds) -> f64 {
+        self.vtime + self.level * (t - self.since)
+    }
+
+    /// When `V_g` reaches `finish` at the current level.
+    fn time_of(&self, finish: f64) -> Seconds {
+        if self.level > 0.0 {
+            self.since + (finish - self.vtime).max(0.0) / self.level
+        } else {
+            f64::INFINITY
+        }
+    }
+}
+
+/// Where one class's members are in their work.
+#[derive(Clone, Copy, Debug)]
+struct Clock {
+    /// Work each member has done since the class was made, as of `since`
+    /// (and, in a constraint's group, as of the group's virtual time `vref`).
+    progress: f64,
+    since: Seconds,
+    vref: f64,
+    group: u32,
+    /// The rate, in group `FIXED`.
+    rate: Rate,
+    weight: f64,
+    /// The smallest target of the class's members.
+    next_target: f64,
+    /// Its key in its group's heap: the virtual finish, or (`FIXED`) the
+    /// completion time; infinite when it has none.
+    finish: f64,
+}
+
+/// The clocks of every class and the groups they run in.
+#[derive(Debug, Default)]
+pub(crate) struct Progress {
+    clocks: Vec<Clock>,
+    groups: Vec<Group>,
+    /// When each group's next class completes (dense, for a quick scan),
+    /// and the groups whose heap or level changed since it was computed.
+    group_next: Vec<Seconds>,
+    dirty: Vec<u32>,
+    is_dirty: Vec<bool>,
+    fixed: BinaryHeap<Reverse<(Target, u32)>>,
+    fixed_live: u32,
+}
+
+impl Progress {
+    /// Makes (or reuses) the slot of class `c`, with no work done yet.
+    pub fn new_class(&mut self, c: u32, now: Seconds, weight: f64) {
+        let clock = Clock {
+            progress: 0.0,
+            since: now,
+            vref: 0.0,
+            group: NO_GROUP,
+            rate: 0.0,
+            weight,
+            next_target: f64::INFINITY,
+            finish: f64::INFINITY,
+        };
+        match self.clocks.get_mut(c as usize) {
+            Some(slot) => *slot = clock,
+            None => {
+                debug_assert_eq!(c as usize, self.clocks.len());
+                self.clocks.push(clock);
+            }
+        }
+    }
+
+    /// Class `c` is gone: its heap entries go stale.
+    pub fn free_class(&mut self, c: u32) {
+        self.leave_group(c);
+    }
+
+    /// Work each member of class `c` has done since the class was made.
+    pub fn progress_at(&self, c: u32, t: Seconds) -> f64 {
+        let clock = &self.clocks[c as usize];
+        match clock.group {
+            NO_GROUP => clock.progress,
+            FIXED if clock.rate.is_infinite() => f64::INFINITY,
+            FIXED => clock.progress + clock.rate * (t - clock.since),
+            g => {
+                let vtime = self.groups[g as usize].vtime_at(t);
+                clock.progress + clock.weight * (vtime - clock.vref)
+            }
+        }
+    }
+
+    /// Takes class `c`'s progress at `now` as its new reference.
+    pub fn settle(&mut self, c: u32, now: Seconds) {
+        let progress = self.progress_at(c, now);
+        let clock = &mut self.clocks[c as usize];
+        clock.progress = progress;
+        clock.since = now;
+        if clock.group < FIXED {
+            clock.vref = self.groups[clock.group as usize].vtime_at(now);
+        }
+    }
+
+    /// A member with `work` to do joins class `c` now; returns its target.
+    pub fn add_member(&mut self, c: u32, now: Seconds, work: f64) -> f64 {
+        self.settle(c, now);
+        let clock = &mut self.clocks[c as usize];
+        let target = clock.progress + work;
+        if target < clock.next_target {
+            clock.next_target = target;
+            self.rekey(c);
+        }
+        target
+    }
+
+    /// Class `c`'s smallest target is now `next_target`.
+    pub fn set_next_target(&mut self, c: u32, next_target: f64) {
+        self.clocks[c as usize].next_target = next_target;
+        self.rekey(c);
+    }
+
+    /// Puts class `c` (settled at `now`) in the group of its new
+    /// bottleneck; `rate` is its rate when that is its bound or nothing.
+    pub fn place(&mut self, c: u32, now: Seconds, bottleneck: Bottleneck, rate: Rate) {
+        self.leave_group(c);
+        let group = match bottleneck {
+            Bottleneck::Constraint(g) => {
+                if self.groups.len() <= g {
+                    self.groups.resize_with(g + 1, Group::default);
+                    self.group_next.resize(g + 1, f64::INFINITY);
+                    self.is_dirty.resize(g + 1, false);
+                }
+                self.groups[g].live += 1;
+                g as u32
+            }
+            Bottleneck::Bound | Bottleneck::None => {
+                self.fixed_live += 1;
+                FIXED
+            }
+        };
+        let vref = if group < FIXED {
+            self.groups[group as usize].vtime_at(now)
+        } else {
+            0.0
+        };
+        let clock = &mut self.clocks[c as usize];
+        clock.group = group;
+        clock.since = now;
+        clock.vref = vref;
+        clock.rate = rate;
+        self.rekey(c);
+    }
+
+    /// Constraint `g` saturates at `level` from `now` on.
+    pub fn set_level(&mut self, g: usize, now: Seconds, level: f64) {
+        if self.groups.len() <= g {
+            self.groups.resize_with(g + 1, Group::default);
+            self.group_next.resize(g + 1, f64::INFINITY);
+            self.is_dirty.resize(g + 1, false);
+        }
+        let group = &mut self.groups[g];
+        if group.level == level {
+            return;
+        }
+        group.vtime = group.vtime_at(now);
+        group.since = now;
+        group.level = level;
+        self.mark(g as u32);
+    }
+
+    /// When the next member of any class completes.
+    pub fn next_completion(&mut self) -> Seconds {
+        self.refresh();
+        // Eight running minima, each a plain select, so that the scan
+        // vectorizes.
+        let mut lanes = [f64::INFINITY; 8];
+        let blocks = self.group_next.chunks_exact(8);
+        let tail = blocks
+            .remainder()
+            .iter()
+            .fold(f64::INFINITY, |m, &t| if t < m { t } else { m });
+        for block in blocks {
+            for (m, &t) in lanes.iter_mut().zip(block) {
+                *m = if t < *m { t } else { *m };
+            }
+        }
+        let groups = lanes.iter().fold(tail, |m, &t| if t < m { t } else { m });
+        groups.min(self.fixed_top())
+    }
+
+    /// Takes out the classes whose next member completes by `horizon`
+    /// (each once, in class order); their heap entries are used up, so
+    /// each must be re-keyed ([`Progress::set_next_target`], or
+    /// [`Progress::rekey`] when nothing completed).
+    pub fn take_due(&mut self, horizon: Seconds, due: &mut Vec<u32>) {
+        due.clear();
+        self.refresh();
+        for g in 0..self.groups.len() {
+            if self.group_next[g] > horizon {
+                continue;
+            }
+            let group = &mut self.groups[g];
+            while let Some(&Reverse((Target(finish), c))) = group.heap.peek() {
+                let clock = &self.clocks[c as usize];
+                let valid = clock.group == g as u32 && clock.finish == finish;
+                if valid && group.time_of(finish) > horizon {
+                    break;
+                }
+                group.heap.pop();
+                if valid {
+                    due.push(c);
+                }
+            }
+            self.mark(g as u32);
+        }
+        while let Some(&Reverse((Target(at), c))) = self.fixed.peek() {
+            let clock = &self.clocks[c as usize];
+            let valid = clock.group == FIXED && clock.finish == at;
+            if valid && at > horizon {
+                break;
+            }
+            self.fixed.pop();
+            if valid {
+                due.push(c);
+            }
+        }
+        due.sort_unstable();
+        due.dedup();
+    }
+
+    /// Computes class `c`'s key from its progress and next target, and
+    /// files it in its group's heap.
+    pub fn rekey(&mut self, c: u32) {
+        let clock = &mut self.clocks[c as usize];
+        let group = clock.group;
+        clock.finish = match group {
+            NO_GROUP => f64::INFINITY,
+            FIXED if clock.rate > 0.0 && clock.next_target.is_finite() => {
+                clock.since + (clock.next_target - clock.progress).max(0.0) / clock.rate
+            }
+            FIXED => f64::INFINITY,
+            _ if clock.next_target.is_finite() => {
+                clock.vref + (clock.next_target - clock.progress) / clock.weight
+            }
+            _ => f64::INFINITY,
+        };
+        let finish = clock.finish;
+        if !finish.is_finite() || group == NO_GROUP {
+            return;
+        }
+        if group == FIXED {
+            self.fixed.push(Reverse((Target(finish), c)));
+            if self.fixed.len() > 2 * self.fixed_live as usize + 64 {
+                let clocks = &self.clocks;
+                self.fixed.retain(|&Reverse((Target(f), k))| {
+                    clocks[k as usize].group == FIXED && clocks[k as usize].finish == f
+                });
+            }
+        } else {
+            let g = group as usize;
+            self.groups[g].heap.push(Reverse((Target(finish), c)));
+            if self.groups[g].heap.len() > 2 * self.groups[g].live as usize + 64 {
+                let clocks = &self.clocks;
+                self.groups[g].heap.retain(|&Reverse((Target(f), k))| {
+                    clocks[k as usize].group == group && clocks[k as usize].finish == f
+                });
+            }
+            self.mark(group);
+        }
+    }
+
+    fn leave_group(&mut self, c: u32) {
+        let clock = &mut self.clocks[c as usize];
+        let group = clock.group;
+        clock.group = NO_GROUP;
+        clock.finish = f64::INFINITY;
+        match group {
+            NO_GROUP => {}
+            FIXED => self.fixed_live -= 1,
+            g => {
+                self.groups[g as usize].live -= 1;
+                self.mark(g);
+            }
+        }
+    }
+
+    fn mark(&mut self, g: u32) {
+        if !self.is_dirty[g as usize] {
+            self.is_dirty[g as usize] = true;
+            self.dirty.push(g);
+        }
+    }
+
+    /// Recomputes `group_next` for the groups that changed.
+    fn refresh(&mut self) {
+        for &g in &self.dirty {
+            self.is_dirty[g as usize] = false;
+            let group = &mut self.groups[g as usize];
+            let mut next = f64::INFINITY;
+            while let Some(&Reverse((Target(finish), c))) = group.heap.peek() {
+                let clock = &self.clocks[c as usize];
+                if clock.group == g && clock.finish == finish {
+                    next = group.time_of(finish);
+                    break;
+                }
+                group.heap.pop();
+            }
+            self.group_next[g as usize] = next;
+        }
+        self.dirty.clear();
+    }
+
+    fn fixed_top(&mut self) -> Seconds {
+        while let Some(&Reverse((Target(at), c))) = self.fixed.peek() {
+            let clock = &self.clocks[c as usize];
+            if clock.group == FIXED && clock.finish == at {
+                return at;
+            }
+            self.fixed.pop();
+        }
+        f64::INFINITY
+    }
+}
