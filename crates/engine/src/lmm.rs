@@ -30,8 +30,9 @@
 //! `w_v · λ`, subtract their use from the other constraints they cross, and
 //! drop the saturated constraint. A freeze at level `λ ≤ λ_c` can only raise
 //! the level of another constraint `c` it crosses (`(R − xλ)/(S − x) ≥ R/S`),
-//! so the constraints wait in a heap by level and a touched one is re-keyed
-//! only when it reaches the top. Each variable is frozen once: one solve
+//! so the constraints wait in a list sorted by level and a touched one is
+//! re-filed (further back) only when it reaches the front; levels move
+//! little from pop to pop, so it usually steps back a few places. Each variable is frozen once: one solve
 //! costs `O(E log C)` for `E` elements and `C` shared constraints.
 //!
 //! Worked example: links L1 (capacity 10) and L2 (capacity 4); flow x uses
@@ -116,9 +117,6 @@
 //!
 //! The split between data (`Constraint`, `Variable`, elements) and the
 //! algorithm (`System::solve`) follows SimGrid's `src/kernel/lmm/`.
-use std::cmp::Reverse;
-use std::collections::binary_heap::PeekMut;
-use std::collections::BinaryHeap;
 
 /// A resource of the system.
 pub type ConstraintId = usize;
@@ -314,7 +312,8 @@ struct Pending {
 #[derive(Default, Debug)]
 struct Scratch {
     /// Shared constraints that may still saturate, smallest level first.
-    levels: BinaryHeap<Reverse<(u64, u32)>>,
+    levels: Vec<(u64, u32)>,
+    head: usize,
     /// Constraints whose level in `levels` is out of date (too low).
     stale: Vec<bool>,
     /// Variables with a bound, by bound level, highest first.
@@ -343,6 +342,27 @@ impl Scratch {
         while self.first_open < self.redone.len() && self.redone[self.first_open] {
             self.first_open += 1;
         }
+    }
+
+    /// The constraint first in `levels` (from `head` on, sorted) now has
+    /// the larger `key`: it moves back past the entries below it. Levels
+    /// move little between pops, so it steps a few places, and searches
+    /// when it goes far.
+    fn file_again(&mut self, key: (u64, u32)) {
+        const STEPS: usize = 16;
+        let levels = &mut self.levels;
+        let mut at = self.head;
+        let end = levels.len().min(at + 1 + STEPS);
+        while at + 1 < end && levels[at + 1] < key {
+            levels[at] = levels[at + 1];
+            at += 1;
+        }
+        if at + 1 == end && end < levels.len() && levels[end] < key {
+            let behind = levels[end..].partition_point(|e| *e < key);
+            levels.copy_within(end..end + behind, at);
+            at += behind;
+        }
+        levels[at] = key;
     }
 }
 
@@ -954,13 +974,15 @@ impl System {
         // variable crosses (it took less than their level), so a touched
         // constraint is marked stale and re-keyed when it reaches the top.
         s.levels.clear();
+        s.head = 0;
         for &c in &s.candidates {
             let load = &self.load[c as usize];
             s.stale[c as usize] = false;
             if !self.fatpipe[c as usize] && load.unfrozen > 0 {
-                s.levels.push(Reverse((load.level().to_bits(), c)));
+                s.levels.push((load.level().to_bits(), c));
             }
         }
+        s.levels.sort_unstable();
         loop {
             while self
                 .scratch
@@ -975,23 +997,25 @@ impl System {
             // bits order like the numbers).
             let best = loop {
                 let s = &mut self.scratch;
-                let Some(mut top) = s.levels.peek_mut() else {
+                let Some(&(bits, c)) = s.levels.get(s.head) else {
                     break None;
                 };
-                let Reverse((bits, c)) = *top;
                 let load = &self.load[c as usize];
                 if load.unfrozen == 0 {
-                    PeekMut::pop(top);
+                    s.head += 1;
                 } else if s.stale[c as usize] {
                     s.stale[c as usize] = false;
-                    *top = Reverse((load.level().to_bits(), c));
+                    // Its level only rose: it moves back, past the
+                    // entries now below it (usually a few).
+                    let key = (load.level().to_bits(), c);
+                    s.file_again(key);
                 } else {
                     break Some((f64::from_bits(bits), c));
                 }
             };
             match best {
                 Some((level, c)) if level < bound_level => {
-                    self.scratch.levels.pop();
+                    self.scratch.head += 1;
                     self.pop_constraint(c, level);
                 }
                 _ => {
@@ -1228,6 +1252,26 @@ mod tests {
         assert_eq!(c, a);
         s.solve();
         assert!(close(s.value(b), 5.0) && close(s.value(c), 5.0));
+    }
+
+    #[test]
+    fn a_level_filed_again_moves_back_near_or_far() {
+        // Forty constraints at levels 0, 10, 20, ...; the first rises to 15
+        // (two places back), then to 355 (past the linear steps, found by
+        // the search); the list stays sorted and holds each once.
+        let mut s = Scratch::default();
+        s.levels = (0..40u32).map(|c| ((c as u64) * 10, c)).collect();
+        s.file_again((15, 0));
+        assert_eq!(&s.levels[..3], &[(10, 1), (15, 0), (20, 2)]);
+        s.head = 1;
+        s.file_again((355, 0));
+        let tail: Vec<_> = s.levels[s.head..].to_vec();
+        assert!(tail.windows(2).all(|w| w[0] < w[1]));
+        assert_eq!(tail.len(), 39);
+        assert_eq!(tail[34], (355, 0));
+        s.file_again((1000, 2));
+        assert_eq!(*s.levels.last().unwrap(), (1000, 2));
+        assert!(s.levels[s.head..].windows(2).all(|w| w[0] < w[1]));
     }
 
     #[test]
