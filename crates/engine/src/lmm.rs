@@ -1259,8 +1259,10 @@ mod tests {
         // Forty constraints at levels 0, 10, 20, ...; the first rises to 15
         // (two places back), then to 355 (past the linear steps, found by
         // the search); the list stays sorted and holds each once.
-        let mut s = Scratch::default();
-        s.levels = (0..40u32).map(|c| ((c as u64) * 10, c)).collect();
+        let mut s = Scratch {
+            levels: (0..40u32).map(|c| ((c as u64) * 10, c)).collect(),
+            ..Scratch::default()
+        };
         s.file_again((15, 0));
         assert_eq!(&s.levels[..3], &[(10, 1), (15, 0), (20, 2)]);
         s.head = 1;
