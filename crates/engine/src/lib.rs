@@ -8,6 +8,7 @@
 //! timer carries a plain `u64` tag; the network's run keeps the typed timer
 //! each tag stands for (`hvnet_network::Timer`).
 
+mod levels;
 pub mod lmm;
 mod progress;
 pub mod record;

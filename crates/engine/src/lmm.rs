@@ -118,6 +118,8 @@
 //! The split between data (`Constraint`, `Variable`, elements) and the
 //! algorithm (`System::solve`) follows SimGrid's `src/kernel/lmm/`.
 
+use crate::levels::LevelQueue;
+
 /// A resource of the system.
 pub type ConstraintId = usize;
 /// An activity (or a group of identical activities) of the system.
@@ -268,6 +270,9 @@ struct Load {
     weight_sum: f64,
     /// Unfrozen variables on it.
     unfrozen: u32,
+    /// During a solve: its place in the sorted levels is out of date (too
+    /// low), because a freeze took weight off it.
+    stale: bool,
 }
 
 impl Load {
@@ -312,10 +317,7 @@ struct Pending {
 #[derive(Default, Debug)]
 struct Scratch {
     /// Shared constraints that may still saturate, smallest level first.
-    levels: Vec<(u64, u32)>,
-    head: usize,
-    /// Constraints whose level in `levels` is out of date (too low).
-    stale: Vec<bool>,
+    levels: LevelQueue,
     /// Variables with a bound, by bound level, highest first.
     bounded: Vec<(f64, u32)>,
     /// Constraints to put in `levels`, and whether each is listed.
@@ -342,27 +344,6 @@ impl Scratch {
         while self.first_open < self.redone.len() && self.redone[self.first_open] {
             self.first_open += 1;
         }
-    }
-
-    /// The constraint first in `levels` (from `head` on, sorted) now has
-    /// the larger `key`: it moves back past the entries below it. Levels
-    /// move little between pops, so it steps a few places, and searches
-    /// when it goes far.
-    fn file_again(&mut self, key: (u64, u32)) {
-        const STEPS: usize = 16;
-        let levels = &mut self.levels;
-        let mut at = self.head;
-        let end = levels.len().min(at + 1 + STEPS);
-        while at + 1 < end && levels[at + 1] < key {
-            levels[at] = levels[at + 1];
-            at += 1;
-        }
-        if at + 1 == end && end < levels.len() && levels[end] < key {
-            let behind = levels[end..].partition_point(|e| *e < key);
-            levels.copy_within(end..end + behind, at);
-            at += behind;
-        }
-        levels[at] = key;
     }
 }
 
@@ -854,7 +835,6 @@ impl System {
         s.bounded.clear();
         s.candidates.clear();
         s.candidate.resize(self.load.len(), false);
-        s.stale.resize(self.load.len(), false);
         for &v in &self.alive {
             let var = &mut self.variables[v as usize];
             var.solved = true;
@@ -895,21 +875,25 @@ impl System {
         s.bounded.clear();
         s.candidates.clear();
         s.candidate.resize(self.load.len(), false);
-        s.stale.resize(self.load.len(), false);
         s.rank.resize(self.load.len(), NONE);
         s.var_rank.resize(self.variables.len(), NONE);
-        // Every constraint is full after a filling (no weight left on it),
-        // so undoing the pops in reverse adds back exactly what they took.
+        // Every constraint is full after a filling (no weight and no
+        // unfrozen variable left on it), so its state at pop `k` is the use
+        // before the first pop from `k` on that touched it, and the sum of
+        // the weights those pops took off.
         let pop = self.pops[k];
-        for u in self.log[pop.log_start as usize..].iter().rev() {
+        for u in &self.log[pop.log_start as usize..] {
             let load = &mut self.load[u.cnst as usize];
-            load.used = u.used;
-            load.weight_sum += u.weight;
-            load.unfrozen += u.unfrozen;
-            self.changes.mark(u.cnst);
-            if !s.candidate[u.cnst as usize] {
+            if s.candidate[u.cnst as usize] {
+                load.weight_sum += u.weight;
+                load.unfrozen += u.unfrozen;
+            } else {
                 s.candidate[u.cnst as usize] = true;
                 s.candidates.push(u.cnst);
+                self.changes.mark(u.cnst);
+                load.used = u.used;
+                load.weight_sum = u.weight;
+                load.unfrozen = u.unfrozen;
             }
         }
         self.log.truncate(pop.log_start as usize);
@@ -972,17 +956,16 @@ impl System {
         s.bounded.sort_unstable_by(|a, b| b.0.total_cmp(&a.0));
         // A freeze only raises the level of the other constraints the
         // variable crosses (it took less than their level), so a touched
-        // constraint is marked stale and re-keyed when it reaches the top.
+        // constraint is marked stale and filed again when it reaches the
+        // front.
         s.levels.clear();
-        s.head = 0;
         for &c in &s.candidates {
-            let load = &self.load[c as usize];
-            s.stale[c as usize] = false;
+            let load = &mut self.load[c as usize];
+            load.stale = false;
             if !self.fatpipe[c as usize] && load.unfrozen > 0 {
-                s.levels.push((load.level().to_bits(), c));
+                s.levels.push(load.level(), c);
             }
         }
-        s.levels.sort_unstable();
         loop {
             while self
                 .scratch
@@ -997,25 +980,23 @@ impl System {
             // bits order like the numbers).
             let best = loop {
                 let s = &mut self.scratch;
-                let Some(&(bits, c)) = s.levels.get(s.head) else {
+                let Some((level, c)) = s.levels.first() else {
                     break None;
                 };
-                let load = &self.load[c as usize];
+                let load = &mut self.load[c as usize];
                 if load.unfrozen == 0 {
-                    s.head += 1;
-                } else if s.stale[c as usize] {
-                    s.stale[c as usize] = false;
-                    // Its level only rose: it moves back, past the
-                    // entries now below it (usually a few).
-                    let key = (load.level().to_bits(), c);
-                    s.file_again(key);
+                    s.levels.take_first();
+                } else if load.stale {
+                    // Its level only rose: it moves back.
+                    load.stale = false;
+                    s.levels.file_first_again(load.level());
                 } else {
-                    break Some((f64::from_bits(bits), c));
+                    break Some((level, c));
                 }
             };
             match best {
                 Some((level, c)) if level < bound_level => {
-                    self.scratch.head += 1;
+                    self.scratch.levels.take_first();
                     self.pop_constraint(c, level);
                 }
                 _ => {
@@ -1080,16 +1061,17 @@ impl System {
             load,
             log,
             changes,
-            scratch,
             frozen_at,
             frozen,
             ..
         } = self;
-        for r in &constraints[xi].records {
-            if r.var == NONE {
-                continue;
-            }
+        let records = &constraints[xi].records;
+        log.reserve(records.len());
+        for r in records {
             if r.var & FIRST != 0 {
+                if r.var == NONE {
+                    continue;
+                }
                 let v = r.var & !FIRST;
                 frozen_at[v as usize] = k;
                 frozen.push(v);
@@ -1114,7 +1096,7 @@ impl System {
             } else {
                 load.weight_sum - r.weight
             };
-            scratch.stale[c] = true;
+            load.stale = true;
         }
     }
 
@@ -1153,7 +1135,7 @@ impl System {
             } else {
                 load.weight_sum - n_weight * e.coeff
             };
-            self.scratch.stale[c] = true;
+            load.stale = true;
         }
     }
 }
@@ -1252,28 +1234,6 @@ mod tests {
         assert_eq!(c, a);
         s.solve();
         assert!(close(s.value(b), 5.0) && close(s.value(c), 5.0));
-    }
-
-    #[test]
-    fn a_level_filed_again_moves_back_near_or_far() {
-        // Forty constraints at levels 0, 10, 20, ...; the first rises to 15
-        // (two places back), then to 355 (past the linear steps, found by
-        // the search); the list stays sorted and holds each once.
-        let mut s = Scratch {
-            levels: (0..40u32).map(|c| ((c as u64) * 10, c)).collect(),
-            ..Scratch::default()
-        };
-        s.file_again((15, 0));
-        assert_eq!(&s.levels[..3], &[(10, 1), (15, 0), (20, 2)]);
-        s.head = 1;
-        s.file_again((355, 0));
-        let tail: Vec<_> = s.levels[s.head..].to_vec();
-        assert!(tail.windows(2).all(|w| w[0] < w[1]));
-        assert_eq!(tail.len(), 39);
-        assert_eq!(tail[34], (355, 0));
-        s.file_again((1000, 2));
-        assert_eq!(*s.levels.last().unwrap(), (1000, 2));
-        assert!(s.levels[s.head..].windows(2).all(|w| w[0] < w[1]));
     }
 
     #[test]
