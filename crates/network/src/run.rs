@@ -192,6 +192,9 @@ pub struct Run<'a, T> {
     changes: &'a [(Seconds, Change)],
     starts: Vec<(Seconds, Vec<usize>)>,
     resource_up: Vec<bool>,
+    /// How many of `resource_up` are false (none, in most runs: then no
+    /// path needs looking at to know it is up).
+    resources_down: usize,
     link_up: Vec<bool>,
     /// LACP's view: false once LACPDUs have stopped for `lacp_timeout`.
     lacpdu_ok: Vec<bool>,
@@ -306,6 +309,7 @@ impl<'a, T: Copy> Run<'a, T> {
             changes,
             starts: start_groups(connections),
             resource_up: vec![true; network.resources.len()],
+            resources_down: 0,
             link_up: vec![true; network.nics.len()],
             lacpdu_ok: vec![true; network.nics.len()],
             silent_since: vec![None; network.nics.len()],

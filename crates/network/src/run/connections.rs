@@ -96,15 +96,16 @@ impl<T: Copy> Run<'_, T> {
 
     fn path_down(&self, k: usize) -> bool {
         let r = &self.running[&k];
-        let fallback = self.fallback(&self.connections[k]);
-        let path = self.network.path(
-            r.out_nic.unwrap_or(fallback.0),
-            r.in_nic.unwrap_or(fallback.1),
-            self.connections[k].endpoint_mtu,
-        );
-        r.out_nic.is_none()
-            || r.in_nic.is_none()
-            || path.is_some_and(|p| p.links.iter().any(|&(res, _)| !self.resource_up[res]))
+        let (Some(out_nic), Some(in_nic)) = (r.out_nic, r.in_nic) else {
+            return true;
+        };
+        if self.resources_down == 0 {
+            return false;
+        }
+        let path = self
+            .network
+            .path(out_nic, in_nic, self.connections[k].endpoint_mtu);
+        path.is_some_and(|p| p.links.iter().any(|&(res, _)| !self.resource_up[res]))
     }
 
     pub(super) fn update_blackhole(&mut self, now: Seconds, k: usize) {

@@ -52,7 +52,14 @@ impl<T: Copy> Run<'_, T> {
     pub(super) fn apply(&mut self, change: Change) {
         match change {
             Change::Resource { resource, up } => {
-                self.resource_up[resource] = up;
+                if self.resource_up[resource] != up {
+                    self.resource_up[resource] = up;
+                    if up {
+                        self.resources_down -= 1;
+                    } else {
+                        self.resources_down += 1;
+                    }
+                }
                 let capacity = if up {
                     self.network.resources[resource].0
                 } else {
