@@ -384,8 +384,10 @@ pub struct System {
     /// Where the last solve started in `pops`; whether it solved from scratch.
     solved_from: usize,
     from_scratch: bool,
-    /// Variables whose bottleneck the last solve changed.
+    /// Variables whose bottleneck the last solve changed, and those whose
+    /// bound changed since (their rate moves if they stay at it).
     switched: Vec<u32>,
+    rebound: Vec<u32>,
     /// What to solve: from scratch, or from pop `restart` (`NONE`: nothing
     /// changed) with the `pending` changes.
     full: bool,
@@ -464,6 +466,7 @@ impl System {
                 let v = self.constraints[c].elements[k].var as usize;
                 self.variables[v].fatpipe_bound = self.fatpipe_bound(v);
                 self.bound_level[v] = self.compute_bound_level(v);
+                self.rebound.push(v as u32);
             }
         } else {
             self.load[c].capacity = capacity;
@@ -619,6 +622,7 @@ impl System {
         );
         self.variables[v].bound = bound;
         self.bound_level[v] = self.compute_bound_level(v);
+        self.rebound.push(v as u32);
         self.full = true;
     }
 
@@ -663,8 +667,10 @@ impl System {
             .map(|p| (p.cnst as usize, p.level))
     }
 
-    /// The variables whose bottleneck the last solve changed (not
-    /// meaningful after a solve from scratch: then any may have).
+    /// The variables whose rate the last solve changed other than through
+    /// their bottleneck's level: their bottleneck changed (or they are new),
+    /// or they are at their bound and it changed. A variable may be listed
+    /// twice.
     pub fn switched(&self) -> &[u32] {
         &self.switched
     }
@@ -824,6 +830,11 @@ impl System {
         self.full = false;
         self.restart = NONE;
         self.pending.clear();
+        for v in std::mem::take(&mut self.rebound) {
+            if self.variables[v as usize].alive_slot != u32::MAX {
+                self.switched.push(v);
+            }
+        }
         true
     }
 
@@ -847,6 +858,10 @@ impl System {
         s.candidate.resize(self.load.len(), false);
         for &v in &self.alive {
             let var = &mut self.variables[v as usize];
+            if !var.solved && self.bottleneck[v as usize] == NONE {
+                // New: reported even if it stays unlimited.
+                self.switched.push(v);
+            }
             var.solved = true;
             self.frozen_at[v as usize] = NONE;
             let n_weight = var.count as f64 * var.weight;

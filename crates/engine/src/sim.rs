@@ -525,35 +525,19 @@ impl Simulation {
         }
         let now = self.now;
         // Settle the classes that change group under their old clocks, then
-        // move the levels, then place the classes under their new ones.
-        if self.lmm.solved_from_scratch() {
-            for c in 0..self.classes.len() {
-                if self.classes[c].is_some() {
-                    self.progress.settle(c as u32, now);
-                }
-            }
-        } else {
-            for &var in self.lmm.switched() {
-                self.progress.settle(self.class_of_var[var as usize], now);
-            }
+        // move the levels, then place the classes under their new ones. The
+        // others follow their group's level as it is.
+        for &var in self.lmm.switched() {
+            self.progress.settle(self.class_of_var[var as usize], now);
         }
         for (g, level) in self.lmm.saturated() {
             self.progress.set_level(g, now, level);
         }
-        let place = |progress: &mut Progress, lmm: &System, c: u32, var: VariableId| {
-            progress.place(c, now, lmm.bottleneck(var), lmm.value(var));
-        };
-        if self.lmm.solved_from_scratch() {
-            for (c, class) in self.classes.iter().enumerate() {
-                if let Some(class) = class {
-                    place(&mut self.progress, &self.lmm, c as u32, class.var);
-                }
-            }
-        } else {
-            for &var in self.lmm.switched() {
-                let c = self.class_of_var[var as usize];
-                place(&mut self.progress, &self.lmm, c, var as VariableId);
-            }
+        for &var in self.lmm.switched() {
+            let var = var as VariableId;
+            let c = self.class_of_var[var];
+            self.progress
+                .place(c, now, self.lmm.bottleneck(var), self.lmm.value(var));
         }
     }
 
