@@ -381,17 +381,16 @@ pub struct System {
     pops: Vec<Pop>,
     log: Vec<Undo>,
     frozen: Vec<u32>,
-    /// Where the last solve started in `pops`; whether it solved from scratch.
+    /// Where the last solve started in `pops`.
     solved_from: usize,
-    from_scratch: bool,
     /// Variables whose bottleneck the last solve changed, and those whose
     /// bound changed since (their rate moves if they stay at it).
     switched: Vec<u32>,
     rebound: Vec<u32>,
-    /// What to solve: from scratch, or from pop `restart` (`NONE`: nothing
+    /// What to solve: from scratch, or from pop `restart` (`None`: nothing
     /// changed) with the `pending` changes.
     full: bool,
-    restart: u32,
+    restart: Option<u32>,
     pending: Vec<Pending>,
     scratch: Scratch,
     changes: Changes,
@@ -418,10 +417,7 @@ impl Changes {
 
 impl System {
     pub fn new() -> Self {
-        Self {
-            restart: NONE,
-            ..Self::default()
-        }
+        Self::default()
     }
 
     /// Adds a resource. Capacity must be finite and non-negative.
@@ -652,12 +648,6 @@ impl System {
         self.level[c]
     }
 
-    /// Whether the last solve started from scratch (every variable's
-    /// bottleneck and every level may have changed).
-    pub fn solved_from_scratch(&self) -> bool {
-        self.from_scratch
-    }
-
     /// The constraints the last solve saturated, with their levels (the
     /// others kept theirs); after a solve from scratch, all of them.
     pub fn saturated(&self) -> impl Iterator<Item = (ConstraintId, f64)> + '_ {
@@ -741,7 +731,7 @@ impl System {
             // Unlimited (no shared constraint, no bound): it weighs on nothing.
             return;
         }
-        self.restart = self.restart.min(k);
+        self.restart = Some(self.restart.map_or(k, |r| r.min(k)));
         let (old, new) = (var.count as f64 * var.weight, count as f64 * var.weight);
         for e in var.elements.as_slice() {
             self.pending.push(Pending {
@@ -822,13 +812,13 @@ impl System {
         self.switched.clear();
         if self.full {
             self.solve_from_scratch();
-        } else if self.restart != NONE {
-            self.solve_from(self.restart as usize);
+        } else if let Some(k) = self.restart {
+            self.solve_from(k as usize);
         } else {
             return false;
         }
         self.full = false;
-        self.restart = NONE;
+        self.restart = None;
         self.pending.clear();
         for v in std::mem::take(&mut self.rebound) {
             if self.variables[v as usize].alive_slot != u32::MAX {
@@ -839,7 +829,6 @@ impl System {
     }
 
     fn solve_from_scratch(&mut self) {
-        self.from_scratch = true;
         self.solved_from = 0;
         self.pops.clear();
         self.log.clear();
@@ -894,7 +883,6 @@ impl System {
     /// Solves again from pop `k`: undoes the pops from `k` on, applies the
     /// pending changes, and fills on.
     fn solve_from(&mut self, k: usize) {
-        self.from_scratch = false;
         self.solved_from = k;
         let s = &mut self.scratch;
         s.bounded.clear();
@@ -1259,6 +1247,16 @@ mod tests {
         assert_eq!(c, a);
         s.solve();
         assert!(close(s.value(b), 5.0) && close(s.value(c), 5.0));
+    }
+
+    #[test]
+    fn a_default_system_has_nothing_to_solve_until_something_is_added() {
+        let mut s = System::default();
+        assert!(!s.solve());
+        let l = s.add_constraint(4.0, Sharing::Shared);
+        let v = s.add_variable(1.0, f64::INFINITY, 2, &[(l, 1.0)]);
+        assert!(s.solve());
+        assert!(close(s.value(v), 2.0));
     }
 
     #[test]
