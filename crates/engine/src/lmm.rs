@@ -32,8 +32,10 @@
 //! the level of another constraint `c` it crosses (`(R − xλ)/(S − x) ≥ R/S`),
 //! so the constraints wait in a list sorted by level and a touched one is
 //! re-filed (further back) only when it reaches the front; levels move
-//! little from pop to pop, so it usually steps back a few places. Each variable is frozen once: one solve
-//! costs `O(E log C)` for `E` elements and `C` shared constraints.
+//! little from pop to pop, so it usually steps back a few places
+//! (`crate::levels`). Each variable is frozen once: one solve costs `O(E)`
+//! for `E` elements, plus a sort of the `C` shared constraints and
+//! `O(log C)` for each one filed again.
 //!
 //! Worked example: links L1 (capacity 10) and L2 (capacity 4); flow x uses
 //! L1 and L2, flow y uses L1 only, both weight 1. Levels: L1 10/2 = 5,
