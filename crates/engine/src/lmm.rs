@@ -335,13 +335,12 @@ struct Scratch {
     /// Constraints to put in `levels`, and whether each is listed.
     candidates: Vec<u32>,
     candidate: Vec<bool>,
-    /// Solving again: the pops undone, in order (`NONE` for a bound), which
-    /// of them the new filling has done again, and the first it has not.
-    /// A constraint's (`rank`) or a bounded variable's (`var_rank`) place
-    /// among them, `NONE` if none.
-    undone: Vec<u32>,
-    undone_bounds: Vec<u32>,
+    /// Solving again: which of the pops undone (in their order) the new
+    /// filling has done again, and the first it has not. A constraint's
+    /// (`rank`) or a bounded variable's (`var_rank`) place among them,
+    /// `NONE` if none; the variables of the undone bound pops.
     redone: Vec<bool>,
+    undone_bounds: Vec<u32>,
     first_open: usize,
     rank: Vec<u32>,
     var_rank: Vec<u32>,
@@ -355,6 +354,15 @@ impl Scratch {
         self.redone[j as usize] = true;
         while self.first_open < self.redone.len() && self.redone[self.first_open] {
             self.first_open += 1;
+        }
+    }
+
+    /// Variable `v` freezes: if an undone pop was its bound's, it is done.
+    fn redo_bound_of(&mut self, v: usize) {
+        if let Some(&j) = self.var_rank.get(v) {
+            if j != NONE {
+                self.redo(j);
+            }
         }
     }
 }
@@ -773,13 +781,7 @@ impl System {
     /// Makes constraint `c` variable `v`'s bottleneck: its records move
     /// there, so it freezes with the constraint's other variables.
     fn switch_to(&mut self, v: VariableId, c: u32) {
-        if self.bottleneck[v] == BOUND {
-            if let Some(&j) = self.scratch.var_rank.get(v) {
-                if j != NONE {
-                    self.scratch.redo(j);
-                }
-            }
-        }
+        self.scratch.redo_bound_of(v);
         self.drop_records(v);
         let var = &mut self.variables[v];
         let n_weight = var.count as f64 * var.weight;
@@ -921,10 +923,8 @@ impl System {
         }
         // The order of the undone pops: a variable switches only where the
         // new filling overtakes it.
-        s.undone.clear();
         s.undone_bounds.clear();
         for (j, p) in self.pops[k..].iter().enumerate() {
-            s.undone.push(p.cnst);
             if p.cnst != NONE {
                 s.rank[p.cnst as usize] = j as u32;
             } else {
@@ -934,7 +934,7 @@ impl System {
             }
         }
         s.redone.clear();
-        s.redone.resize(s.undone.len(), false);
+        s.redone.resize(self.pops.len() - k, false);
         s.first_open = 0;
         self.frozen.truncate(pop.frozen_start as usize);
         for p in &self.pending {
@@ -958,7 +958,6 @@ impl System {
         for &v in &s.undone_bounds {
             s.var_rank[v as usize] = NONE;
         }
-        s.undone.clear();
         s.redone.clear();
         s.first_open = 0;
     }
@@ -1062,7 +1061,7 @@ impl System {
         if rank != NONE {
             s.redo(rank);
         }
-        let look = s.look_everywhere || s.first_open < (rank as usize).min(s.undone.len());
+        let look = s.look_everywhere || s.first_open < (rank as usize).min(s.redone.len());
         if look {
             for i in 0..self.constraints[xi].elements.len() {
                 let v = self.constraints[xi].elements[i].var as usize;
@@ -1094,24 +1093,14 @@ impl System {
             if r.cnst == x {
                 continue;
             }
-            let c = r.cnst as usize;
-            let load = &mut load[c];
-            log.push(Undo {
-                cnst: r.cnst,
-                unfrozen: 1,
-                used: load.used,
-                weight: r.weight,
-            });
-            changes.mark(r.cnst);
-            load.used += r.weight * level;
-            load.unfrozen -= 1;
-            // The last weight off a constraint leaves exactly none.
-            load.weight_sum = if load.unfrozen == 0 {
-                0.0
-            } else {
-                load.weight_sum - r.weight
-            };
-            load.stale = true;
+            take_off(
+                &mut load[r.cnst as usize],
+                r.cnst,
+                r.weight,
+                level,
+                log,
+                changes,
+            );
         }
     }
 
@@ -1122,37 +1111,50 @@ impl System {
         let vi = v as usize;
         self.frozen_at[vi] = k;
         self.frozen.push(v);
+        self.scratch.redo_bound_of(vi);
         if self.bottleneck[vi] != BOUND {
             self.drop_records(vi);
             self.bottleneck[vi] = BOUND;
             self.switched.push(v);
-        } else if let Some(&j) = self.scratch.var_rank.get(vi) {
-            if j != NONE {
-                self.scratch.redo(j);
-            }
         }
         let var = &self.variables[vi];
         let n_weight = var.count as f64 * var.weight;
         for e in var.elements.as_slice() {
-            let c = e.cnst as usize;
-            let load = &mut self.load[c];
-            self.log.push(Undo {
-                cnst: e.cnst,
-                unfrozen: 1,
-                used: load.used,
-                weight: n_weight * e.coeff,
-            });
-            self.changes.mark(e.cnst);
-            load.used += n_weight * e.coeff * level;
-            load.unfrozen -= 1;
-            load.weight_sum = if load.unfrozen == 0 {
-                0.0
-            } else {
-                load.weight_sum - n_weight * e.coeff
-            };
-            load.stale = true;
+            let load = &mut self.load[e.cnst as usize];
+            let (log, changes) = (&mut self.log, &mut self.changes);
+            take_off(load, e.cnst, n_weight * e.coeff, level, log, changes);
         }
     }
+}
+
+/// A variable of `weight` (n · w · a) freezes at `level` on constraint `c`:
+/// its use goes on, its weight and itself off what is still filling `c`, and
+/// what it changed goes in the log.
+#[inline]
+fn take_off(
+    load: &mut Load,
+    c: u32,
+    weight: f64,
+    level: f64,
+    log: &mut Vec<Undo>,
+    changes: &mut Changes,
+) {
+    log.push(Undo {
+        cnst: c,
+        unfrozen: 1,
+        used: load.used,
+        weight,
+    });
+    changes.mark(c);
+    load.used += weight * level;
+    load.unfrozen -= 1;
+    // The last weight off a constraint leaves exactly none.
+    load.weight_sum = if load.unfrozen == 0 {
+        0.0
+    } else {
+        load.weight_sum - weight
+    };
+    load.stale = true;
 }
 
 /// The coefficient of a resource used twice by one activity: the uses add

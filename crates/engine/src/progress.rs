@@ -136,6 +136,19 @@ fn current(clocks: &[Clock], group: u32, entry: &Entry) -> bool {
     clock.group == group && clock.filed && clock.stamp == stamp
 }
 
+/// The smallest current entry of `group`'s heap, as (key, class), after
+/// dropping the stale ones above it.
+fn first_current(heap: &mut BinaryHeap<Entry>, clocks: &[Clock], group: u32) -> Option<(f64, u32)> {
+    while let Some(entry) = heap.peek() {
+        if current(clocks, group, entry) {
+            let Reverse((Target(key), c, _)) = *entry;
+            return Some((key, c));
+        }
+        heap.pop();
+    }
+    None
+}
+
 impl Progress {
     /// Makes (or reuses) the slot of class `c`, with no work done yet.
     pub fn new_class(&mut self, c: u32, now: Seconds, weight: f64) {
@@ -218,12 +231,7 @@ impl Progress {
         self.leave_group(c);
         let group = match bottleneck {
             Bottleneck::Constraint(g) => {
-                if self.groups.len() <= g {
-                    self.groups.resize_with(g + 1, Group::default);
-                    self.group_next.resize(g + 1, f64::INFINITY);
-                    self.is_dirty.resize(g + 1, false);
-                }
-                self.groups[g].live += 1;
+                self.group_mut(g).live += 1;
                 g as u32
             }
             Bottleneck::Bound | Bottleneck::None => {
@@ -246,12 +254,7 @@ impl Progress {
 
     /// Constraint `g` saturates at `level` from `now` on.
     pub fn set_level(&mut self, g: usize, now: Seconds, level: f64) {
-        if self.groups.len() <= g {
-            self.groups.resize_with(g + 1, Group::default);
-            self.group_next.resize(g + 1, f64::INFINITY);
-            self.is_dirty.resize(g + 1, false);
-        }
-        let group = &mut self.groups[g];
+        let group = self.group_mut(g);
         if group.level == level {
             return;
         }
@@ -293,31 +296,23 @@ impl Progress {
                 continue;
             }
             let group = &mut self.groups[g];
-            while let Some(entry) = group.heap.peek() {
-                let Reverse((Target(finish), c, _)) = *entry;
-                let valid = current(&self.clocks, g as u32, entry);
-                if valid && group.time_of(finish) > horizon {
+            while let Some((finish, c)) = first_current(&mut group.heap, &self.clocks, g as u32) {
+                if group.time_of(finish) > horizon {
                     break;
                 }
                 group.heap.pop();
-                if valid {
-                    self.clocks[c as usize].filed = false;
-                    due.push(c);
-                }
-            }
-            self.mark(g as u32);
-        }
-        while let Some(entry) = self.fixed.peek() {
-            let Reverse((Target(at), c, _)) = *entry;
-            let valid = current(&self.clocks, FIXED, entry);
-            if valid && at > horizon {
-                break;
-            }
-            self.fixed.pop();
-            if valid {
                 self.clocks[c as usize].filed = false;
                 due.push(c);
             }
+            self.mark(g as u32);
+        }
+        while let Some((at, c)) = first_current(&mut self.fixed, &self.clocks, FIXED) {
+            if at > horizon {
+                break;
+            }
+            self.fixed.pop();
+            self.clocks[c as usize].filed = false;
+            due.push(c);
         }
         due.sort_unstable();
         due.dedup();
@@ -395,27 +390,24 @@ impl Progress {
         for &g in &self.dirty {
             self.is_dirty[g as usize] = false;
             let group = &mut self.groups[g as usize];
-            let mut next = f64::INFINITY;
-            while let Some(entry) = group.heap.peek() {
-                if current(&self.clocks, g, entry) {
-                    next = group.time_of((entry.0).0 .0);
-                    break;
-                }
-                group.heap.pop();
-            }
-            self.group_next[g as usize] = next;
+            let first = first_current(&mut group.heap, &self.clocks, g);
+            self.group_next[g as usize] = first.map_or(f64::INFINITY, |(f, _)| group.time_of(f));
         }
         self.dirty.clear();
     }
 
     fn fixed_top(&mut self) -> Seconds {
-        while let Some(entry) = self.fixed.peek() {
-            if current(&self.clocks, FIXED, entry) {
-                return (entry.0).0 .0;
-            }
-            self.fixed.pop();
+        first_current(&mut self.fixed, &self.clocks, FIXED).map_or(f64::INFINITY, |(at, _)| at)
+    }
+
+    /// Group `g`, made (with those before it) if new.
+    fn group_mut(&mut self, g: usize) -> &mut Group {
+        if self.groups.len() <= g {
+            self.groups.resize_with(g + 1, Group::default);
+            self.group_next.resize(g + 1, f64::INFINITY);
+            self.is_dirty.resize(g + 1, false);
         }
-        f64::INFINITY
+        &mut self.groups[g]
     }
 }
 
