@@ -34,6 +34,7 @@ import re
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -104,7 +105,10 @@ def build_star(src: Path, target: Path | None) -> Path:
 def star_run(binary: Path, flows: int) -> Run:
     ends_path = OUT / f"engine_ab_star_{flows}.txt"
     text, peak = run_child([str(binary), "64", str(flows), "1", str(ends_path)])
-    seconds = float(re.search(r"([0-9.]+) s wall", text).group(1))
+    found = re.search(r"([0-9.]+) s wall", text)
+    if found is None:
+        raise RuntimeError(f"{binary}: no time in its output: {text!r}")
+    seconds = float(found.group(1))
     ends = [float(x) for x in ends_path.read_text().split()]
     return Run(seconds, peak, ends)
 
@@ -140,7 +144,7 @@ def main(argv: list[str] | None = None) -> int:
 
     star_yaml = OUT / "engine_ab_star.yaml"
     star_yaml.write_text(scale.star_yaml(64))
-    jobs: list[tuple[str, object]] = []
+    jobs: list[tuple[str, Callable[[str], Run]]] = []
     for n in counts["star"]:
         jobs.append((f"star {n}", lambda side, n=n: star_run(stars[side], n)))
     for n in counts["flows"]:
