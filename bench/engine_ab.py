@@ -144,17 +144,22 @@ def main(argv: list[str] | None = None) -> int:
 
     star_yaml = OUT / "engine_ab_star.yaml"
     star_yaml.write_text(scale.star_yaml(64))
-    jobs: list[tuple[str, Callable[[str], Run]]] = []
-    for n in counts["star"]:
-        jobs.append((f"star {n}", lambda side, n=n: star_run(stars[side], n)))
+    # Each job runs its workload once, on the side it is given.
+    def star_job(n: int) -> Callable[[str], Run]:
+        return lambda side: star_run(stars[side], n)
+
+    def flows_job(path: Path, links_only: bool) -> Callable[[str], Run]:
+        return lambda side: flows_run(sides[side], star_yaml, path, links_only)
+
+    jobs: list[tuple[str, Callable[[str], Run]]] = [(f"star {n}", star_job(n)) for n in counts["star"]]
     for n in counts["flows"]:
         path = OUT / f"engine_ab_flows_{n}.csv"
         workload.write_csv(workload.make_flows(64, n, 1), str(path))
-        jobs.append((f"flows {n}", lambda side, p=path: flows_run(sides[side], star_yaml, p, True)))
+        jobs.append((f"flows {n}", flows_job(path, True)))
     for n in counts["staggered"]:
         path = OUT / f"engine_ab_staggered_{n}.csv"
         path.write_text(scale.flows_csv(64, n))
-        jobs.append((f"staggered {n}", lambda side, p=path: flows_run(sides[side], star_yaml, p, False)))
+        jobs.append((f"staggered {n}", flows_job(path, False)))
 
     rows = []
     started = time.perf_counter()
