@@ -59,6 +59,11 @@ fn main() {
         "{hosts} hosts, {flows} flows: {} events, end {:.3} s simulated, {wall:.3} s wall",
         result.events, result.end_time
     );
+    let s = result.solves;
+    println!(
+        "solves: {} from scratch, {} again in the last order ({} pops rolled back, {} given up), {} again sorted",
+        s.from_scratch, s.in_order, s.rolled_back, s.given_up, s.sorted
+    );
     if let Some(path) = std::env::args().nth(4) {
         let lines: Vec<String> = result
             .end

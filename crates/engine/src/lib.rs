@@ -16,7 +16,7 @@ pub mod sim;
 pub mod units;
 pub mod workload;
 
-pub use lmm::Sharing;
+pub use lmm::{Sharing, SolveStats};
 pub use record::{ChangePoints, Recorder};
 pub use sim::{ActivityId, ActivitySpec, ActivityState, Event, ResourceId, Simulation, TimerId};
 pub use units::{Amount, BitsPerSecond, Rate, Seconds};

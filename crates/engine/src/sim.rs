@@ -32,7 +32,7 @@
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap, VecDeque};
 
-use crate::lmm::{merge_coefficients, ConstraintId, Sharing, System, VariableId};
+use crate::lmm::{merge_coefficients, ConstraintId, Sharing, SolveStats, System, VariableId};
 use crate::progress::{Progress, Target};
 use crate::record::Recorder;
 use crate::units::{Amount, Rate, Seconds};
@@ -300,6 +300,11 @@ impl Simulation {
             .flatten()
             .map(|c| c.members as usize)
             .sum()
+    }
+
+    /// How the solver's solves went so far.
+    pub fn solve_stats(&self) -> SolveStats {
+        self.lmm.stats()
     }
 
     /// Number of distinct solver variables (classes of identical activities).

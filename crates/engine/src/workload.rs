@@ -4,7 +4,7 @@
 //! This is how callers outside Rust use the engine: they describe the run
 //! once, and the event loop never leaves Rust.
 
-use crate::lmm::Sharing;
+use crate::lmm::{Sharing, SolveStats};
 use crate::record::{ChangePoints, Recorder};
 use crate::sim::{ActivitySpec, Event, ResourceId, Simulation};
 use crate::units::{Rate, Seconds};
@@ -48,6 +48,8 @@ pub struct WorkloadResult {
     pub series: Option<Vec<ChangePoints>>,
     /// Number of events processed.
     pub events: u64,
+    /// How the solver's solves went.
+    pub solves: SolveStats,
 }
 
 const START_TAG: u64 = 0;
@@ -106,6 +108,7 @@ impl Workload {
             end_time: sim.now(),
             series,
             events,
+            solves: sim.solve_stats(),
         }
     }
 }
