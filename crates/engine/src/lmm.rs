@@ -395,6 +395,9 @@ pub struct SolveStats {
     pub given_up: u64,
     /// Pops rolled back while filling in order.
     pub rolled_back: u64,
+    /// Constraints that did not pop, found over-full at the end of a
+    /// filling in order and moved back.
+    pub over_full: u64,
 }
 
 /// A set of constraints and variables, and their max-min fair solution.
@@ -1114,6 +1117,7 @@ impl System {
                     None => break true,
                     Some((c, i)) => {
                         // It goes before the pop that froze its last variable.
+                        self.stats.over_full += 1;
                         let rolled = self.pops.len() - i;
                         if rolled > budget {
                             break false;
