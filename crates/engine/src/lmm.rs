@@ -299,15 +299,15 @@ impl Load {
     }
 }
 
-/// One step of the filling: a constraint saturated (or a variable reached
-/// its bound, `cnst == NONE`) at `level`; what it changed starts at
-/// `log_start` in the log, the variables it froze at `frozen_start`.
+/// One step of the filling: constraint `cnst` saturated (or variable `var`
+/// reached its bound, `cnst == NONE`) at `level`; what it changed starts at
+/// `log_start` in the log.
 #[derive(Clone, Copy, Debug)]
 struct Pop {
     level: f64,
     cnst: u32,
+    var: u32,
     log_start: u32,
-    frozen_start: u32,
 }
 
 /// What a pop changed on a constraint, to undo it: the use before, and the
@@ -413,17 +413,23 @@ pub struct System {
     variables: Vec<Variable>,
     free_variables: Vec<usize>,
     alive: Vec<u32>,
-    /// Per variable (dense, read by every pop): the pop that froze it in the
-    /// current filling (`NONE`: not frozen), its bottleneck (a constraint,
-    /// `BOUND` or `NONE`), and its bound level `min(b_v, fatpipe) / w_v`.
-    frozen_at: Vec<u32>,
+    /// Per variable (dense, read by every pop): its bottleneck (a
+    /// constraint, `BOUND` or `NONE`), its bound level `min(b_v, fatpipe) /
+    /// w_v`, and, at its bound, the pop that froze it in the current filling
+    /// (`NONE`: not frozen). A variable bottlenecked on a constraint is
+    /// frozen by that constraint's pop (`popped_at`): a pop freezes its
+    /// variables without visiting them ([`System::frozen_by`]).
     bottleneck: Vec<u32>,
     bound_level: Vec<f64>,
-    /// The filling: its pops in order, what each changed on the constraints
-    /// it touched, and the variables frozen, pop by pop.
+    frozen_at: Vec<u32>,
+    /// Variables with a finite bound level (each can bind).
+    bounded: u32,
+    /// Per constraint: its pop in the current filling (`NONE`: none).
+    popped_at: Vec<u32>,
+    /// The filling: its pops in order, and what each changed on the
+    /// constraints it touched.
     pops: Vec<Pop>,
     log: Vec<Undo>,
-    frozen: Vec<u32>,
     /// Where the last solve started in `pops`.
     solved_from: usize,
     /// Variables whose bottleneck the last solve changed, and those whose
@@ -491,6 +497,7 @@ impl System {
             ..Load::default()
         });
         self.level.push(f64::INFINITY);
+        self.popped_at.push(NONE);
         self.full = true;
         self.constraints.len() - 1
     }
@@ -505,7 +512,7 @@ impl System {
             for k in 0..self.constraints[c].elements.len() {
                 let v = self.constraints[c].elements[k].var as usize;
                 self.variables[v].fatpipe_bound = self.fatpipe_bound(v);
-                self.bound_level[v] = self.compute_bound_level(v);
+                self.update_bound_level(v);
                 self.rebound.push(v as u32);
             }
         } else {
@@ -592,7 +599,7 @@ impl System {
             });
         }
         self.variables[id].fatpipe_bound = self.fatpipe_bound(id);
-        self.bound_level[id] = self.compute_bound_level(id);
+        self.update_bound_level(id);
         self.full = true;
         id
     }
@@ -604,6 +611,7 @@ impl System {
         self.forget(v, 0, true);
         self.drop_records(v);
         self.bottleneck[v] = NONE;
+        self.set_bound_level(v, f64::INFINITY);
         let elements = std::mem::take(&mut self.variables[v].elements);
         for e in elements.as_slice() {
             let cnst = &mut self.constraints[e.cnst as usize];
@@ -661,7 +669,7 @@ impl System {
             "bound must be > 0 (use INFINITY for none), got {bound}"
         );
         self.variables[v].bound = bound;
-        self.bound_level[v] = self.compute_bound_level(v);
+        self.update_bound_level(v);
         self.rebound.push(v as u32);
         self.full = true;
     }
@@ -755,6 +763,31 @@ impl System {
         bound
     }
 
+    fn update_bound_level(&mut self, v: VariableId) {
+        self.set_bound_level(v, self.compute_bound_level(v));
+    }
+
+    /// Sets `v`'s bound level, counting the variables whose is finite.
+    fn set_bound_level(&mut self, v: VariableId, level: f64) {
+        let was = self.bound_level[v].is_finite();
+        self.bound_level[v] = level;
+        match (was, level.is_finite()) {
+            (false, true) => self.bounded += 1,
+            (true, false) => self.bounded -= 1,
+            _ => {}
+        }
+    }
+
+    /// The pop that froze `v` in the current filling, `NONE` if none.
+    #[inline]
+    fn frozen_by(&self, v: usize) -> u32 {
+        match self.bottleneck[v] {
+            BOUND => self.frozen_at[v],
+            NONE => NONE,
+            b => self.popped_at[b as usize],
+        }
+    }
+
     fn compute_bound_level(&self, v: VariableId) -> f64 {
         let var = &self.variables[v];
         let bound = var.bound.min(var.fatpipe_bound);
@@ -775,7 +808,7 @@ impl System {
             self.full = true;
             return;
         }
-        let k = self.frozen_at[v];
+        let k = self.frozen_by(v);
         if k == NONE {
             // Unlimited (no shared constraint, no bound): it weighs on nothing.
             return;
@@ -876,7 +909,7 @@ impl System {
         self.solved_from = 0;
         self.pops.clear();
         self.log.clear();
-        self.frozen.clear();
+        self.popped_at.fill(NONE);
         for (c, load) in self.load.iter_mut().enumerate() {
             if load.used != 0.0 {
                 self.changes.mark(c as u32);
@@ -917,7 +950,7 @@ impl System {
         // bound: its rate is infinite.
         for k in 0..self.alive.len() {
             let v = self.alive[k] as usize;
-            if self.frozen_at[v] == NONE && self.bottleneck[v] != NONE {
+            if self.frozen_by(v) == NONE && self.bottleneck[v] != NONE {
                 self.drop_records(v);
                 self.bottleneck[v] = NONE;
             }
@@ -954,29 +987,43 @@ impl System {
             }
         }
         self.log.truncate(pop.log_start as usize);
-        for &v in &self.frozen[pop.frozen_start as usize..] {
-            self.frozen_at[v as usize] = NONE;
-            let level = self.bound_level[v as usize];
-            if level.is_finite() && self.variables[v as usize].alive_slot != u32::MAX {
-                s.bounded.push((level, v));
-            }
-        }
-        // The order of the undone pops: a variable switches only where the
-        // new filling overtakes it.
+        // The undone pops are open again, in their order: a variable
+        // switches only where the new filling overtakes it.
         s.undone_bounds.clear();
         for (j, p) in self.pops[k..].iter().enumerate() {
             if p.cnst != NONE {
+                self.popped_at[p.cnst as usize] = NONE;
                 s.rank[p.cnst as usize] = j as u32;
             } else {
-                let v = self.frozen[p.frozen_start as usize];
-                s.var_rank[v as usize] = j as u32;
-                s.undone_bounds.push(v);
+                self.frozen_at[p.var as usize] = NONE;
+                s.var_rank[p.var as usize] = j as u32;
+                s.undone_bounds.push(p.var);
             }
         }
         s.redone.clear();
         s.redone.resize(self.pops.len() - k, false);
         s.first_open = 0;
-        self.frozen.truncate(pop.frozen_start as usize);
+        if self.bounded > 0 {
+            // The variables they froze that can reach a bound: at a bound, or
+            // the first record of each on the constraint.
+            let mut unfreeze = |v: u32| {
+                let level = self.bound_level[v as usize];
+                if level.is_finite() && self.variables[v as usize].alive_slot != u32::MAX {
+                    s.bounded.push((level, v));
+                }
+            };
+            for p in &self.pops[k..] {
+                if p.cnst == NONE {
+                    unfreeze(p.var);
+                    continue;
+                }
+                for r in &self.constraints[p.cnst as usize].records {
+                    if r.var != NONE && r.var & FIRST != 0 {
+                        unfreeze(r.var & !FIRST);
+                    }
+                }
+            }
+        }
         for p in &self.pending {
             let load = &mut self.load[p.cnst as usize];
             load.weight_sum = load.weight_sum - p.old + p.new;
@@ -1033,7 +1080,7 @@ impl System {
                 .scratch
                 .bounded
                 .last()
-                .is_some_and(|&(_, v)| self.frozen_at[v as usize] != NONE)
+                .is_some_and(|&(_, v)| self.frozen_by(v as usize) != NONE)
             {
                 self.scratch.bounded.pop();
             }
@@ -1207,10 +1254,6 @@ impl System {
             load.unfrozen += u.unfrozen;
         }
         self.log.truncate(pop.log_start as usize);
-        for &v in &self.frozen[pop.frozen_start as usize..] {
-            self.frozen_at[v as usize] = NONE;
-        }
-        self.frozen.truncate(pop.frozen_start as usize);
         while let Some(&(j, v, b)) = self.scratch.switches.last() {
             if (j as usize) < i {
                 break;
@@ -1225,7 +1268,13 @@ impl System {
         }
         let s = &mut self.scratch;
         for p in &self.pops[i..] {
-            let rank = s.rank[p.cnst as usize];
+            let rank = if p.cnst != NONE {
+                self.popped_at[p.cnst as usize] = NONE;
+                s.rank[p.cnst as usize]
+            } else {
+                self.frozen_at[p.var as usize] = NONE;
+                s.var_rank[p.var as usize]
+            };
             if rank != NONE {
                 s.redone[rank as usize] = false;
                 s.first_open = s.first_open.min(rank as usize);
@@ -1234,13 +1283,13 @@ impl System {
         self.pops.truncate(i);
     }
 
-    fn start_pop(&mut self, level: f64, cnst: u32) -> u32 {
+    fn start_pop(&mut self, level: f64, cnst: u32, var: u32) -> u32 {
         let k = self.pops.len() as u32;
         self.pops.push(Pop {
             level,
             cnst,
+            var,
             log_start: self.log.len() as u32,
-            frozen_start: self.frozen.len() as u32,
         });
         k
     }
@@ -1249,8 +1298,10 @@ impl System {
     /// freezes there (switching to it if its bottleneck was elsewhere), and
     /// its records take their use off the other constraints.
     fn pop_constraint(&mut self, x: u32, level: f64) {
-        let k = self.start_pop(level, x);
+        let k = self.start_pop(level, x, NONE);
         let xi = x as usize;
+        // Its variables, and those that switch to it, are frozen.
+        self.popped_at[xi] = k;
         let load = &mut self.load[xi];
         self.log.push(Undo {
             cnst: x,
@@ -1276,7 +1327,7 @@ impl System {
         if look {
             for i in 0..self.constraints[xi].elements.len() {
                 let v = self.constraints[xi].elements[i].var as usize;
-                if self.frozen_at[v] == NONE && self.bottleneck[v] != x {
+                if self.frozen_by(v) == NONE && self.bottleneck[v] != x {
                     if self.scratch.in_order {
                         self.scratch
                             .switches
@@ -1291,22 +1342,14 @@ impl System {
             load,
             log,
             changes,
-            frozen_at,
-            frozen,
             ..
         } = self;
         let records = &constraints[xi].records;
         log.reserve(records.len());
         for r in records {
-            if r.var & FIRST != 0 {
-                if r.var == NONE {
-                    continue;
-                }
-                let v = r.var & !FIRST;
-                frozen_at[v as usize] = k;
-                frozen.push(v);
-            }
-            if r.cnst == x {
+            // A record left by a variable that moved away, or one that only
+            // marks a variable with no other constraint.
+            if r.var == NONE || r.cnst == x {
                 continue;
             }
             take_off(
@@ -1323,10 +1366,9 @@ impl System {
     /// Variable `v` reaches its bound level `level` before any constraint
     /// it crosses saturates.
     fn pop_bound(&mut self, v: u32, level: f64) {
-        let k = self.start_pop(level, NONE);
+        let k = self.start_pop(level, NONE, v);
         let vi = v as usize;
         self.frozen_at[vi] = k;
-        self.frozen.push(v);
         self.scratch.redo_bound_of(vi);
         if self.bottleneck[vi] != BOUND {
             self.drop_records(vi);

@@ -151,7 +151,7 @@ fn a_larger_star_takes_every_repair_and_still_equals_a_fresh_solve() {
                 dst,
                 weight: 1.0,
                 count: 1 + (splitmix(&mut seed) % 3) as u32,
-                switch: splitmix(&mut seed) % 4 == 0,
+                switch: splitmix(&mut seed).is_multiple_of(4),
             }
         })
         .collect();
