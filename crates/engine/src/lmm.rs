@@ -287,9 +287,6 @@ struct Load {
     weight_sum: f64,
     /// Unfrozen variables on it.
     unfrozen: u32,
-    /// During a solve: its place in the sorted levels is out of date (too
-    /// low), because a freeze took weight off it.
-    stale: bool,
 }
 
 impl Load {
@@ -1064,13 +1061,12 @@ impl System {
         // Highest level first, so the next bound to bind is popped from the end.
         s.bounded.sort_unstable_by(|a, b| b.0.total_cmp(&a.0));
         // A freeze only raises the level of the other constraints the
-        // variable crosses (it took less than their level), so a touched
-        // constraint is marked stale and filed again when it reaches the
-        // front.
+        // variable crosses (it took less than their level), so a constraint
+        // whose level rose since it was filed is filed again when it
+        // reaches the front.
         s.levels.clear();
         for &c in &s.candidates {
-            let load = &mut self.load[c as usize];
-            load.stale = false;
+            let load = &self.load[c as usize];
             if !self.fatpipe[c as usize] && load.unfrozen > 0 {
                 s.levels.push(load.level(), c);
             }
@@ -1092,15 +1088,17 @@ impl System {
                 let Some((level, c)) = s.levels.first() else {
                     break None;
                 };
-                let load = &mut self.load[c as usize];
+                let load = &self.load[c as usize];
                 if load.unfrozen == 0 {
                     s.levels.take_first();
-                } else if load.stale {
-                    // Its level only rose: it moves back.
-                    load.stale = false;
-                    s.levels.file_first_again(load.level());
+                    continue;
+                }
+                let now = load.level();
+                if now > level {
+                    // Its level rose: it moves back.
+                    s.levels.file_first_again(now);
                 } else {
-                    break Some((level, c));
+                    break Some((now, c));
                 }
             };
             match best {
@@ -1412,7 +1410,6 @@ fn take_off(
     } else {
         load.weight_sum - weight
     };
-    load.stale = true;
 }
 
 /// The coefficient of a resource used twice by one activity: the uses add
