@@ -340,8 +340,10 @@ struct Scratch {
     /// Solving again: which of the pops undone (in their order) the new
     /// filling has done again, and the first it has not. A constraint's
     /// (`rank`) or a bounded variable's (`var_rank`) place among them,
-    /// `NONE` if none; the variables of the undone bound pops.
+    /// `NONE` if none; the constraints of the undone constraint pops and
+    /// the variables of the undone bound pops.
     redone: Vec<bool>,
+    undone: Vec<u32>,
     undone_bounds: Vec<u32>,
     first_open: usize,
     rank: Vec<u32>,
@@ -986,11 +988,13 @@ impl System {
         self.log.truncate(pop.log_start as usize);
         // The undone pops are open again, in their order: a variable
         // switches only where the new filling overtakes it.
+        s.undone.clear();
         s.undone_bounds.clear();
         for (j, p) in self.pops[k..].iter().enumerate() {
             if p.cnst != NONE {
                 self.popped_at[p.cnst as usize] = NONE;
                 s.rank[p.cnst as usize] = j as u32;
+                s.undone.push(p.cnst);
             } else {
                 self.frozen_at[p.var as usize] = NONE;
                 s.var_rank[p.var as usize] = j as u32;
@@ -1031,21 +1035,19 @@ impl System {
         for &c in &s.candidates {
             s.candidate[c as usize] = false;
         }
-        let undone = self.pops.split_off(k);
+        self.pops.truncate(k);
         // Without bounds in play, the new filling is nearly always the last
         // one's order with a few constraints moved: try that order first.
         let bounds_in_play = !s.bounded.is_empty() || !s.undone_bounds.is_empty();
-        if !bounds_in_play && self.fill_in_order(&undone) {
+        if !bounds_in_play && self.fill_in_order() {
             self.stats.in_order += 1;
         } else {
             self.stats.sorted += 1;
             self.fill();
         }
         let s = &mut self.scratch;
-        for p in &undone {
-            if p.cnst != NONE {
-                s.rank[p.cnst as usize] = NONE;
-            }
+        for &c in &s.undone {
+            s.rank[c as usize] = NONE;
         }
         for &v in &s.undone_bounds {
             s.var_rank[v as usize] = NONE;
@@ -1117,7 +1119,7 @@ impl System {
     }
 
     /// The filling again from the restart, tried in the order of the pops
-    /// it `undone` (then the other constraints it touched), without sorting
+    /// it undid (then the other constraints it touched), without sorting
     /// anything, and checked as it goes.
     ///
     /// Why a check suffices. With the constraints popped in a given order,
@@ -1140,11 +1142,11 @@ impl System {
     /// or an over-full constraint at the end, it gives up: everything is
     /// rolled back to the restart and `fill` runs. Returns whether it
     /// filled.
-    fn fill_in_order(&mut self, undone: &[Pop]) -> bool {
+    fn fill_in_order(&mut self) -> bool {
         let k = self.pops.len();
         let s = &mut self.scratch;
         s.order.clear();
-        s.order.extend(undone.iter().map(|p| p.cnst));
+        s.order.extend_from_slice(&s.undone);
         for &c in &s.candidates {
             if s.rank[c as usize] == NONE && !self.fatpipe[c as usize] {
                 s.order.push(c);
