@@ -1,16 +1,20 @@
-//! The constraints waiting to saturate during a filling, smallest level first.
+//! The constraints waiting to saturate during a sorted filling, smallest
+//! level first: a solve from scratch, or a solve again with bounds in play
+//! (a solve again without bounds fills in the last order instead, unsorted:
+//! `crate::lmm`, "Filling again in the last order").
 //!
-//! The filling (`crate::lmm`) takes the constraint with the smallest level,
-//! freezes its variables, and so raises the levels of the constraints they
-//! also cross; a raised one is only marked, and moved back when it comes
-//! first ("filed again"). Levels move little from one pop to the next, so a
+//! The filling takes the constraint with the smallest level, freezes its
+//! variables, and so raises the levels of the constraints they also cross;
+//! a raised one keeps its place until it comes first, and is then moved
+//! back ("filed again"). Levels move little from one pop to the next, so a
 //! sorted list where the first entry steps back a few places beats a binary
-//! heap here: on the benchmark's star at 16,000 flows, 0.204 s against
-//! 0.240 s for `std`'s heap (and 0.28 s for a radix heap, whose buckets
-//! redistribute most of the list, the levels' bits being close; sorting
-//! only the front, a chunk at a time, cost more than it saved). Keys are
-//! `(level bits, constraint)`: levels are non-negative, so their bits order
-//! like the numbers, and the constraint breaks ties.
+//! heap here: measured on the benchmark's star at 16,000 flows when every
+//! restart filled sorted, 0.204 s against 0.240 s for `std`'s heap (and
+//! 0.28 s for a radix heap, whose buckets redistribute most of the list, the
+//! levels' bits being close; sorting only the front, a chunk at a time,
+//! cost more than it saved). Keys are `(level bits, constraint)`: levels
+//! are non-negative, so their bits order like the numbers, and the
+//! constraint breaks ties.
 
 /// How far an entry filed again is moved step by step before searching.
 const STEPS: usize = 16;

@@ -57,8 +57,10 @@
 //! take their use off the other constraints: each constraint keeps, for the
 //! variables bottlenecked on it, one *record* per other element
 //! `(c', n_v · w_v · a_c'v)`, contiguous, and the pop adds `record · λ` to
-//! each `c'`'s use and takes it off `S_c'` (its first record of a variable
-//! also marks the variable frozen). A variable on the popped constraint
+//! each `c'`'s use and takes it off `S_c'`. Nor does it mark them frozen: a
+//! variable bottlenecked on a constraint is frozen once that constraint has
+//! popped in the current filling (`System::frozen_by`), so a pop costs one
+//! write for its variables, plus one per record. A variable on the popped constraint
 //! but bottlenecked elsewhere, and still unfrozen, *switches*: its records
 //! move to the popped constraint. Looking for such variables means walking
 //! the constraint's variable list; a solve from scratch walks every list,
@@ -78,12 +80,12 @@
 //! before and the weight and unfrozen variables it took off; solving again
 //! from pop `k* = min k_v` undoes the log back to `k*`, applies the changes
 //! (less weight on the changed variables' constraints), and fills on from
-//! there. The undo is exact where it matters: every constraint is empty
-//! after a filling (its weight is reset to exactly 0 when its last variable
-//! freezes), so its state at `k*` is the use before the first pop from `k*`
-//! on that touched it, and the sum of the weights those pops took off. Any other
-//! change (a new variable, more activities, a new bound or capacity) solves
-//! from scratch.
+//! there (in the last filling's order, below). The undo is exact where it
+//! matters: every constraint is empty after a filling (its weight is reset
+//! to exactly 0 when its last variable freezes), so its state at `k*` is the
+//! use before the first pop from `k*` on that touched it, and the sum of the
+//! weights those pops took off. Any other change (a new variable, more
+//! activities, a new bound or capacity) solves from scratch.
 //!
 //! Worked example: links L1 (capacity 6) and L2 (capacity 10); x uses L1,
 //! y uses L1 and L2, z uses L2, all weight 1. The fill: L1 saturates at 3
@@ -111,12 +113,43 @@
 //! more than 1e-12. A search for the component would cost as much as the
 //! pass it could save, so there is none.
 //!
+//! # Filling again in the last order
+//!
+//! Sorting the constraints to fill again, and keeping them sorted as their
+//! levels rise, cost as much as the filling itself. It is rarely needed:
+//! after an activity leaves, the new filling is the last one's order with a
+//! constraint or two moved by a pop or two (on the benchmark's star at
+//! 16,000 flows, 90 % of the pops keep their place; 2.0 constraints move per
+//! event). So a restart fills in that order, unsorted, and checks it as it
+//! goes (`System::fill_in_order`):
+//!
+//! - each variable freezes at the first of its constraints to pop, and each
+//!   popped constraint is exactly full;
+//! - if the levels come out non-decreasing in that order and no constraint
+//!   that did not pop is over-full (beyond rounding, `FULL_WITHIN`), every
+//!   variable has a *bottleneck*: a full constraint on which no variable
+//!   runs faster relative to its weight (the others froze at earlier pops,
+//!   at lower levels). That characterises the max-min fair rates, which
+//!   are unique, so the filling is the one the sorted levels would give;
+//! - a constraint taken out of turn shows: one whose level was below a pop's
+//!   only falls as variables freeze above it, so it pops below the last pop
+//!   or ends over-full. It then goes before the first pop above its level
+//!   (or before the pop that froze its last variable): those pops are
+//!   rolled back (`System::roll_back_to`, the variables that switched to
+//!   them switch back) and done again after it.
+//!
+//! After more rolled-back pops than the filling has (levels tied to the
+//! last bit can take turns), it gives up: the state goes back to the
+//! restart and the sorted filling runs. With bounds in play it runs at once
+//! (a bound pop has no place in the last order to keep). [`SolveStats`]
+//! counts what happened.
+//!
 //! The cost per event is therefore one pass over what the pops from `k*` on
-//! logged (the undo) and one over their records (the fill), plus the sort
-//! of the constraints to fill again (`crate::levels`). On the benchmark's
-//! star at 16,000 flows (2,900 live route classes on 128 link directions),
-//! an event undoes 1,310 log entries and refills 54 pops with 1,500
-//! records; a pop walks its variable list in 6 % of pops (3.3 per event),
+//! logged (the undo) and one over their records (the fill), with no sort.
+//! On the benchmark's star at 16,000 flows (2,900 live route classes on 128
+//! link directions), an event undoes 1,310 log entries and refills 54 pops
+//! with 1,500 records, plus 3.5 pops rolled back and done again; 3 of
+//! 16,000 restarts give up. A pop walks its variable list in 6 % of pops,
 //! and 2.6 variables switch in the 64 % of events where any does.
 //!
 //! # Which uses changed
@@ -1118,30 +1151,10 @@ impl System {
         }
     }
 
-    /// The filling again from the restart, tried in the order of the pops
-    /// it undid (then the other constraints it touched), without sorting
-    /// anything, and checked as it goes.
-    ///
-    /// Why a check suffices. With the constraints popped in a given order,
-    /// each variable freezes at the first of its constraints to pop, and
-    /// each popped constraint is exactly full. If the levels come out
-    /// non-decreasing in that order and no constraint that did not pop is
-    /// over-full, every variable has a bottleneck: a full constraint on
-    /// which no variable runs at a higher level than it (the others froze
-    /// at earlier pops, at lower levels). That is the max-min fair solution
-    /// (it is unique), so the filling is the one the sorted levels give.
-    /// Conversely a constraint popped out of turn shows: one whose level
-    /// was below a pop's only falls further as variables freeze above it,
-    /// so it pops below the last pop or ends over-full.
-    ///
-    /// When the constraint tried next is below the last pop, it goes before
-    /// the first pop above its level: those pops are rolled back
-    /// ([`System::roll_back_to`]) and tried again after it. On the
-    /// benchmark's star at 16,000 flows 2 constraints move per event, by a
-    /// pop or two each. After more rolled-back pops than the filling has,
-    /// or an over-full constraint at the end, it gives up: everything is
-    /// rolled back to the restart and `fill` runs. Returns whether it
-    /// filled.
+    /// The filling again from the restart in the order of the pops it
+    /// undid, then the other constraints it touched, checked as it goes
+    /// (the module header's "Filling again in the last order"). Returns
+    /// whether it filled; if not, the state is back at the restart.
     fn fill_in_order(&mut self) -> bool {
         let k = self.pops.len();
         let s = &mut self.scratch;
