@@ -84,8 +84,14 @@
 //! matters: every constraint is empty after a filling (its weight is reset
 //! to exactly 0 when its last variable freezes), so its state at `k*` is the
 //! use before the first pop from `k*` on that touched it, and the sum of the
-//! weights those pops took off. Any other change (a new variable, more
-//! activities, a new bound or capacity) solves from scratch.
+//! weights those pops took off.
+//!
+//! A change that adds work (a new variable, more activities) may saturate a
+//! constraint before any pop, so it solves again from the first pop: the
+//! whole log is undone, which rebuilds every constraint's state at 0 from
+//! what the pops logged (cheaper than summing every variable's elements
+//! again), and a new variable is looked for by the pops of its constraints
+//! (it has no bottleneck yet). A new bound or capacity solves from scratch.
 //!
 //! Worked example: links L1 (capacity 6) and L2 (capacity 10); x uses L1,
 //! y uses L1 and L2, z uses L2, all weight 1. The fill: L1 saturates at 3
@@ -352,14 +358,15 @@ struct Undo {
     weight: f64,
 }
 
-/// A change since the last solve to the weight of a variable frozen then:
-/// on `cnst`, `S` loses `old` and gains `new`; `gone` when the variable left.
+/// A change since the last solve to the weight of a variable on `cnst`:
+/// `S` loses `old` and gains `new`, and the variables on it change by
+/// `joins` (-1: it left, +1: it is new, 0: its count changed).
 #[derive(Clone, Copy, Debug)]
 struct Pending {
     cnst: u32,
     old: f64,
     new: f64,
-    gone: bool,
+    joins: i32,
 }
 
 /// Per-solve scratch state, kept to avoid allocating at every event.
@@ -383,8 +390,10 @@ struct Scratch {
     first_open: usize,
     rank: Vec<u32>,
     var_rank: Vec<u32>,
-    /// Solving from scratch: every pop looks for variables to switch.
+    /// Solving from scratch: every pop looks for variables to switch;
+    /// solving again: the constraints of the new variables do.
     look_everywhere: bool,
+    look_for_new: Vec<bool>,
     /// Filling again in the last filling's order (`System::fill_in_order`):
     /// the constraints in the order they are tried, where in it each pop
     /// since the restart came from, and the variables that switched, as
@@ -475,6 +484,9 @@ pub struct System {
     full: bool,
     restart: Option<u32>,
     pending: Vec<Pending>,
+    /// Variables added since the last solve, when it starts again from the
+    /// first pop.
+    arrived: Vec<u32>,
     scratch: Scratch,
     changes: Changes,
     stats: SolveStats,
@@ -634,7 +646,7 @@ impl System {
         }
         self.variables[id].fatpipe_bound = self.fatpipe_bound(id);
         self.update_bound_level(id);
-        self.full = true;
+        self.arrive(id, 0);
         id
     }
 
@@ -675,12 +687,12 @@ impl System {
             return;
         }
         if count > old {
-            // More weight may saturate a constraint earlier than any pop.
-            self.full = true;
+            self.variables[v].count = count;
+            self.arrive(v, old);
         } else {
             self.forget(v, count, false);
+            self.variables[v].count = count;
         }
-        self.variables[v].count = count;
         // Its records, if it is bottlenecked on a constraint, carry n · w · a.
         let var = &self.variables[v];
         let n_weight = count as f64 * var.weight;
@@ -854,8 +866,40 @@ impl System {
                 cnst: e.cnst,
                 old: old * e.coeff,
                 new: new * e.coeff,
-                gone,
+                joins: -i32::from(gone),
             });
+        }
+    }
+
+    /// Notes that variable `v` now stands for more activities than the
+    /// `old` of the last solve (0: it is new). More weight may saturate a
+    /// constraint before any pop of the last filling, so the solution may
+    /// change from the first pop: the solve starts again there, with its
+    /// constraints' weight changed (solving from scratch only when there is
+    /// no filling to start from, or nothing for the new one to weigh on).
+    fn arrive(&mut self, v: VariableId, old: u32) {
+        let var = &self.variables[v];
+        if self.full || self.pops.is_empty() || var.elements.len == 0 {
+            self.full = true;
+            return;
+        }
+        if old > 0 && !var.solved {
+            // Added since the last solve: it is already arriving.
+            self.full = true;
+            return;
+        }
+        self.restart = Some(0);
+        let (before, after) = (old as f64 * var.weight, var.count as f64 * var.weight);
+        for e in var.elements.as_slice() {
+            self.pending.push(Pending {
+                cnst: e.cnst,
+                old: before * e.coeff,
+                new: after * e.coeff,
+                joins: i32::from(old == 0),
+            });
+        }
+        if old == 0 {
+            self.arrived.push(v as u32);
         }
     }
 
@@ -930,6 +974,7 @@ impl System {
         self.full = false;
         self.restart = None;
         self.pending.clear();
+        self.arrived.clear();
         for v in std::mem::take(&mut self.rebound) {
             if self.variables[v as usize].alive_slot != u32::MAX {
                 self.switched.push(v);
@@ -1001,6 +1046,7 @@ impl System {
         s.candidate.resize(self.load.len(), false);
         s.rank.resize(self.load.len(), NONE);
         s.var_rank.resize(self.variables.len(), NONE);
+        s.look_for_new.resize(self.load.len(), false);
         // Every constraint is full after a filling (no weight and no
         // unfrozen variable left on it), so its state at pop `k` is the use
         // before the first pop from `k` on that touched it, and the sum of
@@ -1063,8 +1109,23 @@ impl System {
         for p in &self.pending {
             let load = &mut self.load[p.cnst as usize];
             load.weight_sum = load.weight_sum - p.old + p.new;
-            if p.gone {
-                load.unfrozen -= 1;
+            load.unfrozen = load.unfrozen.wrapping_add_signed(p.joins);
+            if !s.candidate[p.cnst as usize] {
+                // A constraint no variable crossed before the new one.
+                s.candidate[p.cnst as usize] = true;
+                s.candidates.push(p.cnst);
+                self.changes.mark(p.cnst);
+            }
+        }
+        // A new variable is frozen by whichever of its constraints pops
+        // first: those look for it.
+        for &v in &self.arrived {
+            let level = self.bound_level[v as usize];
+            if level.is_finite() {
+                s.bounded.push((level, v));
+            }
+            for e in self.variables[v as usize].elements.as_slice() {
+                s.look_for_new[e.cnst as usize] = true;
             }
         }
         for &c in &s.candidates {
@@ -1083,6 +1144,17 @@ impl System {
         let s = &mut self.scratch;
         for &c in &s.undone {
             s.rank[c as usize] = NONE;
+        }
+        for &v in &self.arrived {
+            let var = &mut self.variables[v as usize];
+            var.solved = true;
+            for e in var.elements.as_slice() {
+                s.look_for_new[e.cnst as usize] = false;
+            }
+            if self.bottleneck[v as usize] == NONE {
+                // New and unlimited: reported all the same.
+                self.switched.push(v);
+            }
         }
         for &v in &s.undone_bounds {
             s.var_rank[v as usize] = NONE;
@@ -1349,7 +1421,9 @@ impl System {
         if rank != NONE {
             s.redo(rank);
         }
-        let look = s.look_everywhere || s.first_open < (rank as usize).min(s.redone.len());
+        let look = s.look_everywhere
+            || s.look_for_new[xi]
+            || s.first_open < (rank as usize).min(s.redone.len());
         if look {
             for i in 0..self.constraints[xi].elements.len() {
                 let v = self.constraints[xi].elements[i].var as usize;
