@@ -1249,15 +1249,13 @@ impl System {
                 // Tried them all: done unless one that did not pop is over-full.
                 match self.over_full(k) {
                     None => break true,
-                    Some((c, i)) => {
+                    Some((from, i)) => {
                         // It goes before the pop that froze its last variable.
                         self.stats.over_full += 1;
-                        let rolled = self.pops.len() - i;
-                        if rolled > budget {
-                            break false;
+                        match self.move_back(k, i, from, &mut budget) {
+                            Some(to) => at = to,
+                            None => break false,
                         }
-                        budget -= rolled;
-                        at = self.move_back(k, i, c);
                         continue;
                     }
                 }
@@ -1272,12 +1270,10 @@ impl System {
                 // `c` saturates below pops already done: it goes before the
                 // first of them above its level.
                 let i = k + self.pops[k..].partition_point(|p| p.level <= level);
-                let rolled = self.pops.len() - i;
-                if rolled > budget {
-                    break false;
+                match self.move_back(k, i, at, &mut budget) {
+                    Some(to) => at = to,
+                    None => break false,
                 }
-                budget -= rolled;
-                at = self.move_back(k, i, c);
                 continue;
             }
             // The next one saturating first: `c` is not the lowest, it
@@ -1305,37 +1301,47 @@ impl System {
 
     /// After filling in order from pop `k`: a constraint that did not pop
     /// and is over-full, and the pop that froze its last variable.
-    fn over_full(&mut self, k: usize) -> Option<(u32, usize)> {
+    /// After filling in order from pop `k`: the place in the order of a
+    /// constraint that did not pop and is over-full, and the pop that froze
+    /// its last variable (its last change in the log; the restart if none).
+    fn over_full(&mut self, k: usize) -> Option<(usize, usize)> {
         let s = &mut self.scratch;
         for p in &self.pops[k..] {
             s.candidate[p.cnst as usize] = true;
         }
-        let over = s.order.iter().copied().find(|&c| {
+        let over = s.order.iter().position(|&c| {
             let load = &self.load[c as usize];
             !s.candidate[c as usize] && load.used > load.capacity * (1.0 + FULL_WITHIN)
         });
         for p in &self.pops[k..] {
             s.candidate[p.cnst as usize] = false;
         }
-        let c = over?;
-        // Its last change is in the log (it was open at the restart).
-        let entry = self.log.iter().rposition(|u| u.cnst == c)? as u32;
-        let i = self.pops.partition_point(|p| p.log_start <= entry) - 1;
-        Some((c, i.max(k)))
+        let from = over?;
+        let c = self.scratch.order[from];
+        let i = match self.log.iter().rposition(|u| u.cnst == c) {
+            Some(entry) => self.pops.partition_point(|p| p.log_start <= entry as u32) - 1,
+            None => k,
+        };
+        Some((from, i.max(k)))
     }
 
-    /// Moves constraint `c` of the order to just before pop `i`'s (from
-    /// the restart `k` on), rolls back to pop `i`, and returns `c`'s place.
-    fn move_back(&mut self, k: usize, i: usize, c: u32) -> usize {
+    /// Moves the constraint at place `from` in the order to just before pop
+    /// `i`'s (from the restart `k` on), rolls back to pop `i`, and returns
+    /// its new place. `None` (give up) when that would roll back more pops
+    /// than are left in `budget`, or pop `i`'s is not before it (rounding).
+    fn move_back(&mut self, k: usize, i: usize, from: usize, budget: &mut usize) -> Option<usize> {
+        let rolled = self.pops.len() - i;
         let s = &mut self.scratch;
-        let from = s.order.iter().rposition(|&o| o == c).expect("in the order");
         let to = s.order_at[i - k] as usize;
-        debug_assert!(to < from);
+        if rolled > *budget || to >= from {
+            return None;
+        }
+        *budget -= rolled;
         s.order[to..=from].rotate_right(1);
         s.order_at.truncate(i - k);
-        self.stats.rolled_back += (self.pops.len() - i) as u64;
+        self.stats.rolled_back += rolled as u64;
         self.roll_back_to(i);
-        to
+        Some(to)
     }
 
     /// Undoes the pops from `i` on, in the middle of a filling: each
