@@ -72,7 +72,10 @@ impl<T: Copy> Run<'_, T> {
         self.watch_lacpdus();
         self.update_carriers();
         self.follow_rules();
-        let keys: Vec<usize> = self.running.keys().copied().collect();
+        // In connection order: a restored connection may be re-routed, and
+        // the engine's arithmetic follows the order of its changes.
+        let mut keys: Vec<usize> = self.running.keys().copied().collect();
+        keys.sort_unstable();
         for k in keys {
             self.update_blackhole(self.sim.now(), k);
         }
