@@ -12,6 +12,7 @@ own, would all agree by chance one time in 128.
 """
 
 from pathlib import Path
+from typing import Any
 
 import hvnet
 from hvnet.model.loader import parse_scenario
@@ -19,14 +20,14 @@ from hvnet.model.loader import parse_scenario
 SCENARIO = Path(__file__).parent / "data" / "failover_restore.yaml"
 
 
-def _results() -> dict:
+def _results() -> dict[str, Any]:
     scenario = parse_scenario(SCENARIO.read_text(), SCENARIO.name)
     data = hvnet.simulate(scenario).model_dump(mode="json")
     data.pop("wall_s")
     return data
 
 
-def test_runs_of_one_scenario_agree_to_the_bit():
+def test_runs_of_one_scenario_agree_to_the_bit() -> None:
     first = _results()
     for run in range(7):
         assert _results() == first, f"run {run + 2} differs from the first"
