@@ -111,9 +111,15 @@ class _Planner:
         self.filename = filename
         self.where = {vm.name: vm.host for vm in scenario.vms}
         self.memory = {vm.name: vm.memory for vm in scenario.vms}
-        #: VM memory assigned on each host where the plan has put its VMs so far.
+        #: Each VM's place in the file, and the VMs each host has in the plan so far.
+        self.position = {vm.name: i for i, vm in enumerate(scenario.vms)}
+        self.on = {host.name: set[str]() for host in scenario.hosts}
+        #: Each host's memory (None: not stated, unlimited), and the VM memory
+        #: assigned on it where the plan has put its VMs so far.
+        self.capacity = {host.name: host.memory for host in scenario.hosts}
         self.assigned = {host.name: 0 for host in scenario.hosts}
         for vm in scenario.vms:
+            self.on[vm.host].add(vm.name)
             self.assigned[vm.host] += vm.memory
         self.plan = Plan()
         self.problems: list[Problem] = []
@@ -122,13 +128,15 @@ class _Planner:
         source = self.where[vm]
         self.plan.moves.append(Move(vm, source, target, gate, operation, event))
         self.where[vm] = target
+        self.on[source].discard(vm)
+        self.on[target].add(vm)
         self.assigned[source] -= self.memory[vm]
         self.assigned[target] += self.memory[vm]
         return len(self.plan.moves) - 1
 
     def free(self, host: str) -> float:
         """Memory `host` can still give a VM; unlimited when it does not state its memory."""
-        memory = self.scenario.host(host).memory
+        memory = self.capacity[host]
         return float("inf") if memory is None else memory - self.assigned[host]
 
     def room(self, hosts: list[str]) -> str:
@@ -137,9 +145,8 @@ class _Planner:
     def drain(self, host: str, others: list[str], placement: str, gate: Gate, operation: int, event: int) -> list[int]:
         """Moves every VM of `host` to `others` by the placement policy, each where it fits."""
         moves, turn = [], 0
-        for vm in self.scenario.vms:
-            if self.where[vm.name] != host:
-                continue
+        for name in sorted(self.on[host], key=self.position.__getitem__):  # in file order
+            vm = self.scenario.vms[self.position[name]]
             fits = [h for h in others if self.free(h) >= vm.memory]
             if not fits:
                 why = f"{vm.name} ({format_bytes(vm.memory)}) fits on no other host (free: {self.room(others)})"
@@ -183,7 +190,7 @@ class _Planner:
             self.plan.operations.append(done)
             for node in event.nodes or hosts:
                 part = NodePlan(node, gate)
-                had = [vm for vm, host in self.where.items() if host == node]  # in file order
+                had = sorted(self.on[node], key=self.position.__getitem__)  # in file order
                 part.drain = self.drain(node, [h for h in hosts if h != node], placement, gate, operation, index)
                 back = gate.then(part.drain, patch)
                 if event.fail_back is not False:
