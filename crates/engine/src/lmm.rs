@@ -53,22 +53,22 @@
 //! its variables' completions in that virtual time, so a level that moves
 //! costs one update, not one per variable (`crate::progress`).
 //!
-//! For the same reason a pop does not visit its variables one by one to
-//! take their use off the other constraints: each constraint keeps, for the
-//! variables bottlenecked on it, one *record* per other element
-//! `(c', n_v · w_v · a_c'v)`, contiguous, and the pop adds `record · λ` to
-//! each `c'`'s use and takes it off `S_c'`. Nor does it mark them frozen: a
-//! variable bottlenecked on a constraint is frozen once that constraint has
-//! popped in the current filling (`System::frozen_by`), so a pop costs one
-//! write for its variables, plus one per record. A variable on the popped constraint
-//! but bottlenecked elsewhere, and still unfrozen, *switches*: its records
-//! move to the popped constraint. Looking for such variables means walking
-//! the constraint's variable list; a solve from scratch walks every list,
-//! but solving again (below) it can skip nearly all: a variable frozen by
-//! an undone pop `j` is still unfrozen when constraint `x` pops only if the
-//! new filling has not done `j` again yet, and `j` came before `x`'s own
-//! undone pop (the variable froze at `j` while `x` was open). So a pop
-//! walks its list only while an undone pop before its own is still open.
+//! For the same reason a pop does not visit its variables one by one to take
+//! their use off the other constraints: each constraint keeps, for the
+//! variables bottlenecked on it, one *record* per other element `(c', n_v · w_v
+//! · a_c'v)`, contiguous, and the pop adds `record · λ` to each `c'`'s use and
+//! takes it off `S_c'`. Nor does it mark them frozen: a variable bottlenecked
+//! on a constraint is frozen once that constraint has popped in the current
+//! filling (`System::frozen_by`), so a pop costs one write for its variables,
+//! plus one per record. A variable on the popped constraint but bottlenecked
+//! elsewhere, and still unfrozen, *switches*: its records move to the popped
+//! constraint. Looking for such variables means walking the constraint's
+//! variable list; a solve from scratch walks every list, but solving again
+//! (below) it can skip nearly all: a variable frozen by an undone pop `j` is
+//! still unfrozen when constraint `x` pops only if the new filling has not done
+//! `j` again yet, and `j` came before `x`'s own undone pop (the variable froze
+//! at `j` while `x` was open). So a pop walks its list only while an undone pop
+//! before its own is still open.
 //!
 //! # Solving again from where it changed
 //!
@@ -429,7 +429,8 @@ impl Scratch {
 pub struct SolveStats {
     /// Solves from scratch.
     pub from_scratch: u64,
-    /// Solves again from a later pop, filled in the last filling's order.
+    /// Solves again (from the pop a change reaches), filled in the last
+    /// filling's order.
     pub in_order: u64,
     /// Solves again filled with sorted levels: bounds were in play, or
     /// filling in order gave up.
