@@ -56,6 +56,7 @@ mod connections;
 mod failover;
 mod placement;
 mod rebalance;
+mod running;
 mod sharing;
 mod vmq;
 
@@ -201,8 +202,9 @@ pub struct Run<'a, T> {
     /// Since when each NIC's cable has forwarded nothing (for LACP's timeout).
     silent_since: Vec<Option<Seconds>>,
     carriers: Vec<Vec<u32>>,
-    running: HashMap<usize, Running>,
-    of_activity: HashMap<ActivityId, usize>,
+    running: running::Slots<Running>,
+    /// The connection of each engine activity that is one, by activity id.
+    of_activity: running::Slots<usize>,
     reports: Vec<ConnectionReport>,
     /// The next rebalancing tick, when one is scheduled.
     tick: Option<TimerId>,
@@ -314,8 +316,8 @@ impl<'a, T: Copy> Run<'a, T> {
             lacpdu_ok: vec![true; network.nics.len()],
             silent_since: vec![None; network.nics.len()],
             carriers: Vec::new(),
-            running: HashMap::with_capacity(connections.len()),
-            of_activity: HashMap::with_capacity(connections.len()),
+            running: running::Slots::with_capacity(connections.len()),
+            of_activity: running::Slots::with_capacity(connections.len()),
             reports: vec![ConnectionReport::default(); connections.len()],
             tick: None,
             queues: Queues::new(network),
@@ -352,7 +354,7 @@ impl<'a, T: Copy> Run<'a, T> {
                 // A driver that ends a group of connections at once may have
                 // stopped one that completed at the same instant, its event
                 // still queued: nothing happened.
-                let Some(k) = self.of_activity.remove(&a) else {
+                let Some(k) = self.of_activity.remove(a.0 as usize) else {
                     return;
                 };
                 self.completed(k);
@@ -387,11 +389,10 @@ impl<'a, T: Copy> Run<'a, T> {
     /// those black-holed for good.
     fn finish(mut self) -> RunReport {
         let end_time = self.sim.now();
-        let mut keys: Vec<usize> = self.running.keys().copied().collect();
-        keys.sort_unstable();
+        let keys: Vec<usize> = self.running.keys().collect();
         for k in keys {
             self.account(k);
-            let running = &self.running[&k];
+            let running = &self.running[k];
             let report = &mut self.reports[k];
             report.sent = self.connections[k].amount - self.sim.remaining(running.activity);
             if let Some(since) = running.blackholed_since {
@@ -462,13 +463,13 @@ impl<'a, T: Copy> Run<'a, T> {
 
     /// Bytes running connection `k` has moved; `None` if it is not running.
     pub fn moved(&self, k: usize) -> Option<f64> {
-        let r = self.running.get(&k)?;
+        let r = self.running.get(k)?;
         Some(self.connections[k].amount - self.sim.remaining(r.activity))
     }
 
     /// The rate of running connection `k` now; `None` if it is not running.
     pub fn rate(&mut self, k: usize) -> Option<Rate> {
-        let activity = self.running.get(&k)?.activity;
+        let activity = self.running.get(k)?.activity;
         Some(self.sim.rate(activity))
     }
 

@@ -18,7 +18,7 @@ impl<T: Copy> Run<'_, T> {
         self.reports[k]
             .members
             .push((self.sim.now(), out_nic, in_nic));
-        self.of_activity.insert(activity, k);
+        self.of_activity.insert(activity.0 as usize, k);
         self.count_receiver(usage.shared_on, true);
         self.running.insert(
             k,
@@ -38,12 +38,12 @@ impl<T: Copy> Run<'_, T> {
     }
 
     pub(super) fn move_to(&mut self, k: usize, out_nic: Option<u32>, in_nic: Option<u32>) {
-        let r = &self.running[&k];
+        let r = &self.running[k];
         if (r.out_nic, r.in_nic) == (out_nic, in_nic) {
             return;
         }
         self.reroute_on(k, out_nic, in_nic);
-        if let Some(r) = self.running.get_mut(&k) {
+        if let Some(r) = self.running.get_mut(k) {
             r.out_nic = out_nic;
             r.in_nic = in_nic;
         }
@@ -57,7 +57,7 @@ impl<T: Copy> Run<'_, T> {
     /// as they are now), counting the CPU of the stretch that ends.
     pub(super) fn reroute_on(&mut self, k: usize, out_nic: Option<u32>, in_nic: Option<u32>) {
         self.account(k);
-        let activity = self.running[&k].activity;
+        let activity = self.running[k].activity;
         if self.sim.state(activity) != ActivityState::Running {
             // It had no work left and completed in this batch (a connection of 0
             // bytes started at a rebalancing tick): its completion comes next.
@@ -66,13 +66,13 @@ impl<T: Copy> Run<'_, T> {
         let usage = self.usage(k, out_nic, in_nic);
         self.sim.reroute(activity, usage.resources);
         let left = self.sim.remaining(activity);
-        let r = &self.running[&k];
+        let r = &self.running[k];
         if r.blackholed_since.is_none() && r.shared_on != usage.shared_on {
             let before = r.shared_on;
             self.count_receiver(before, false);
             self.count_receiver(usage.shared_on, true);
         }
-        if let Some(r) = self.running.get_mut(&k) {
+        if let Some(r) = self.running.get_mut(k) {
             r.segment_from = left;
             r.send_core_s_per_byte = usage.send_core_s_per_byte;
             r.receive_core_s_per_byte = usage.receive_core_s_per_byte;
@@ -83,7 +83,7 @@ impl<T: Copy> Run<'_, T> {
 
     /// Adds the CPU of running connection `k` since its route was last set.
     pub(super) fn account(&mut self, k: usize) {
-        let Some(r) = self.running.get_mut(&k) else {
+        let Some(r) = self.running.get_mut(k) else {
             return;
         };
         let left = self.sim.remaining(r.activity);
@@ -95,7 +95,7 @@ impl<T: Copy> Run<'_, T> {
     }
 
     fn path_down(&self, k: usize) -> bool {
-        let r = &self.running[&k];
+        let r = &self.running[k];
         let (Some(out_nic), Some(in_nic)) = (r.out_nic, r.in_nic) else {
             return true;
         };
@@ -110,7 +110,7 @@ impl<T: Copy> Run<'_, T> {
 
     pub(super) fn update_blackhole(&mut self, now: Seconds, k: usize) {
         let down = self.path_down(k);
-        let Some(r) = self.running.get_mut(&k) else {
+        let Some(r) = self.running.get_mut(k) else {
             return;
         };
         let receives = match (r.blackholed_since, down) {
@@ -140,7 +140,7 @@ impl<T: Copy> Run<'_, T> {
     pub(super) fn completed(&mut self, k: usize) {
         self.update_blackhole(self.sim.now(), k);
         self.account(k);
-        if let Some(r) = self.running.remove(&k) {
+        if let Some(r) = self.running.remove(k) {
             self.count_receiver(r.shared_on.filter(|_| r.blackholed_since.is_none()), false);
         }
         self.reports[k].end = Some(self.sim.now());
@@ -151,9 +151,9 @@ impl<T: Copy> Run<'_, T> {
     /// sent. Returns it, `None` if it was not running.
     pub(super) fn end(&mut self, k: usize) -> Option<Running> {
         self.account(k);
-        let r = self.running.remove(&k)?;
+        let r = self.running.remove(k)?;
         self.count_receiver(r.shared_on.filter(|_| r.blackholed_since.is_none()), false);
-        self.of_activity.remove(&r.activity);
+        self.of_activity.remove(r.activity.0 as usize);
         self.reports[k].sent = self.connections[k].amount - self.sim.remaining(r.activity);
         self.reports[k].end = Some(self.sim.now());
         self.sim.cancel(r.activity);

@@ -27,12 +27,11 @@ impl<T: Copy> Run<'_, T> {
 
     /// Moves every running connection to the members the rules give it now.
     pub(super) fn follow_rules(&mut self) {
-        let mut keys: Vec<usize> = self.running.keys().copied().collect();
-        keys.sort_unstable();
+        let keys: Vec<usize> = self.running.keys().collect();
         for k in keys {
             let c = self.connections[k];
             let members = self.members(&c);
-            let r = &self.running[&k];
+            let r = &self.running[k];
             let (out_nic, in_nic) = match self.network.endpoints[c.source as usize].uplink {
                 // Dynamic teams keep the member rebalancing gave, while it carries.
                 Uplink::Team(t)
@@ -72,10 +71,9 @@ impl<T: Copy> Run<'_, T> {
         self.watch_lacpdus();
         self.update_carriers();
         self.follow_rules();
-        // In connection order: a restored connection may be re-routed, and
-        // the engine's arithmetic follows the order of its changes.
-        let mut keys: Vec<usize> = self.running.keys().copied().collect();
-        keys.sort_unstable();
+        // In connection order (`running::Slots`): a restored connection may
+        // be re-routed.
+        let keys: Vec<usize> = self.running.keys().collect();
         for k in keys {
             self.update_blackhole(self.sim.now(), k);
         }

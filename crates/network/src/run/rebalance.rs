@@ -18,7 +18,7 @@ impl<T: Copy> Run<'_, T> {
                 continue;
             }
             let mut leaving: Vec<(f64, usize)> = Vec::new();
-            for (&k, r) in &self.running {
+            for (k, r) in self.running.iter() {
                 let c = &self.connections[k];
                 if c.pinned.is_none()
                     && net.endpoints[c.source as usize].uplink == Uplink::Team(t as u32)
@@ -34,7 +34,7 @@ impl<T: Copy> Run<'_, T> {
                     break;
                 };
                 least.0 += rate;
-                let (member, in_nic) = (least.1, self.running[&k].in_nic);
+                let (member, in_nic) = (least.1, self.running[k].in_nic);
                 self.move_to(k, Some(member), in_nic);
             }
         }

@@ -87,18 +87,17 @@ impl<T: Copy> Run<'_, T> {
         }
         cores.sort_unstable();
         cores.dedup();
-        let mut moved: Vec<usize> = (self.running.iter())
+        let moved: Vec<usize> = (self.running.iter())
             .filter(|(_, r)| {
                 r.shared_on.is_some_and(|(core, nic)| {
                     cores.binary_search(&core).is_ok()
                         && r.receive_factor != self.shared_factor(core, nic)
                 })
             })
-            .map(|(&k, _)| k)
+            .map(|(k, _)| k)
             .collect();
-        moved.sort_unstable();
         for k in moved {
-            let (out_nic, in_nic) = (self.running[&k].out_nic, self.running[&k].in_nic);
+            let (out_nic, in_nic) = (self.running[k].out_nic, self.running[k].in_nic);
             self.reroute_on(k, out_nic, in_nic);
         }
     }

@@ -109,14 +109,13 @@ impl<T: Copy> Run<'_, T> {
 
     /// The dynamic queues in use (a connection of theirs moves data), by core.
     fn in_use(&mut self) -> BTreeMap<ResourceId, Vec<u32>> {
-        let mut keys: Vec<usize> = self.running.keys().copied().collect();
-        keys.sort_unstable();
+        let keys: Vec<usize> = self.running.keys().collect();
         let mut busy = BTreeSet::new();
         for k in keys {
             let c = &self.connections[k];
             let ends = [c.source, c.target];
             if ends.iter().any(|e| self.queues.core_of.contains_key(e))
-                && self.sim.rate(self.running[&k].activity) > 0.0
+                && self.sim.rate(self.running[k].activity) > 0.0
             {
                 busy.extend(
                     ends.into_iter()
@@ -135,12 +134,11 @@ impl<T: Copy> Run<'_, T> {
     fn queue_cycles(&mut self, e: u32) -> f64 {
         let endpoint = &self.network.endpoints[e as usize];
         let send_follows = endpoint.send_cores == endpoint.receive_cores;
-        let mut keys: Vec<usize> = self.running.keys().copied().collect();
-        keys.sort_unstable();
+        let keys: Vec<usize> = self.running.keys().collect();
         let mut cycles = 0.0;
         for k in keys {
             let c = &self.connections[k];
-            let r = &self.running[&k];
+            let r = &self.running[k];
             let (send, receive) = self.cycles_per_byte(c, r.out_nic, r.in_nic);
             let mut per_byte = 0.0;
             if c.target == e {
@@ -226,15 +224,13 @@ impl<T: Copy> Run<'_, T> {
     /// connections there (their team members stay as they are).
     fn move_queue(&mut self, e: u32, core: ResourceId) {
         self.queues.core_of.insert(e, core);
-        let mut keys: Vec<usize> = self
+        let keys: Vec<usize> = self
             .running
             .keys()
-            .copied()
             .filter(|&k| self.connections[k].source == e || self.connections[k].target == e)
             .collect();
-        keys.sort_unstable();
         for k in keys {
-            let r = &self.running[&k];
+            let r = &self.running[k];
             let (out_nic, in_nic) = (r.out_nic, r.in_nic);
             self.reroute_on(k, out_nic, in_nic);
         }
