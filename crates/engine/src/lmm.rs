@@ -1300,8 +1300,6 @@ impl System {
         filled
     }
 
-    /// After filling in order from pop `k`: a constraint that did not pop
-    /// and is over-full, and the pop that froze its last variable.
     /// After filling in order from pop `k`: the place in the order of a
     /// constraint that did not pop and is over-full, and the pop that froze
     /// its last variable (its last change in the log; the restart if none).
