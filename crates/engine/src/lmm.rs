@@ -1303,18 +1303,13 @@ impl System {
     /// After filling in order from pop `k`: the place in the order of a
     /// constraint that did not pop and is over-full, and the pop that froze
     /// its last variable (its last change in the log; the restart if none).
-    fn over_full(&mut self, k: usize) -> Option<(usize, usize)> {
-        let s = &mut self.scratch;
-        for p in &self.pops[k..] {
-            s.candidate[p.cnst as usize] = true;
-        }
-        let over = s.order.iter().position(|&c| {
+    fn over_full(&self, k: usize) -> Option<(usize, usize)> {
+        // Every constraint in the order is open at the restart, so one that
+        // has not popped since has no pop at all.
+        let over = self.scratch.order.iter().position(|&c| {
             let load = &self.load[c as usize];
-            !s.candidate[c as usize] && load.used > load.capacity * (1.0 + FULL_WITHIN)
+            self.popped_at[c as usize] == NONE && load.used > load.capacity * (1.0 + FULL_WITHIN)
         });
-        for p in &self.pops[k..] {
-            s.candidate[p.cnst as usize] = false;
-        }
         let from = over?;
         let c = self.scratch.order[from];
         let i = match self.log.iter().rposition(|u| u.cnst == c) {
