@@ -16,6 +16,7 @@ Exit status: 0 if every completion time agrees within --tol (default 1e-4),
     python bench/compare_simgrid.py                       # 1000,4000,8000,16000 flows, 64 hosts
     python bench/compare_simgrid.py --flows 1000,4000 --repeat 3 --json bench/out/result.json
     python bench/compare_simgrid.py --only-simgrid        # SimGrid side alone
+    python bench/compare_simgrid.py --flows 4000,16000 --spread 10   # flows starting over 10 s
 """
 from __future__ import annotations
 
@@ -133,6 +134,8 @@ def main(argv=None) -> int:
     ap.add_argument("--flows", default="1000,4000,8000,16000", help="comma-separated flow counts")
     ap.add_argument("--hosts", type=int, default=64)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--spread", type=float, default=0.0,
+                    help="seconds over which the flows start (default 0: all at 0; bench/workload.py)")
     ap.add_argument("--nic-bps", type=float, default=1e10, help="NIC capacity, bit/s (default 1e10 = 10 Gbps)")
     ap.add_argument("--repeat", type=int, default=1, help="runs per size; best time reported (default 1)")
     ap.add_argument("--tol", type=float, default=1e-4, help="max allowed relative difference (default 1e-4)")
@@ -144,6 +147,8 @@ def main(argv=None) -> int:
     ap.add_argument("--simgrid-arg", action="append", default=[], metavar="ARG",
                     help="extra argument for simgrid_flows.py, e.g. --simgrid-arg=--cfg=network/optim:Lazy")
     a = ap.parse_args(argv)
+    if a.spread < 0:
+        ap.error("--spread must be >= 0")
 
     sizes = [int(x) for x in a.flows.split(",") if x.strip()]
     work = Path(a.workdir)
@@ -165,10 +170,11 @@ def main(argv=None) -> int:
     engines = {}
     failed = False
     for n in sizes:
-        flows_csv = work / f"flows_h{a.hosts}_n{n}_s{a.seed}.csv"
-        workload.write_csv(workload.make_flows(a.hosts, n, a.seed), str(flows_csv))
-        hv_json = work / f"hvnet_h{a.hosts}_n{n}_s{a.seed}.json"
-        sg_json = work / f"simgrid_h{a.hosts}_n{n}_s{a.seed}.json"
+        name = f"h{a.hosts}_n{n}_s{a.seed}" + (f"_spread{a.spread:g}" if a.spread else "")
+        flows_csv = work / f"flows_{name}.csv"
+        workload.write_csv(workload.make_flows(a.hosts, n, a.seed, a.spread), str(flows_csv))
+        hv_json = work / f"hvnet_{name}.json"
+        sg_json = work / f"simgrid_{name}.json"
         best = {}
         worst_diff = None
 
@@ -217,12 +223,13 @@ def main(argv=None) -> int:
                                          for k, v in row.items() if k not in ("flows", "hosts", "seed")),
               file=sys.stderr, flush=True)
 
-    title = (f"{a.hosts}-host star, {nic} NICs, seed {a.seed}, best of {a.repeat}: "
+    starts = f"starts over {a.spread:g} s" if a.spread else "all at 0"
+    title = (f"{a.hosts}-host star, {nic} NICs, seed {a.seed}, {starts}, best of {a.repeat}: "
              f"{engines.get('hvnet', 'hvnet (skipped)')} vs {engines.get('simgrid', 'simgrid')}")
     print_table(rows, title, a.only_simgrid)
 
     if a.json_out:
-        out = {"hosts": a.hosts, "seed": a.seed, "nic_bps": a.nic_bps, "repeat": a.repeat, "tol": a.tol,
+        out = {"hosts": a.hosts, "seed": a.seed, "spread_s": a.spread, "nic_bps": a.nic_bps, "repeat": a.repeat, "tol": a.tol,
                "engines": engines, "rows": rows}
         Path(a.json_out).parent.mkdir(parents=True, exist_ok=True)
         with open(a.json_out, "w") as f:

@@ -3,11 +3,13 @@
 
 N hosts named ``hv1``..``hvN``; M flows between random distinct host pairs
 (src != dst); sizes uniform in [0.1 GB, 10 GB] (integer bytes, 1 GB = 1e9 B);
-every flow starts at t = 0.  Output: CSV with header ``src,dst,bytes,start_s``.
+every flow starts at t = 0, or with ``--spread S`` at a time uniform in
+[0, S) (whole milliseconds).  Output: CSV with header ``src,dst,bytes,start_s``.
 
 Standard library only, so it runs under any Python 3.
 
     python bench/workload.py --hosts 64 --flows 8000 --seed 1 -o flows.csv
+    python bench/workload.py --flows 16000 --spread 10 -o staggered.csv
 """
 from __future__ import annotations
 
@@ -21,8 +23,9 @@ MIN_BYTES = GB // 10  # 0.1 GB
 MAX_BYTES = 10 * GB  # 10 GB
 
 
-def make_flows(hosts: int, flows: int, seed: int = 1):
-    """Return a list of (src, dst, bytes, start_s) tuples."""
+def make_flows(hosts: int, flows: int, seed: int = 1, spread: float = 0.0):
+    """Return a list of (src, dst, bytes, start_s) tuples; starts over
+    [0, spread) seconds (all at 0 when spread is 0, the draws as before)."""
     if hosts < 2:
         raise ValueError("need at least 2 hosts")
     rng = random.Random(seed)
@@ -33,7 +36,8 @@ def make_flows(hosts: int, flows: int, seed: int = 1):
         if d >= s:
             d += 1
         size = rng.randint(MIN_BYTES, MAX_BYTES)
-        out.append((f"hv{s}", f"hv{d}", size, 0))
+        start = rng.randrange(int(spread * 1000)) / 1000 if spread > 0 else 0
+        out.append((f"hv{s}", f"hv{d}", size, start))
     return out
 
 
@@ -54,9 +58,12 @@ def main(argv=None) -> int:
     ap.add_argument("--hosts", type=int, default=64, help="number of hosts (default 64)")
     ap.add_argument("--flows", type=int, default=1000, help="number of flows (default 1000)")
     ap.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
+    ap.add_argument("--spread", type=float, default=0.0, help="seconds over which the flows start (default 0: all at 0)")
     ap.add_argument("-o", "--output", default="-", help="output CSV path ('-' = stdout)")
     a = ap.parse_args(argv)
-    rows = make_flows(a.hosts, a.flows, a.seed)
+    if a.spread < 0:
+        ap.error("--spread must be >= 0")
+    rows = make_flows(a.hosts, a.flows, a.seed, a.spread)
     if a.output == "-":
         write_csv(rows, sys.stdout)
     else:
