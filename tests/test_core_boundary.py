@@ -34,7 +34,7 @@ def _spec(amount: float = 100.0) -> specs.RunSpec:
         nics=(specs.Nic(0, 1), specs.Nic(2, 3)),
         teams=(),
         endpoints=(endpoint(0, 1), endpoint(1, 2)),
-        paths=(specs.Path(0, 1, ((0, 1.0), (3, 1.0)), 0.0, 0.0, 0.0, 0.0),),
+        paths=(specs.Path(0, 1, (specs.Routes(0.0, (((0, 1.0), (3, 1.0)),)),), 0.0, 0.0, 0.0, 0.0),),
         lacp_timeout_s=3.0,
         rebalance_interval_s=None,
         dynamic_vmq=None,
@@ -68,9 +68,16 @@ def test_a_spec_the_core_refuses_raises_core_error() -> None:
     with pytest.raises(_core.CoreError, match="amount -1 and start 0 must be finite and >= 0"):
         _core.run(_spec(amount=-1.0))
     spec = _spec()
-    bad_path = dataclasses.replace(spec.network, paths=(specs.Path(0, 1, ((7, 1.0),), 0.0, 0.0, 0.0, 0.0),))
+    bad_path = dataclasses.replace(
+        spec.network, paths=(specs.Path(0, 1, (specs.Routes(0.0, (((7, 1.0),),)),), 0.0, 0.0, 0.0, 0.0),)
+    )
     with pytest.raises(_core.CoreError, match="resource 7 does not exist"):
         _core.run(dataclasses.replace(spec, network=bad_path))
+    late = dataclasses.replace(
+        spec.network, paths=(specs.Path(0, 1, (specs.Routes(1.0, (((0, 1.0),),)),), 0.0, 0.0, 0.0, 0.0),)
+    )
+    with pytest.raises(_core.CoreError, match="routes must start at 0"):
+        _core.run(dataclasses.replace(spec, network=late))
     bad_mode = dataclasses.replace(spec.network, teams=(specs.Team((0, 1), None, "lacp2", "dynamic", "ip_addresses"),))
     with pytest.raises(_core.CoreError, match='unknown teaming mode "lacp2"'):
         _core.run(dataclasses.replace(spec, network=bad_mode))

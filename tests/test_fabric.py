@@ -1,7 +1,7 @@
-"""The physical network as engine resources: one per cable direction and per backplane, and paths.
+"""The physical network as engine resources: one per cable direction and per backplane, and routes.
 
 Resources are named after what they are ("hv1/nic1 → sw/1"), so the tests
-state paths in the words a person would use to trace a cable.
+state routes in the words a person would use to trace a cable.
 """
 
 from __future__ import annotations
@@ -10,8 +10,10 @@ import textwrap
 
 import pytest
 
-from hvnet import parse_scenario, simulate
+from hvnet import Calibration, parse_scenario, simulate
 from hvnet.lower.fabric import Fabric, Port, build_fabric
+from hvnet.lower.routing import Routing
+from hvnet.model import Scenario
 from hvnet.topology import leaf_spine
 
 
@@ -19,11 +21,27 @@ def fabric_of(text: str) -> Fabric:
     return build_fabric(parse_scenario(textwrap.dedent(text)))
 
 
-def path_names(fabric: Fabric, source: str, target: str, key: int = 0) -> list[str] | None:
-    a_node, _, a_port = source.partition("/")
-    b_node, _, b_port = target.partition("/")
-    path = fabric.path(Port(a_node, a_port), Port(b_node, b_port), key)
-    return None if path is None else [fabric.names[r] for r in path]
+def routes_of(scenario: Scenario | str, source: str, target: str) -> list[list[str]] | None:
+    """The equal-cost routes (resource names) from one NIC to another with the fabric whole."""
+    if isinstance(scenario, str):
+        scenario = parse_scenario(textwrap.dedent(scenario))
+    fabric = build_fabric(scenario)
+    routing = Routing(scenario, fabric, Calibration().fabric)
+    timeline = routing.nic_routes(Port.parse(source), Port.parse(target))
+    if timeline is None:
+        return None
+    ((at, routes),) = timeline
+    assert at == 0.0
+    return [[fabric.names[r] for r in route.resources] for route in routes]
+
+
+def path_names(scenario: Scenario | str, source: str, target: str) -> list[str] | None:
+    """The one route between two NICs (where there is only one)."""
+    routes = routes_of(scenario, source, target)
+    if routes is None:
+        return None
+    (route,) = routes
+    return route
 
 
 STAR = """
@@ -78,29 +96,26 @@ def test_switch_port_speed_limits_a_faster_nic() -> None:
 
 
 def test_a_path_through_a_switch_crosses_its_backplane_once() -> None:
-    fabric = fabric_of(STAR)
-    assert path_names(fabric, "hv1/nic1", "hv2/nic1") == ["hv1/nic1 → sw/1", "sw backplane", "sw/2 → hv2/nic1"]
+    assert path_names(STAR, "hv1/nic1", "hv2/nic1") == ["hv1/nic1 → sw/1", "sw backplane", "sw/2 → hv2/nic1"]
 
 
 def test_a_non_blocking_switch_adds_no_resource() -> None:
-    fabric = fabric_of(STAR.replace("{name: sw, backplane: 40Gbps}", "{name: sw}"))
-    assert fabric.backplane == {}
-    assert path_names(fabric, "hv1/nic1", "hv2/nic1") == ["hv1/nic1 → sw/1", "sw/2 → hv2/nic1"]
+    text = STAR.replace("{name: sw, backplane: 40Gbps}", "{name: sw}")
+    assert fabric_of(text).backplane == {}
+    assert path_names(text, "hv1/nic1", "hv2/nic1") == ["hv1/nic1 → sw/1", "sw/2 → hv2/nic1"]
 
 
 def test_back_to_back_hosts_are_one_cable() -> None:
     """A NIC cabled straight to another host's NIC: the path is that cable's one direction."""
-    fabric = fabric_of(
-        """
+    text = """
         name: back to back
         hosts:
           - {name: hv1, nics: [{name: nic1, speed: 10Gbps}]}
           - {name: hv2, nics: [{name: nic1, speed: 10Gbps}]}
         cables: [{a: hv1/nic1, b: hv2/nic1}]
         """
-    )
-    assert path_names(fabric, "hv1/nic1", "hv2/nic1") == ["hv1/nic1 → hv2/nic1"]
-    assert path_names(fabric, "hv2/nic1", "hv1/nic1") == ["hv2/nic1 → hv1/nic1"]
+    assert path_names(text, "hv1/nic1", "hv2/nic1") == ["hv1/nic1 → hv2/nic1"]
+    assert path_names(text, "hv2/nic1", "hv1/nic1") == ["hv2/nic1 → hv1/nic1"]
 
 
 def test_leaf_spine_path_crosses_leaf_spine_leaf() -> None:
@@ -109,28 +124,25 @@ def test_leaf_spine_path_crosses_leaf_spine_leaf() -> None:
     Leaf ports 1-2 face hosts and port 3 the spine; spine port N faces leafN.
     hv1 → hv3 goes up leaf1 to the spine and down to leaf2.
     """
-    fabric = build_fabric(parse_scenario(leaf_spine(4, "10Gbps", 2, 1, "40Gbps")))
-    assert path_names(fabric, "hv1/nic1", "hv3/nic1") == [
+    scenario = parse_scenario(leaf_spine(4, "10Gbps", 2, 1, "40Gbps"))
+    assert path_names(scenario, "hv1/nic1", "hv3/nic1") == [
         "hv1/nic1 → leaf1/1",
         "leaf1/3 → spine1/1",
         "spine1/2 → leaf2/3",
         "leaf2/1 → hv3/nic1",
     ]
     # Hosts on the same leaf stay on it.
-    assert path_names(fabric, "hv1/nic1", "hv2/nic1") == ["hv1/nic1 → leaf1/1", "leaf1/2 → hv2/nic1"]
+    assert path_names(scenario, "hv1/nic1", "hv2/nic1") == ["hv1/nic1 → leaf1/1", "leaf1/2 → hv2/nic1"]
 
 
-def test_equal_cost_paths_are_chosen_by_the_connection_hash() -> None:
-    """With 2 spines there are two shortest paths; the key picks one, like ECMP.
-
-    leaf1's uplinks are in cable order (spine1, spine2): an even key takes
-    spine1, an odd one spine2, and the same key always the same path.
-    """
-    fabric = build_fabric(parse_scenario(leaf_spine(4, "10Gbps", 2, 2, "40Gbps")))
-    via = {key: path_names(fabric, "hv1/nic1", "hv3/nic1", key) for key in range(4)}
-    assert via[0] == ["hv1/nic1 → leaf1/1", "leaf1/3 → spine1/1", "spine1/2 → leaf2/3", "leaf2/1 → hv3/nic1"]
-    assert via[1] == ["hv1/nic1 → leaf1/1", "leaf1/4 → spine2/1", "spine2/2 → leaf2/4", "leaf2/1 → hv3/nic1"]
-    assert via[2] == via[0] and via[3] == via[1]
+def test_equal_cost_paths_are_all_routes_in_name_order() -> None:
+    """With 2 spines there are two shortest paths, both routes (ECMP); the core spreads flows over
+    them by a hash of each flow (crates/network/tests/routing.rs)."""
+    scenario = parse_scenario(leaf_spine(4, "10Gbps", 2, 2, "40Gbps"))
+    assert routes_of(scenario, "hv1/nic1", "hv3/nic1") == [
+        ["hv1/nic1 → leaf1/1", "leaf1/3 → spine1/1", "spine1/2 → leaf2/3", "leaf2/1 → hv3/nic1"],
+        ["hv1/nic1 → leaf1/1", "leaf1/4 → spine2/1", "spine2/2 → leaf2/4", "leaf2/1 → hv3/nic1"],
+    ]
 
 
 @pytest.mark.parametrize(
@@ -139,8 +151,7 @@ def test_equal_cost_paths_are_chosen_by_the_connection_hash() -> None:
     ids=["switches-not-joined", "uncabled-target", "uncabled-source"],
 )
 def test_no_path_between_unconnected_nics(source: str, target: str) -> None:
-    fabric = fabric_of(
-        """
+    text = """
         name: two islands
         hosts:
           - {name: hv1, nics: [{name: nic1, speed: 10Gbps}]}
@@ -152,8 +163,7 @@ def test_no_path_between_unconnected_nics(source: str, target: str) -> None:
           - {a: hv2/nic1, b: a/2}
           - {a: hv3/nic1, b: b/1}
         """
-    )
-    assert path_names(fabric, source, target) is None
+    assert routes_of(text, source, target) is None
 
 
 def test_ports_and_peers() -> None:

@@ -18,10 +18,13 @@ from pathlib import Path
 import pytest
 from typer.testing import Result
 
-from hvnet import ScenarioError, parse_scenario, simulate
+from hvnet import Calibration, ScenarioError, parse_scenario, simulate
 from hvnet.lower.fabric import Port, build_fabric
+from hvnet.lower.routing import Routing
+from hvnet.model import Scenario
 from hvnet.lower.frames import (
     FRAME_OVERHEAD_BYTES,
+    PathMtu,
     goodput,
     mss,
     path_mtu,
@@ -150,19 +153,45 @@ def test_the_warning_gives_both_nic_mtus_when_they_differ() -> None:
     )
 
 
+def route_mtus(scenario: Scenario, source: str, target: str) -> list[PathMtu]:
+    """The MTUs along each equal-cost route between two NICs, with the fabric whole."""
+    fabric = build_fabric(scenario)
+    a, b = Port.parse(source), Port.parse(target)
+    timeline = Routing(scenario, fabric, Calibration().fabric).nic_routes(a, b)
+    assert timeline is not None
+    return [path_mtu(fabric, a, b, route.switches) for route in timeline[0][1]]
+
+
 def test_the_path_mtu_is_the_smallest_along_the_path() -> None:
     """hv1 on leaf1, hv3 on leaf2: the path crosses leaf1, a spine and leaf2; a 1500 spine limits it."""
     text = leaf_spine(hosts=4, nic="10Gbps", leaves=2, spines=1, uplink="40Gbps").replace(
         "name: spine1", "name: spine1, mtu: 1500"
     )
-    fabric = build_fabric(parse_scenario(text))
-    path = path_mtu(fabric, Port("hv1", "nic1"), Port("hv3", "nic1"), key=0)
-    assert path is not None
+    scenario = parse_scenario(text)
+    (path,) = route_mtus(scenario, "hv1/nic1", "hv3/nic1")
     assert path.switches == (("leaf1", 9216), ("spine1", 1500), ("leaf2", 9216))
     assert (path.negotiated_mtu, path.effective_mtu, path.breaks) == (1500, 1500, False)
     # Two hosts on one leaf do not cross the spine.
-    same_leaf = path_mtu(fabric, Port("hv1", "nic1"), Port("hv2", "nic1"), key=0)
-    assert same_leaf is not None and same_leaf.switches == (("leaf1", 9216),)
+    (same_leaf,) = route_mtus(scenario, "hv1/nic1", "hv2/nic1")
+    assert same_leaf.switches == (("leaf1", 9216),)
+
+
+def test_a_spine_too_small_for_jumbo_frames_black_holes_only_the_flows_hashed_onto_it() -> None:
+    """Two spines, spine2 left at MTU 1500, the hosts at 9000. ECMP spreads hv1's 8 connections
+    to hv3 over both spines: those on spine1 complete, those on spine2 are black-holed from the
+    start, and the warning names spine2."""
+    text = leaf_spine(hosts=4, nic="10Gbps", leaves=2, spines=2, uplink="40Gbps")
+    text = text.replace("name: spine2", "name: spine2, mtu: 1500").replace("speed: 10Gbps}", "speed: 10Gbps, mtu: 9000}")
+    text += "traffic: [{name: t, from: hv1, to: hv3, size: 8GB, connections: 8}]\n"
+    scenario = parse_scenario(text)
+    first, second = route_mtus(scenario, "hv1/nic1", "hv3/nic1")
+    assert (first.breaks, second.breaks) == (False, True)
+    (warning,) = path_warnings(scenario)
+    assert "switch spine2 carries at most 1500" in warning
+    (flow,) = simulate(scenario).traffic
+    done = [c.end_s is not None for c in flow.connection_results]
+    assert 0 < sum(done) < 8
+    assert all(c.stalled_since_s == 0.0 for c in flow.connection_results if c.end_s is None)
 
 
 def test_back_to_back_nics_cross_no_switch() -> None:
@@ -178,8 +207,8 @@ def test_back_to_back_nics_cross_no_switch() -> None:
             """
         )
     )
-    path = path_mtu(build_fabric(scenario), Port("hv1", "nic1"), Port("hv2", "nic1"), key=0)
-    assert path is not None and (path.switches, path.effective_mtu, path.mss) == ((), 9000, 8960)
+    (path,) = route_mtus(scenario, "hv1/nic1", "hv2/nic1")
+    assert (path.switches, path.effective_mtu, path.mss) == ((), 9000, 8960)
     assert path_warnings(scenario) == []
 
 

@@ -142,11 +142,13 @@ def estimate(spec: specs.RunSpec) -> Estimate:
     # spread comes out): at most one tick's changes per other event.
     changing = 2 * base if ticks else base
     points = changing * min(len(network.resources), POINTS_PER_EVENT) if spec.record else 0.0
-    # Migrations run at most `simultaneous` at a time per source host's queue.
+    # Migrations run at most `simultaneous` at a time per source host (bounding them by it alone
+    # over-counts where destinations hold them back: an upper bound).
     queued: dict[int, tuple[int, int, int]] = {}
     for migration in spec.migrations:
-        count, most, channels = queued.get(migration.queue, (0, 0, 0))
-        queued[migration.queue] = (count + 1, max(most, migration.simultaneous), max(channels, len(migration.channels), 1))
+        source = migration.hosts[0]
+        count, most, channels = queued.get(source, (0, 0, 0))
+        queued[source] = (count + 1, max(most, migration.simultaneous[0]), max(channels, len(migration.channels), 1))
     running = len(spec.connections) + sum(min(count, most) * channels for count, most, channels in queued.values())
     pairs = changing * running if spec.record else 0.0  # (kept only when the run records)
     parts = [

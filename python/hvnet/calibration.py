@@ -17,6 +17,7 @@ other module holds a calibrated number.
 
     Calibration
     ├── teaming: TeamingParameters        LACP timeout, dynamic rebalancing
+    ├── fabric: FabricParameters          how switches see a failure and route around it
     ├── cpu: CpuParameters                cycles per byte and packet, RSC, RDMA, power plans, C-states
     ├── vmq: VmqParameters                dynamic VMQ's interval and threshold
     ├── migration: MigrationParameters    pre-copy's stop rule, switch-over, the source's preparation, set-up
@@ -41,6 +42,7 @@ __all__ = [
     "Calibration",
     "CompressionParameters",
     "CpuParameters",
+    "FabricParameters",
     "LSO_SEGMENT_BYTES",
     "MigrationParameters",
     "Parameter",
@@ -135,6 +137,58 @@ class TeamingParameters:
     )
     rebalance_interval_s: float = _parameter(
         1.0, "s", "assumed", "no public figure; dynamic teams rebalance on flowlet gaps", "0.1-10 s", spread=(0.1, 10.0))
+
+
+@dataclass(frozen=True)
+class FabricParameters:
+    """How switches notice a failure and route around it (docs/model.md, "Routing around failures");
+    a scenario's `fabric:` and each switch may set its own."""
+
+    carrier_delay_s: float = _parameter(
+        0.1,
+        "s",
+        "documented",
+        "Cisco Nexus NX-OS interface configuration guide: the link debounce timer, 100 ms by default, "
+        "delays reporting a link that went down",
+        "0-0.5 s (debounce off to vendors' longest defaults)",
+        spread=(0.0, 0.5),
+    )
+    bfd_interval_s: float = _parameter(
+        0.3,
+        "s",
+        "documented",
+        "Arista EOS user manual: BFD's default transmit and receive interval is 300 ms; RFC 5880 §6.8.4: "
+        "a session is declared down after the multiplier × the agreed interval without a packet",
+        "0.05-1 s (Cisco NX-OS defaults to 50 ms)",
+        spread=(0.05, 1.0),
+    )
+    bfd_multiplier: int = _parameter(
+        3, "packets", "documented", "Arista EOS and Cisco NX-OS default BFD multiplier", "exact for the default")
+    hold_time_s: float = _parameter(
+        90.0,
+        "s",
+        "documented",
+        "RFC 4271 §10: BGP's suggested hold time, 90 s (OSPF's default dead interval is 40 s, RFC 2328 "
+        "appendix C.3; data-centre fabrics often set 9 s)",
+        "3-180 s (RFC 9384: 3 s at least; Cisco and Arista default to 180 s)",
+        spread=(3.0, 180.0),
+    )
+    convergence_s: float = _parameter(
+        0.5,
+        "s",
+        "assumed",
+        "no public figure for a Hyper-V leaf-spine; the time from a failure being seen to every switch "
+        "forwarding around it (routing updates and forwarding-table programming), sub-second in a routed "
+        "fabric with fast timers",
+        "0.05-5 s",
+        spread=(0.05, 5.0),
+    )
+    stp_hello_s: float = _parameter(
+        2.0, "s", "documented", "IEEE 802.1D-2004 §17.14: Hello Time, 2 s by default", "exact for the default")
+    stp_max_age_s: float = _parameter(
+        20.0, "s", "documented", "IEEE 802.1D-2004 §17.14: Max Age, 20 s by default", "exact for the default")
+    stp_forward_delay_s: float = _parameter(
+        15.0, "s", "documented", "IEEE 802.1D-2004 §17.14: Forward Delay, 15 s by default", "exact for the default")
 
 
 @dataclass(frozen=True)
@@ -330,6 +384,7 @@ class Calibration:
     """Every parameter hvnet's models use, by group; `Calibration()` is the one hvnet ships."""
 
     teaming: TeamingParameters = field(default_factory=TeamingParameters)
+    fabric: FabricParameters = field(default_factory=FabricParameters)
     cpu: CpuParameters = field(default_factory=CpuParameters)
     vmq: VmqParameters = field(default_factory=VmqParameters)
     migration: MigrationParameters = field(default_factory=MigrationParameters)
@@ -377,7 +432,7 @@ class Calibration:
 
 #: Parameters whose 0 means nothing physical (a share weight, a count, an interval, a rate, a clock factor).
 _MORE_THAN_ZERO = frozenset(
-    {"weight", "max_passes", "interval_s", "rebalance_interval_s", "busy", "power_plan_factor", "prepare_bytes_per_s"}
+    {"weight", "max_passes", "interval_s", "bfd_interval_s", "bfd_multiplier", "hold_time_s", "rebalance_interval_s", "busy", "power_plan_factor", "prepare_bytes_per_s"}
     | {"connections_per_rss_interface", "connections_per_rdma_interface", "connections_per_interface"}
     | {"max_connections_per_server"}
 )

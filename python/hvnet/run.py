@@ -97,12 +97,12 @@ def run(
     connections = model.connection_specs(requests, index)
     limits = smb_limits(model, migrations)
     moves = migration_specs(model, migrations, ends, index, limits)
-    changes = model.changes()
     busy = guest_specs(model, index, migrations)
+    network = model.network_spec(endpoints)
     spec = specs.RunSpec(
-        network=model.network_spec(endpoints),
+        network=network,
         connections=tuple(connections),
-        changes=tuple(changes),
+        changes=tuple(model.changes()),  # after the paths: which black holes they use
         migrations=tuple(moves),
         guests=tuple(busy),
         record=record,

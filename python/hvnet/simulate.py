@@ -55,7 +55,7 @@ def simulate(
             requests.append(ConnectionRequest(traffic.src, traffic.dst, traffic.size / traffic.connections, traffic.start))
             owner.append(index)
     unreachable = {owner[k]: why for k, why in model.unreachable(requests)}
-    plan, migrations, refused = migration_requests(scenario, filename, calibration, model.fabric)
+    plan, migrations, refused = migration_requests(scenario, filename, calibration, model.routing)
     problems = [Problem(filename, None, f"traffic[{i}]", why) for i, why in sorted(unreachable.items())] + refused
     if problems:
         raise ScenarioError(problems)
@@ -72,5 +72,5 @@ def simulate(
         vcpus=vcpu_series(model, outcome),
         migrations=migrated,
         operations=operation_results(plan, migrated),
-        warnings=path_warnings(scenario, model.fabric, model.endpoints),
+        warnings=path_warnings(scenario, model.routing, model.endpoints),
     )

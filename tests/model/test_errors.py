@@ -86,7 +86,7 @@ def test_unknown_top_level_field() -> None:
         hosts:
           - {name: hv1, nics: [{name: nic1, speed: 10Gbps}]}
         """
-    ) == ["cluster.yaml:2: hots: unknown field; allowed: name, description, hosts, switches, cables, vms, traffic, events, requirements, variants"]
+    ) == ["cluster.yaml:2: hots: unknown field; allowed: name, description, hosts, switches, fabric, cables, vms, traffic, events, requirements, variants"]
 
 
 def test_wrong_unit() -> None:
@@ -323,7 +323,7 @@ def test_empty_file() -> None:
 def test_top_level_list() -> None:
     assert problems("- name: hv1\n") == [
         "cluster.yaml:1: expected a mapping of fields"
-        " (name, description, hosts, switches, cables, vms, traffic, events, requirements, variants) at the top, got a list"
+        " (name, description, hosts, switches, fabric, cables, vms, traffic, events, requirements, variants) at the top, got a list"
     ]
 
 

@@ -81,9 +81,9 @@ def test_nic_charts_are_the_busiest_eight_and_the_others_a_pick_away(scale_resul
     assert [f["layout"]["title"]["text"] for f in figures] == [label.split(":")[0] for _, label in options]
     # The idle NICs (each team's second member: Hyper-V port puts both migrations on nic1) are named.
     assert idle and f"Idle, not drawn: sent and received nothing ({len(idle)}): {', '.join(idle)}." in body
-    # Binned: 8,224 s to 686 points, a point per 12 s, at most MAX_POINTS.
+    # Binned: 8,244 s to 688 points, a point per 12 s, at most MAX_POINTS.
     steps = Grid.fit(end).end_s
-    assert steps == 8224 and bin_factor(8224) == 12 and "exact mean over each 12 s" in body
+    assert steps == 8244 and bin_factor(8244) == 12 and "exact mean over each 12 s" in body
     for figure in figures:
         receive, send, _ = figure["data"]
         assert len(send["y"]) == len(receive["y"]) == -(-steps // 12) + 1 <= MAX_POINTS + 1

@@ -2,9 +2,15 @@
 //! ([`crate::precopy`]) drives connections between the hosts, as the run's
 //! [`Driver`].
 //!
-//! A migration arrives at its time and waits in its source host's queue
-//! while that host already runs its `simultaneous` migrations (Windows
-//! defaults to 2). Running, each of its steps — a pre-copy pass, then the
+//! A migration arrives at its time and waits while its source or its
+//! destination host already takes part in its `simultaneous` migrations
+//! (Windows defaults to 2; outgoing and incoming count alike: "a host can
+//! participate in one outgoing live migration plus one incoming, two
+//! outgoing live migrations, or two incoming live migrations", Microsoft
+//! Learn, "Run a live migration in the VMM fabric"). Waiting migrations
+//! start in the order they arrived, each as soon as both its hosts have
+//! room (one blocked by a busy destination does not hold back the next one
+//! of its source). Running, each of its steps — a pre-copy pass, then the
 //! blackout copy — moves that step's memory bytes over its transport (see
 //! [`crate::transport`]: TCP/IP, SMB channels, compression).
 //!
@@ -12,13 +18,13 @@
 //! (`prepare_rate`: in series with the transfer, the network idle
 //! meanwhile; published graphs show it as a jig-saw below line rate). The
 //! switch-over is a pause; then the VM runs on the destination (its own
-//! CPU load with it, see [`crate::guests`]) and the next queued migration of
-//! the host starts. A migration may wait for others (`after`): it is asked
+//! CPU load with it, see [`crate::guests`]) and the migrations waiting
+//! for its two hosts may start. A migration may wait for others (`after`): it is asked
 //! for `delay` seconds after the last of them ends (a node drained, patched
 //! and back), or at its own time if that is later; one whose `after` never
 //! all end is never asked for.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::{BTreeSet, HashMap};
 
 use hvnet_engine::{ChangePoints, Seconds, TimerId};
 use hvnet_network::{Change, Connection, ConnectionReport, Driver, Network, Resources, Run};
@@ -92,7 +98,12 @@ pub(crate) struct Migrations<'s> {
     /// The migration each migration connection belongs to.
     pub(crate) owner: HashMap<usize, usize>,
     pub(crate) under: Vec<Option<Under>>,
-    waiting: HashMap<u32, VecDeque<usize>>,
+    /// The migrations waiting for each host, by arrival.
+    waiting: HashMap<u32, BTreeSet<(u64, usize)>>,
+    /// When each waiting migration arrived (its place in line).
+    arrival: Vec<u64>,
+    arrivals: u64,
+    /// How many migrations each host takes part in now.
     active: HashMap<u32, u32>,
     /// How many of its `after` migrations each migration still waits for,
     /// and the migrations that wait for each one.
@@ -174,6 +185,8 @@ impl<'s> Migrations<'s> {
             owner: HashMap::new(),
             under: specs.iter().map(|_| None).collect(),
             waiting: HashMap::new(),
+            arrival: vec![0; specs.len()],
+            arrivals: 0,
             active: HashMap::new(),
             pending: specs.iter().map(|m| m.after.len()).collect(),
             dependents: dependents(specs),
@@ -200,26 +213,45 @@ impl<'s> Migrations<'s> {
 
     fn arrives(&mut self, run: &mut Run<'_, MigrationTimer>, i: usize) {
         self.reports[i].queued = run.now();
-        let queue = self.specs[i].queue;
-        self.waiting.entry(queue).or_default().push_back(i);
-        self.start_waiting(run, queue);
+        self.arrivals += 1;
+        self.arrival[i] = self.arrivals;
+        let (source, target) = self.specs[i].hosts;
+        for host in [source, target] {
+            (self.waiting.entry(host).or_default()).insert((self.arrivals, i));
+        }
+        self.start_waiting(run, source);
     }
 
-    /// Starts the migrations waiting in `queue` while its host has room.
-    fn start_waiting(&mut self, run: &mut Run<'_, MigrationTimer>, queue: u32) {
-        loop {
-            let active = self.active.get(&queue).copied().unwrap_or(0);
-            let Some(q) = self.waiting.get_mut(&queue) else {
-                return;
-            };
-            let Some(&i) = q.front() else {
-                return;
-            };
-            if active >= self.specs[i].simultaneous {
-                return;
+    /// Whether `host` takes part in fewer than `limit` migrations now.
+    fn has_room(&self, host: u32, limit: u32) -> bool {
+        self.active.get(&host).copied().unwrap_or(0) < limit
+    }
+
+    /// Starts the migrations waiting for `host`, in the order they arrived,
+    /// each whose source and destination both have room.
+    fn start_waiting(&mut self, run: &mut Run<'_, MigrationTimer>, host: u32) {
+        let Some(line) = self.waiting.get(&host) else {
+            return;
+        };
+        let line: Vec<usize> = line.iter().map(|&(_, i)| i).collect();
+        for i in line {
+            let still_waiting =
+                (self.waiting.get(&host)).is_some_and(|line| line.contains(&(self.arrival[i], i)));
+            let m = &self.specs[i];
+            if !still_waiting {
+                continue; // started by a migration that ended meanwhile
             }
-            q.pop_front();
-            *self.active.entry(queue).or_insert(0) += 1;
+            let (source, target) = m.hosts;
+            if !(self.has_room(source, m.simultaneous.0) && self.has_room(target, m.simultaneous.1))
+            {
+                continue;
+            }
+            for end in [source, target] {
+                *self.active.entry(end).or_insert(0) += 1;
+                if let Some(line) = self.waiting.get_mut(&end) {
+                    line.remove(&(self.arrival[i], i));
+                }
+            }
             self.reports[i].start = Some(run.now());
             let step = self.machines[i].start(run.now());
             self.step(run, i, step);
@@ -284,11 +316,14 @@ impl<'s> Migrations<'s> {
             self.guests.moved(g, self.specs[i].target);
             self.guests.place(run);
         }
-        let queue = self.specs[i].queue;
-        if let Some(active) = self.active.get_mut(&queue) {
-            *active -= 1;
+        let (source, target) = self.specs[i].hosts;
+        for host in [source, target] {
+            if let Some(active) = self.active.get_mut(&host) {
+                *active -= 1;
+            }
         }
-        self.start_waiting(run, queue);
+        self.start_waiting(run, source);
+        self.start_waiting(run, target);
     }
 }
 

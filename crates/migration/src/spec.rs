@@ -87,9 +87,13 @@ pub struct Migration {
     /// A resource all its connections also pass through, one unit per byte
     /// of memory (its source host's SMB bandwidth limit for live migration).
     pub through: Option<ResourceId>,
-    /// Its source host's queue, and how many that host runs at once.
-    pub queue: u32,
-    pub simultaneous: u32,
+    /// Its source and destination hosts, as the caller numbers them (a
+    /// host's migrations may leave by different endpoints), and how many
+    /// live migrations each takes part in at once (Set-VMHost
+    /// MaximumVirtualMachineMigrations): outgoing and incoming count alike,
+    /// so it starts only when both hosts have room.
+    pub hosts: (u32, u32),
+    pub simultaneous: (u32, u32),
 }
 
 /// One VM's own CPU load.
@@ -186,7 +190,7 @@ fn check_migration(network: &Network, i: usize, m: &Migration) -> Result<(), Spe
             "migration {i}: the source's prepare rate must be finite and > 0"
         ));
     }
-    if m.parameters.max_passes == 0 || m.simultaneous == 0 {
+    if m.parameters.max_passes == 0 || m.simultaneous.0 == 0 || m.simultaneous.1 == 0 {
         return bad(format!(
             "migration {i}: at least one pass and one migration at a time"
         ));

@@ -147,13 +147,7 @@ fn network(input: &Input) -> Network {
                     (SWITCH, 1.0),
                     (2 * b as usize + 1, 1.0),
                 ];
-                paths.insert(
-                    (a, b),
-                    Path {
-                        links,
-                        ..Path::default()
-                    },
-                );
+                paths.insert((a, b), Path::of_links(links));
             }
         }
     }
@@ -246,8 +240,8 @@ fn migrations(input: &Input) -> Vec<Migration> {
             after: s.after.iter().map(|a| a.0).collect(),
             delay: s.after.map_or(0.0, |a| a.1),
             through: None,
-            queue: s.source,
-            simultaneous: input.simultaneous,
+            hosts: (s.source, s.target),
+            simultaneous: (input.simultaneous, input.simultaneous),
         })
         .collect()
 }
@@ -336,7 +330,10 @@ proptest! {
                     let reason = match m.start {
                         Some(_) => stalled,
                         None => spec.after.iter().any(|&j| blocked(j))
-                            || specs.iter().enumerate().any(|(j, o)| j != i && o.queue == spec.queue && blocked(j) && run.migrations[j].start.is_some()),
+                            || specs.iter().enumerate().any(|(j, o)| {
+                                let shares_a_host = [o.source, o.target].iter().any(|h| [spec.source, spec.target].contains(h));
+                                j != i && shares_a_host && blocked(j) && run.migrations[j].start.is_some()
+                            }),
                     };
                     prop_assert!(reason, "migration {} did not end and nothing says why: {:?}", i, m);
                 }

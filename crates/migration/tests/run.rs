@@ -43,8 +43,8 @@ fn migration(at: f64, memory: f64, dirty_rate: f64) -> Migration {
         after: vec![],
         delay: 0.0,
         through: None,
-        queue: 0,
-        simultaneous: 2,
+        hosts: (0, 1),
+        simultaneous: (2, 2),
     }
 }
 
@@ -106,6 +106,65 @@ fn a_host_runs_two_migrations_at_once_and_queues_the_third() {
     let first_free = first.end.unwrap().min(run.migrations[1].end.unwrap());
     assert_eq!(third.start, Some(first_free));
     assert!(third.start.unwrap() > 0.0);
+}
+
+#[test]
+fn incoming_migrations_count_against_the_destination_s_limit() {
+    // Hosts A (endpoint 0) and C (endpoint 2) each send one idle VM to B
+    // (endpoint 1). B takes part in one migration at a time: the second
+    // waits for the first to end, though its own source is idle. With room
+    // for two on B, both start at once.
+    let net = network(
+        TeamingMode::SwitchIndependent,
+        LoadBalancing::HyperVPort,
+        None,
+    );
+    let into_b = |source, limit| Migration {
+        source,
+        target: 1,
+        ports: (49500 + source as u16, 6600),
+        hosts: (source, 1),
+        simultaneous: (2, limit),
+        ..migration(0.0, 100.0, 0.0)
+    };
+    let one = run_with_migrations(&net, &[], &[], &[into_b(0, 1), into_b(2, 1)], &[], false);
+    assert_eq!(one.migrations[0].start, Some(0.0));
+    assert_eq!(one.migrations[1].start, one.migrations[0].end);
+    let two = run_with_migrations(&net, &[], &[], &[into_b(0, 2), into_b(2, 2)], &[], false);
+    assert_eq!(two.migrations[1].start, Some(0.0));
+}
+
+#[test]
+fn a_migration_held_by_its_destination_does_not_hold_back_its_source_s_next() {
+    // C (endpoint 2) takes one migration at a time and is busy receiving
+    // from B; A (endpoint 0) asks to send a VM to C, then one to B (which
+    // has room for two). The first waits for C; the second, asked later,
+    // starts at once on A's free slot.
+    let net = network(
+        TeamingMode::SwitchIndependent,
+        LoadBalancing::HyperVPort,
+        None,
+    );
+    let m = |source, target, port, limit| Migration {
+        source,
+        target,
+        ports: (port, 6600),
+        hosts: (source, target),
+        simultaneous: (2, limit),
+        ..migration(0.0, 100.0, 0.0)
+    };
+    let run = run_with_migrations(
+        &net,
+        &[],
+        &[],
+        &[m(1, 2, 49500, 1), m(0, 2, 49501, 1), m(0, 1, 49502, 2)],
+        &[],
+        false,
+    );
+    assert_eq!(run.migrations[0].start, Some(0.0));
+    assert_eq!(run.migrations[1].start, run.migrations[0].end);
+    assert!(run.migrations[1].start.unwrap() > 0.0);
+    assert_eq!(run.migrations[2].start, Some(0.0));
 }
 
 #[test]
@@ -288,7 +347,7 @@ fn compressed(compression: Compression, source: u32, target: u32, at: f64) -> Mi
             populated: 100.0,
             ..migration(at, 200.0, 0.0).memory
         },
-        queue: source,
+        hosts: (source, target),
         ..migration(at, 200.0, 0.0)
     }
 }

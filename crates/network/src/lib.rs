@@ -3,7 +3,8 @@
 //! the run's [`Driver`].
 //!
 //! - [`spec`]: what a run is given ([`Network`], [`Nic`], [`Team`],
-//!   [`Endpoint`], [`Path`], [`Connection`], [`Change`], [`DynamicVmq`]) and
+//!   [`Endpoint`], [`Path`] and its [`Routes`] over time, [`Connection`],
+//!   [`Change`], [`DynamicVmq`]) and
 //!   its validation ([`check`], [`SpecError`]).
 //! - [`mod@toeplitz`]: the Toeplitz hash and Microsoft's default RSS key.
 //! - [`rss`]: the flow key RSS hashes ([`FlowKey`]), [`rss_hash`], and the
@@ -32,7 +33,8 @@ pub use rss::{
 };
 pub use run::{ConnectionReport, Driver, Resources, Run, RunReport, Timer};
 pub use spec::{
-    check, Change, Connection, DynamicVmq, Endpoint, Network, Nic, Path, SpecError, Uplink,
+    check, Change, Connection, DynamicVmq, Endpoint, Network, Nic, Path, Route, Routes, SpecError,
+    Uplink,
 };
 pub use team::{AddressHash, Flow, LoadBalancing, SwitchHash, Team, TeamingMode};
 pub use toeplitz::{toeplitz, HashError, MICROSOFT_RSS_KEY};

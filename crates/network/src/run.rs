@@ -18,10 +18,14 @@
 //!   over its carriers, largest rate first onto the least-loaded carrier;
 //! - **a tick of dynamic VMQ** (every `dynamic_vmq.interval`): a VM queue
 //!   on a busy core moves to a less loaded one (see [`vmq`]);
+//! - **a routing change** ([`routing`]): the fabric's routes between two
+//!   NICs change at a time the caller computed (its routing converged on a
+//!   failure or a repair); every connection whose route is no longer the
+//!   one its ECMP hash picks among those left moves to it;
 //! - **a completion**, and a timed sender's **stop**.
 //!
-//! A connection is *black-holed* while its path holds a resource that is
-//! down: it moves no data until failover or repair. The run reports, per
+//! A connection is *black-holed* while its route holds a resource that is
+//! down: it moves no data until failover, rerouting or repair. The run reports, per
 //! connection, when it ended, every member it used, how long it was
 //! black-holed, and the CPU it cost on each side ([`ConnectionReport`]).
 //!
@@ -56,6 +60,7 @@ mod connections;
 mod failover;
 mod placement;
 mod rebalance;
+mod routing;
 mod running;
 mod sharing;
 mod vmq;
@@ -72,8 +77,17 @@ pub struct ConnectionReport {
     pub members: Vec<(Seconds, Option<u32>, Option<u32>)>,
     /// Seconds during which its path was down.
     pub blackholed: Seconds,
+    /// Each stretch `(from, to)` during which its path was down (the last
+    /// one to the end of the run when it never came back).
+    pub blackholes: Vec<(Seconds, Seconds)>,
     /// When its path went down for good: it never completed because of it.
     pub stalled_since: Option<Seconds>,
+    /// The resources down on its route when the run ended, when it was
+    /// stalled (what cut it); empty otherwise.
+    pub stalled_on: Vec<ResourceId>,
+    /// When the fabric's routing moved it to another route between the same
+    /// NICs.
+    pub rerouted: Vec<Seconds>,
     /// Bytes it moved: its amount when it completed, less when it was
     /// stopped or never completed.
     pub sent: f64,
@@ -163,6 +177,8 @@ pub enum Timer<T> {
     QueueTick,
     /// The sender of connection `k` stops.
     Stop(usize),
+    /// The fabric's routes change (some paths' next [`crate::Routes`]).
+    Routing,
     /// The driver's own.
     Driver(T),
 }
@@ -173,6 +189,9 @@ struct Running {
     out_nic: Option<u32>,
     in_nic: Option<u32>,
     blackholed_since: Option<Seconds>,
+    /// Its route: the epoch of its path's routing and its place among that
+    /// epoch's equal-cost routes.
+    route: (usize, usize),
     /// Its work left when its current route was set, and the core-seconds
     /// per byte of work on each side on that route.
     segment_from: f64,
@@ -333,6 +352,9 @@ impl<'a, T: Copy> Run<'a, T> {
         for (i, &(at, _)) in changes.iter().enumerate() {
             run.schedule_timer(at, Timer::Change(i));
         }
+        for at in routing::change_times(network) {
+            run.schedule_timer(at, Timer::Routing);
+        }
         for (k, c) in connections.iter().enumerate() {
             if let Some(stop) = c.stop {
                 run.schedule_timer(stop.max(c.start), Timer::Stop(k));
@@ -379,6 +401,7 @@ impl<'a, T: Copy> Run<'a, T> {
                 Timer::Rebalance => self.rebalance(),
                 Timer::QueueTick => self.balance_queues(),
                 Timer::Stop(k) => self.stop(k, driver.busy()),
+                Timer::Routing => self.follow_routes(),
                 Timer::Driver(timer) => driver.timer(self, timer),
             },
         }
@@ -397,8 +420,10 @@ impl<'a, T: Copy> Run<'a, T> {
             report.sent = self.connections[k].amount - self.sim.remaining(running.activity);
             if let Some(since) = running.blackholed_since {
                 report.blackholed += end_time - since;
+                report.blackholes.push((since, end_time));
                 report.stalled_since = Some(since);
             }
+            self.reports[k].stalled_on = self.down_on_route(k);
         }
         let series = self.sim.take_recorder().map(Recorder::into_series);
         RunReport {

@@ -72,12 +72,28 @@ pub struct Endpoint {
     pub guest_receive_cores: Cores,
 }
 
+/// One way through the fabric between two NICs: `(resource, coefficient)`
+/// of each link (coefficient above 1 for frame and header overhead) and
+/// backplane on the way.
+pub type Route = Vec<(ResourceId, f64)>;
+
+/// The equal-cost routes between two NICs from a time on.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Routes {
+    /// When they come into force.
+    pub from: Seconds,
+    /// At least one. A connection takes route `Flow::ecmp_hash mod n`
+    /// (ECMP); a route with a resource that is down black-holes it.
+    pub ecmp: Vec<Route>,
+}
+
 /// What a connection between two NICs uses per byte of payload.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Path {
-    /// `(resource, coefficient)`: the links (coefficient above 1 for frame
-    /// and header overhead) and backplanes on the way.
-    pub links: Vec<(ResourceId, f64)>,
+    /// The routes in force from each time on: the first from 0, then one
+    /// each time the fabric's routing converges on a change (the caller
+    /// computes when, and which routes remain).
+    pub routing: Vec<Routes>,
     /// CPU cycles per payload byte on the sending and the receiving core.
     pub send_cycles_per_byte: f64,
     pub receive_cycles_per_byte: f64,
@@ -85,6 +101,43 @@ pub struct Path {
     /// virtual processor (its guest's stack), where an end is a VM.
     pub guest_send_cycles_per_byte: f64,
     pub guest_receive_cycles_per_byte: f64,
+}
+
+impl Path {
+    /// A path of one route at all times, costing no CPU.
+    pub fn of_links(links: Route) -> Self {
+        Path {
+            routing: vec![Routes {
+                from: 0.0,
+                ecmp: vec![links],
+            }],
+            ..Path::default()
+        }
+    }
+
+    /// Which of `routing` is in force at `t`.
+    pub fn epoch_at(&self, t: Seconds) -> usize {
+        self.routing
+            .partition_point(|r| r.from <= t)
+            .saturating_sub(1)
+    }
+
+    /// The route a flow of ECMP hash `hash` takes in epoch `epoch`, and its
+    /// place among that epoch's routes; `None` for a path given no routes
+    /// (`check` refuses one).
+    pub fn route(&self, epoch: usize, hash: u32) -> Option<(usize, &Route)> {
+        let ecmp = &self.routing.get(epoch)?.ecmp;
+        if ecmp.is_empty() {
+            return None;
+        }
+        let choice = hash as usize % ecmp.len();
+        Some((choice, &ecmp[choice]))
+    }
+
+    /// The times after 0 at which its routes change.
+    pub fn changes(&self) -> impl Iterator<Item = Seconds> + '_ {
+        self.routing.iter().map(|r| r.from).filter(|&t| t > 0.0)
+    }
 }
 
 /// One connection between two endpoints.
@@ -444,13 +497,29 @@ impl Network {
     fn check_path(&self, name: &str, a: u32, b: u32, path: &Path) -> Result<(), SpecError> {
         self.check_nic(a)?;
         self.check_nic(b)?;
-        for &(r, coeff) in &path.links {
-            if !valid(coeff) {
+        if path.routing.first().is_none_or(|r| r.from != 0.0) {
+            return bad(format!("{name}: its routes must start at 0"));
+        }
+        for pair in path.routing.windows(2) {
+            if !(pair[1].from.is_finite() && pair[1].from > pair[0].from) {
                 return bad(format!(
-                    "{name}: coefficient {coeff} is not finite and >= 0"
+                    "{name}: routes from {} after routes from {}: times must increase",
+                    pair[1].from, pair[0].from
                 ));
             }
-            self.check_resource(r)?;
+        }
+        for routes in &path.routing {
+            if routes.ecmp.is_empty() {
+                return bad(format!("{name}: no route from {}", routes.from));
+            }
+            for &(r, coeff) in routes.ecmp.iter().flatten() {
+                if !valid(coeff) {
+                    return bad(format!(
+                        "{name}: coefficient {coeff} is not finite and >= 0"
+                    ));
+                }
+                self.check_resource(r)?;
+            }
         }
         let cycles = [
             path.send_cycles_per_byte,

@@ -74,7 +74,22 @@ pub const SWITCH_HASH_KEY: [u8; 40] = {
     key
 };
 
-/// A connection as the teams on its path see it.
+/// The Toeplitz key the model's routed switches spread flows over
+/// equal-cost routes with (ECMP): Microsoft's RSS key rotated by 27 bytes,
+/// independent of the host's and of the port-channels' choices (switches
+/// seed their ECMP hash apart from their port-channel hash, so the two do
+/// not polarise).
+pub const ECMP_HASH_KEY: [u8; 40] = {
+    let mut key = [0u8; 40];
+    let mut i = 0;
+    while i < 40 {
+        key[i] = MICROSOFT_RSS_KEY[(i + 27) % 40];
+        i += 1;
+    }
+    key
+};
+
+/// A connection as the teams and switches on its path see it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Flow {
     pub source: IpAddr,
@@ -121,6 +136,14 @@ impl Flow {
             SwitchHash::IpAddresses => rss_hash(&self.key(false), &SWITCH_HASH_KEY),
             SwitchHash::MacAddresses => self.mac_hash(&SWITCH_HASH_KEY),
         }
+    }
+}
+
+impl Flow {
+    /// The hash a routed fabric spreads the flow over equal-cost routes by:
+    /// its addresses and ports (its addresses alone for non-TCP/UDP traffic).
+    pub fn ecmp_hash(&self) -> u32 {
+        rss_hash(&self.key(true), &ECMP_HASH_KEY)
     }
 }
 

@@ -109,13 +109,7 @@ fn network(input: &Input) -> Network {
                     (SWITCH, 1.0),
                     (2 * b as usize + 1, 1.0),
                 ];
-                paths.insert(
-                    (a, b),
-                    Path {
-                        links,
-                        ..Path::default()
-                    },
-                );
+                paths.insert((a, b), Path::of_links(links));
             }
         }
     }

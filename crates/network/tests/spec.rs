@@ -36,13 +36,7 @@ fn network() -> Network {
             },
         ],
         endpoints: vec![endpoint(0, 1), endpoint(1, 2)],
-        paths: HashMap::from([(
-            (0, 1),
-            Path {
-                links: vec![(0, 1.0), (3, 1.0)],
-                ..Path::default()
-            },
-        )]),
+        paths: HashMap::from([((0, 1), Path::of_links(vec![(0, 1.0), (3, 1.0)]))]),
         lacp_timeout: 3.0,
         ..Network::default()
     }
@@ -158,6 +152,6 @@ fn a_pinned_connection_needs_only_its_own_pair() {
     };
     let refused = message(check(&n, &[c], &[]));
     assert!(refused.contains("from NIC 2 to NIC 2"), "{refused}");
-    n.paths.insert((2, 2), Path::default());
+    n.paths.insert((2, 2), Path::of_links(Vec::new()));
     assert_eq!(check(&n, &[c], &[]), Ok(()));
 }

@@ -60,10 +60,9 @@ fn network(link: f64, dynamic: bool) -> Network {
         )
     };
     let path = Path {
-        links: vec![(0, 1.0), (3, 1.0)],
         send_cycles_per_byte: 0.0,
         receive_cycles_per_byte: 8.0,
-        ..Path::default()
+        ..Path::of_links(vec![(0, 1.0), (3, 1.0)])
     };
     Network {
         resources,
@@ -199,7 +198,7 @@ fn a_moved_queue_keeps_its_team_members() {
         net.paths.insert(
             (0, 2),
             Path {
-                links: vec![(0, 1.0), (8, 1.0)],
+                routing: Path::of_links(vec![(0, 1.0), (8, 1.0)]).routing,
                 ..net.paths[&(0, 1)].clone()
             },
         );

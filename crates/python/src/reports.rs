@@ -11,7 +11,13 @@ pub struct ConnectionReport {
     /// `(time, outbound NIC, inbound NIC)` at its start and at every move.
     members: Vec<(f64, Option<u32>, Option<u32>)>,
     blackholed_s: f64,
+    /// `(from, to)` of each stretch its path was down.
+    blackholes: Vec<(f64, f64)>,
     stalled_since_s: Option<f64>,
+    /// The resources down on its route when the run ended, when stalled.
+    stalled_on: Vec<usize>,
+    /// When the fabric's routing moved it to another route.
+    rerouted_s: Vec<f64>,
     sent_bytes: f64,
     send_core_s: f64,
     receive_core_s: f64,
@@ -53,7 +59,10 @@ impl From<&hvnet_network::ConnectionReport> for ConnectionReport {
             end_s: c.end,
             members: c.members.clone(),
             blackholed_s: c.blackholed,
+            blackholes: c.blackholes.clone(),
             stalled_since_s: c.stalled_since,
+            stalled_on: c.stalled_on.clone(),
+            rerouted_s: c.rerouted.clone(),
             sent_bytes: c.sent,
             send_core_s: c.send_core_s,
             receive_core_s: c.receive_core_s,

@@ -8,7 +8,8 @@ use std::collections::HashMap;
 use hvnet_engine::Sharing;
 use hvnet_migration::{Channel, Compression, Guest, GuestMemory, Migration, PrecopyParameters};
 use hvnet_network::{
-    spec, Change, Connection, Cores, DynamicVmq, Endpoint, Network, Nic, Path, SpecError, Team,
+    spec, Change, Connection, Cores, DynamicVmq, Endpoint, Network, Nic, Path, Routes, SpecError,
+    Team,
 };
 use pyo3::FromPyObject;
 
@@ -61,10 +62,16 @@ pub struct EndpointSpec {
 }
 
 #[derive(FromPyObject)]
+pub struct RoutesSpec {
+    from_s: f64,
+    ecmp: Vec<Vec<(usize, f64)>>,
+}
+
+#[derive(FromPyObject)]
 pub struct PathSpec {
     out_nic: u32,
     in_nic: u32,
-    links: Vec<(usize, f64)>,
+    routing: Vec<RoutesSpec>,
     send_cycles_per_byte: f64,
     receive_cycles_per_byte: f64,
     guest_send_cycles_per_byte: f64,
@@ -154,8 +161,8 @@ pub struct MigrationSpec {
     precopy: PrecopySpec,
     prepare_bytes_per_s: Option<f64>,
     at_s: f64,
-    queue: u32,
-    simultaneous: u32,
+    hosts: (u32, u32),
+    simultaneous: (u32, u32),
     channels: Vec<ChannelSpec>,
     compression: Option<CompressionSpec>,
     after: Vec<usize>,
@@ -236,7 +243,12 @@ impl TryFrom<EndpointSpec> for Endpoint {
 impl From<PathSpec> for (u32, u32, Option<u32>, Path) {
     fn from(p: PathSpec) -> Self {
         let path = Path {
-            links: p.links,
+            routing: (p.routing.into_iter())
+                .map(|r| Routes {
+                    from: r.from_s,
+                    ecmp: r.ecmp,
+                })
+                .collect(),
             send_cycles_per_byte: p.send_cycles_per_byte,
             receive_cycles_per_byte: p.receive_cycles_per_byte,
             guest_send_cycles_per_byte: p.guest_send_cycles_per_byte,
@@ -366,7 +378,7 @@ impl From<MigrationSpec> for Migration {
             after: m.after,
             delay: m.delay_s,
             through: m.through,
-            queue: m.queue,
+            hosts: m.hosts,
             simultaneous: m.simultaneous,
         }
     }

@@ -8,9 +8,10 @@ resource, or a NIC's link, is up only when no cause holds it down):
 - `port_blackhole`/`port_restore`: the cable directions go down but the
   link stays up (only LACP sees it, after its timeout).
 
-Two causes hold from 0 s: a NIC that is not cabled has no link, and the
-resource through which the lowering sends NIC pairs whose full-size frames a
-switch drops (`network.py`) is down, so their connections are black-holed.
+Causes that hold from 0 s: a NIC that is not cabled has no link, and the
+resources through which the lowering sends routes whose full-size frames a
+switch drops and NIC pairs that routing has no route left for
+(`network.py`) are down, so their connections are black-holed.
 """
 
 from __future__ import annotations
@@ -54,19 +55,18 @@ def changes(
     fabric: Fabric,
     nic_index: dict[Port, int],
     uncabled: Iterable[int],
-    frames_dropped: int | None,
+    held_down: Iterable[int] = (),
 ) -> list[Change]:
     """The scenario's events as resource and link changes, in time order.
 
     `uncabled`: NICs with no cable (their link is down throughout);
-    `frames_dropped`: the resource of paths that drop full-size frames, when
-    a path uses it (down throughout).
+    `held_down`: resources that stand for a black hole (down throughout).
     """
     held = _Held()
     for nic in uncabled:
         held.hold(0.0, "link", nic, "uncabled", down=True)
-    if frames_dropped is not None:
-        held.hold(0.0, "resource", frames_dropped, "mtu", down=True)
+    for resource in held_down:
+        held.hold(0.0, "resource", resource, "black hole", down=True)
     for event in sorted(scenario.events, key=lambda e: e.at):
         action = str(event.action.value)
         if action in _OPERATIONS or event.target is None:

@@ -1,25 +1,25 @@
-"""The physical network as engine resources, and the path a connection takes.
+"""The physical network as engine resources.
 
 Every cable is full duplex: one resource per direction, with the capacity of
 the slower end (or the cable's own speed). A switch with a stated backplane
 adds one shared resource that all traffic through it uses; without one it is
-non-blocking and adds nothing. A path from a NIC to a NIC is the cable out of
-the source NIC, the cables between switches on a shortest path (equal-cost
-choices are made by the connection's hash, like ECMP), and the cable into the
-destination NIC. Capacities are in bytes per second, the engine's unit.
-The fabric also keeps each NIC's and switch's MTU, for `frames.py`.
+non-blocking and adds nothing. A route from a NIC to a NIC is the cable out
+of the source NIC, the cables between switches (which ones, and when, is
+`routing.py`'s), and the cable into the destination NIC. Capacities are in
+bytes per second, the engine's unit. The fabric also keeps each NIC's and
+switch's MTU, for `frames.py`.
 """
 
 from __future__ import annotations
 
-from collections import deque
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from hvnet.model import Scenario
 from hvnet.model.refs import parse_ref
 from hvnet.units import bytes_per_s as to_bytes_per_s
 
-__all__ = ["Direction", "Fabric", "Port", "build_fabric", "ecmp_key"]
+__all__ = ["Direction", "Fabric", "Port", "build_fabric"]
 
 
 @dataclass(frozen=True)
@@ -68,7 +68,6 @@ class Fabric:
     #: The IP MTU of each NIC, and of each switch (the largest packet it forwards).
     nic_mtu: dict[Port, int] = field(default_factory=dict)
     switch_mtu: dict[str, int] = field(default_factory=dict)
-    _distances: dict[str, dict[str, int]] = field(default_factory=dict)
 
     def add(self, name: str, bytes_per_s: float, fatpipe: bool = False) -> int:
         self.names.append(name)
@@ -80,15 +79,15 @@ class Fabric:
         direction = self.out_of.get(port)
         return direction.target if direction else None
 
-    def path(self, source: Port, target: Port, key: int) -> list[int] | None:
-        """Resources from NIC `source` to NIC `target`; None when not connected.
+    def ends(self, source: Port, target: Port) -> tuple[Direction, Direction] | None:
+        """The cable out of NIC `source` and the cable into NIC `target`; None when either is not
+        cabled. A cable straight from NIC to NIC is both."""
+        first, last = self.out_of.get(source), self.into.get(target)
+        return None if first is None or last is None else (first, last)
 
-        `key` (a connection hash) picks among equal-cost switch paths.
-        """
-        route = self._route(source, target, key)
-        if route is None:
-            return None
-        first, hops, last = route
+    def resources(self, first: Direction, hops: Sequence[Direction], last: Direction) -> list[int]:
+        """The resources of a route: the cable out of the source NIC, each switch's backplane and the
+        cables between switches (`hops`), the cable into the target NIC."""
         if first is last:
             return [first.resource]
         resources = [first.resource]
@@ -102,67 +101,6 @@ class Fabric:
             resources.append(self.backplane[switch])
         resources.append(last.resource)
         return resources
-
-    def switches_on(self, source: Port, target: Port, key: int) -> list[str] | None:
-        """Switches the path `path(source, target, key)` crosses, in order; None when not connected."""
-        route = self._route(source, target, key)
-        if route is None:
-            return None
-        first, hops, last = route
-        return [] if first is last else [first.target.node] + [d.target.node for d in hops]
-
-    def _route(self, source: Port, target: Port, key: int) -> tuple[Direction, list[Direction], Direction] | None:
-        """The cable out of `source`, the cables between switches, the cable into `target`.
-
-        A cable straight from NIC to NIC is both the first and the last.
-        """
-        first = self.out_of.get(source)
-        last = self.into.get(target)
-        if first is None or last is None:
-            return None
-        if first.target == target:
-            return first, [], first
-        ingress, egress = first.target.node, last.source.node
-        if ingress not in self.switches or egress not in self.switches:
-            return None
-        hops = self._switch_hops(ingress, egress, key)
-        return None if hops is None else (first, hops, last)
-
-    def _switch_hops(self, start: str, goal: str, key: int) -> list[Direction] | None:
-        """Cables of one shortest path between two switches (BFS from the goal)."""
-        distance = self._distances.get(goal)
-        if distance is None:
-            distance = self._distances[goal] = self._distances_to(goal)
-        if start not in distance:
-            return None
-        hops: list[Direction] = []
-        node = start
-        while node != goal:
-            choices = [d for n, d in self.uplinks[node] if distance.get(n) == distance[node] - 1]
-            direction = choices[key % len(choices)]
-            hops.append(direction)
-            node = direction.target.node
-        return hops
-
-    def _distances_to(self, goal: str) -> dict[str, int]:
-        """Hops from every switch to `goal` (breadth-first search)."""
-        distance = {goal: 0}
-        queue = deque([goal])
-        while queue:
-            node = queue.popleft()
-            for neighbour, _ in self.uplinks.get(node, []):
-                if neighbour not in distance:
-                    distance[neighbour] = distance[node] + 1
-                    queue.append(neighbour)
-        return distance
-
-
-def ecmp_key(source: int, target: int) -> int:
-    """The key that picks a NIC pair's equal-cost path (NICs numbered in scenario order).
-
-    The same for all the pair's connections, and different between pairs.
-    """
-    return source * 7919 + target
 
 
 def build_fabric(scenario: Scenario) -> Fabric:

@@ -34,10 +34,13 @@ are not a fault: the connection runs at the smaller one.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
+from hvnet.calibration import Calibration
 from hvnet.lower.endpoints import Endpoints
-from hvnet.lower.fabric import Fabric, Port, build_fabric, ecmp_key
+from hvnet.lower.fabric import Fabric, Port, build_fabric
+from hvnet.lower.routing import Routing
 from hvnet.model import Scenario
 
 __all__ = ["PathMtu", "goodput", "mss", "path_mtu", "path_warnings", "wire_bytes_per_payload_byte"]
@@ -133,11 +136,8 @@ class PathMtu:
         )
 
 
-def path_mtu(fabric: Fabric, source: Port, target: Port, key: int) -> PathMtu | None:
-    """The MTUs along the path `fabric.path(source, target, key)` takes; None when not connected."""
-    switches = fabric.switches_on(source, target, key)
-    if switches is None:
-        return None
+def path_mtu(fabric: Fabric, source: Port, target: Port, switches: Sequence[str]) -> PathMtu:
+    """The MTUs along a route from NIC `source` to NIC `target` that crosses `switches`, in order."""
     return PathMtu(
         source,
         target,
@@ -147,23 +147,27 @@ def path_mtu(fabric: Fabric, source: Port, target: Port, key: int) -> PathMtu | 
     )
 
 
-def path_warnings(scenario: Scenario, fabric: Fabric | None = None, endpoints: Endpoints | None = None) -> list[str]:
-    """A warning for each NIC pair that the scenario's traffic may use whose path drops full-size frames.
+def path_warnings(scenario: Scenario, routing: Routing | None = None, endpoints: Endpoints | None = None) -> list[str]:
+    """A warning for each NIC pair that the scenario's traffic may use and a route of it drops full-size frames.
 
     The pairs are those `NetworkModel` gives paths to: each member (or the
-    NIC) of the source's uplink with each of the destination's, on the same
-    equal-cost path (`ecmp_key`). A run passes the fabric and endpoints it
-    has built; without them they are built here.
+    NIC) of the source's uplink with each of the destination's, on every
+    equal-cost route they have with the fabric whole (the first that drops
+    them is named). A run passes the routing and endpoints it has built;
+    without them they are built here.
     """
-    fabric = fabric or build_fabric(scenario)
+    if routing is None:
+        routing = Routing(scenario, build_fabric(scenario), Calibration().fabric)
+    fabric = routing.fabric
     endpoints = endpoints or Endpoints(scenario)
-    index = {Port(h.name, n.name): i for i, (h, n) in enumerate((h, n) for h in scenario.hosts for n in h.nics)}
     found: dict[tuple[Port, Port], str | None] = {}
     for traffic in scenario.traffic:
         source, target = endpoints[traffic.src], endpoints[traffic.dst]
         for a in (Port(source.host.name, nic) for nic in source.nics):
             for b in (Port(target.host.name, nic) for nic in target.nics):
                 if (a, b) not in found:
-                    path = path_mtu(fabric, a, b, ecmp_key(index[a], index[b]))
-                    found[(a, b)] = None if path is None else path.warning()
+                    timeline = routing.nic_routes(a, b)
+                    routes = timeline[0][1] if timeline else ()
+                    warnings = (path_mtu(fabric, a, b, r.switches).warning() for r in routes)
+                    found[(a, b)] = next((w for w in warnings if w is not None), None)
     return [warning for warning in found.values() if warning is not None]

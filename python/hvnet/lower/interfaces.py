@@ -35,7 +35,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from hvnet.calibration import SmbParameters
-from hvnet.lower.fabric import Fabric, Port, ecmp_key
+from hvnet.lower.fabric import Port
+from hvnet.lower.routing import Routing
 from hvnet.model import Host, Nic, Scenario, Team
 
 __all__ = ["Interface", "SmbChannel", "interfaces", "migration_network", "smb_channels"]
@@ -119,16 +120,16 @@ def _smb_candidates(scenario: Scenario, host: Host) -> list[Interface]:
     return listed + [i for i in mine if i not in listed and (i.rdma, i.rss, i.speed) in kinds]
 
 
-def _joined(fabric: Fabric, a: Interface, b: Interface, source: str, target: str) -> bool:
+def _joined(routing: Routing, a: Interface, b: Interface, source: str, target: str) -> bool:
     """Whether a cable path joins some NIC of `a` on `source` to some NIC of `b` on `target`."""
     return any(
-        fabric.path(Port(source, x.name), Port(target, y.name), ecmp_key(0, 0)) is not None
+        routing.nic_routes(Port(source, x.name), Port(target, y.name)) is not None
         for x in a.nics
         for y in b.nics
     )
 
 
-def migration_network(scenario: Scenario, fabric: Fabric, source: str, target: str) -> tuple[str, str] | None | str:
+def migration_network(scenario: Scenario, routing: Routing, source: str, target: str) -> tuple[str, str] | None | str:
     """The uplinks (NIC or team names) a TCP/IP or Compression migration uses
     on each host; None: the hosts' own (neither has a `networks` setting);
     a text: why there is none."""
@@ -148,7 +149,7 @@ def migration_network(scenario: Scenario, fabric: Fabric, source: str, target: s
     else:
         pairs = [(a, b) for b in theirs for a in [a for a in mine if same(a, b)] + mine]
     for a, b in pairs:
-        if _joined(fabric, a, b, source, target):
+        if _joined(routing, a, b, source, target):
             return a.uplink, b.uplink
     names = [", ".join(i.name for i in side) or "none" for side in (mine, theirs)]
     return (

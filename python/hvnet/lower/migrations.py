@@ -31,7 +31,8 @@ from dataclasses import dataclass
 from hvnet.calibration import Calibration
 from hvnet.errors import Problem
 from hvnet.lower import specs
-from hvnet.lower.fabric import Fabric, Port
+from hvnet.lower.fabric import Port
+from hvnet.lower.routing import Routing
 from hvnet.lower.interfaces import SmbChannel, migration_network, smb_channels
 from hvnet.lower.network import NetworkModel
 from hvnet.lower.operations import Plan, plan_operations
@@ -60,8 +61,9 @@ class MigrationRequest:
     dirty_bytes_per_s: float
     working_set_bytes: float
     device_state_bytes: float
-    #: How many migrations its source host runs at once (the rest wait).
+    #: How many migrations its source and its destination host each take part in at once (the rest wait).
     simultaneous: int
+    simultaneous_in: int
     max_passes: int
     stop_bytes: float
     switchover_s: float
@@ -87,7 +89,7 @@ def migration_requests(
     scenario: Scenario,
     filename: str,
     calibration: Calibration,
-    fabric: Fabric,
+    routing: Routing,
 ) -> tuple[Plan, list[MigrationRequest], list[Problem]]:
     """The migrations the scenario's operations make (`operations.py`), as
     requests for the core, each sent with its source host's option."""
@@ -114,7 +116,7 @@ def migration_requests(
         if option in ("smb", "smb_direct"):
             picked = smb_channels(scenario, source.name, move.target, calibration.smb)
         else:
-            network = migration_network(scenario, fabric, source.name, move.target)
+            network = migration_network(scenario, routing, source.name, move.target)
             picked = network if isinstance(network, str) else ((), network)
         if isinstance(picked, str):
             problems.append(Problem(filename, None, f"events[{move.event}]", picked))
@@ -140,6 +142,7 @@ def migration_requests(
                 working_set_bytes=float(vm.working_set),
                 device_state_bytes=float(vm.device_state),
                 simultaneous=source.live_migration.simultaneous,
+                simultaneous_in=scenario.host(move.target).live_migration.simultaneous,
                 max_passes=parameters.max_passes,
                 stop_bytes=parameters.stop_bytes,
                 switchover_s=parameters.switchover_s(source, scenario.host(move.target), cpu),
@@ -256,8 +259,8 @@ def migration_specs(
                 ),
                 prepare_bytes_per_s=m.prepare_bytes_per_s,
                 at_s=m.at_s,
-                queue=hosts[m.source],
-                simultaneous=m.simultaneous,
+                hosts=(hosts[m.source], hosts[m.target]),
+                simultaneous=(m.simultaneous, m.simultaneous_in),
                 channels=tuple(channels),
                 compression=m.compression,
                 after=tuple(m.after),

@@ -4,13 +4,17 @@
 the fabric, `fabric.py`), each team (its members, mode, algorithm and the
 hash of the switch it is cabled to), each endpoint (a host or VM: its
 uplink, vSwitch port, address, MAC and cores, `cpu.py`) and the paths
-between every pair of NICs a connection may use. A pair with no cabled path
-goes through a resource of capacity 0, so a connection that lands there is
-black-holed rather than silently rerouted. So does a pair whose full-size
-frames a switch on its path drops (its MTU is too small, `frames.py`); that
-resource is held down from 0 s (`changes.py`), so the run reports such
-connections as black-holed. Which NIC or member each connection uses,
-failover and rebalancing are the core's (`crates/network`).
+between every pair of NICs a connection may use: their equal-cost routes
+from each time the fabric's routing changes on (`routing.py`). A pair with
+no cabled path goes through a resource of capacity 0, so a connection that
+lands there is black-holed rather than silently rerouted. Two resources are
+held down from 0 s (`changes.py`), so the run reports the connections on
+them as black-holed: a route whose full-size frames a switch on it drops
+(its MTU is too small, `frames.py`) goes through one; while routing has no
+route left between two NICs (a failure cut them), their path goes through
+the other. Which NIC or member each connection uses, which of the
+equal-cost routes, failover and rebalancing are the core's
+(`crates/network`).
 
 A connection with a VM at an end sends packets no larger than the VM's own
 MTU: it gets paths of its own for that MTU (`Path.endpoint_mtu`), whose
@@ -32,7 +36,8 @@ from hvnet.lower import frames, specs
 from hvnet.lower.changes import changes
 from hvnet.lower.cpu import CpuModel, coalesces
 from hvnet.lower.endpoints import Endpoints
-from hvnet.lower.fabric import Port, build_fabric, ecmp_key
+from hvnet.lower.fabric import Port, build_fabric
+from hvnet.lower.routing import NicRoute, Routing
 from hvnet.model import Scenario
 
 __all__ = ["EPHEMERAL_PORT", "SERVICE_PORT", "ConnectionRequest", "NetworkModel"]
@@ -76,6 +81,7 @@ class NetworkModel:
         self.parameters = self.calibration.teaming
         self.vmq = self.calibration.vmq
         self.fabric = build_fabric(scenario)
+        self.routing = Routing(scenario, self.fabric, self.calibration.fabric)
         self.links_only = links_only
         self.cpu = None if links_only else CpuModel(scenario, self.fabric.add, self.calibration.cpu)
         self.endpoints = Endpoints(scenario)
@@ -86,8 +92,12 @@ class NetworkModel:
         #: Whether each NIC coalesces what it receives (RSC on, and not under a virtual switch).
         self.coalesces = [coalesces(h, n) for h in scenario.hosts for n in h.nics]
         self._unreachable = self.fabric.add("no cabled path", 0.0)
-        #: The path of NIC pairs whose full-size frames a switch drops (frames.py).
+        #: The route of NIC pairs whose full-size frames a switch on it drops (frames.py).
         self._frames_dropped = self.fabric.add("frames larger than a switch's MTU", 0.0)
+        #: The path of NIC pairs while routing has no route left between them.
+        self._no_route = self.fabric.add("no route left in the fabric", 0.0)
+        #: Those of the two that a path given to the core goes through (held down from 0 s).
+        self._black_holes: set[int] = set()
         self.nics: list[tuple[int, int]] = []
         self.uncabled: list[int] = []
         for i, port in enumerate(self.nic_ports):
@@ -118,11 +128,8 @@ class NetworkModel:
                 members = [self.nic_index[Port(vm.host, n)] for n in self.endpoints[vm.name].nics]
                 switch_hash = self._switch_hash([self.nic_ports[m] for m in members])
                 self.teams.append((members, None, "switch_independent", str(vm.team.address_hash.value), switch_hash))
-        self._paths: dict[tuple[int, int], list[int]] = {}
-        #: The MTUs along each NIC pair's path (frames.py); absent when not connected.
-        self._path_mtus: dict[tuple[int, int], frames.PathMtu] = {}
-        #: Use per payload byte of each NIC pair's links: frame and header overhead (frames.py).
-        self._coefficients: dict[tuple[int, int], float] = {}
+        #: Each NIC pair's routes over time (`Routing.nic_routes`); None when no cabled path joins them.
+        self._paths: dict[tuple[int, int], list[tuple[float, tuple[NicRoute, ...]]] | None] = {}
         #: The NIC pairs' paths for connections whose endpoints send at most `mtu`: (a, b, mtu) -> its MSS.
         self._framed: dict[tuple[int, int, int], int] = {}
         #: The internal NIC of each (host, virtual switch) that carries traffic between two of its ports.
@@ -148,66 +155,77 @@ class NetworkModel:
         return "transport_ports"
 
     def reachable(self, a: int, b: int) -> bool:
-        """Whether NIC `a` reaches NIC `b`; records the path for the core either way."""
+        """Whether NIC `a` reaches NIC `b` with the fabric whole; records its routes for the core either way."""
         if (a, b) not in self._paths:
-            # The pair picks among equal-cost paths (ECMP), the same for all its connections.
-            key = ecmp_key(a, b)
-            path = self.fabric.path(self.nic_ports[a], self.nic_ports[b], key)
-            mtus = frames.path_mtu(self.fabric, self.nic_ports[a], self.nic_ports[b], key)
-            if mtus is not None:
-                self._path_mtus[(a, b)] = mtus
-                self._coefficients[(a, b)] = frames.wire_bytes_per_payload_byte(mtus.mss)
-            if path is None:
-                path = [self._unreachable]
-            elif mtus is not None and mtus.breaks:
-                path = [self._frames_dropped]  # a switch drops its full-size frames: black-holed
-            self._paths[(a, b)] = path
-        return self._paths[(a, b)] != [self._unreachable]
+            self._paths[(a, b)] = self.routing.nic_routes(self.nic_ports[a], self.nic_ports[b])
+        return self._paths[(a, b)] is not None
+
+    def _negotiated_mtu(self, a: int, b: int) -> int:
+        """The MTU both NICs' ends assume: the smaller NIC MTU."""
+        return min(self._mtu[a], self._mtu[b])
 
     def _frame(self, a: int, b: int, mtu: int) -> None:
         """Records the path from NIC `a` to NIC `b` for endpoints that send at most `mtu` bytes:
-        the MSS of the smallest MTU on the way (theirs and the NICs'); black-holed when a switch
-        drops even those packets."""
+        the MSS of the smallest MTU on the way (theirs and the NICs')."""
         if (a, b, mtu) in self._framed or not self.reachable(a, b):
             return
-        mtus = self._path_mtus.get((a, b))
-        negotiated = mtu if mtus is None else min(mtu, mtus.negotiated_mtu)
-        self._framed[(a, b, mtu)] = frames.mss(negotiated)
+        self._framed[(a, b, mtu)] = frames.mss(min(mtu, self._negotiated_mtu(a, b)))
+
+    def _routing(self, a: int, b: int, packet: int, coefficient: float) -> tuple[specs.Routes, ...]:
+        """The pair's routes over time for the core, each link at `coefficient` per payload byte: a
+        route with a switch that drops packets of `packet` bytes goes through the frames-dropped
+        resource, and no route at all through the no-route one (both held down)."""
+        timeline = self._paths.get((a, b))
+        if timeline is None:
+            return (specs.Routes(0.0, (((self._unreachable, coefficient),),)),)
+        out = []
+        for at, routes in timeline:
+            ecmp = tuple(self._route(route, packet, coefficient) for route in routes)
+            if not ecmp:
+                self._black_holes.add(self._no_route)
+            out.append(specs.Routes(at, ecmp or (((self._no_route, 1.0),),)))
+        return tuple(out)
+
+    def _route(self, route: NicRoute, packet: int, coefficient: float) -> specs.Route:
+        if any(self.fabric.switch_mtu[s] < packet for s in route.switches):
+            self._black_holes.add(self._frames_dropped)
+            return ((self._frames_dropped, 1.0),)  # a switch drops its full-size frames: black-holed
+        return tuple((r, coefficient) for r in route.resources)
 
     def _framed_spec(self, a: int, b: int, mtu: int, mss: int) -> specs.Path:
-        """The path of `_frame`: the pair's links at the MSS's overhead, and the cores' and vCPUs' costs at it."""
-        path = self._paths.get((a, b), [])
-        mtus = self._path_mtus.get((a, b))
-        narrowest = None if mtus is None else mtus.narrowest_switch
-        if mtus is not None and narrowest is not None and narrowest[1] < min(mtu, mtus.negotiated_mtu):
-            path = [self._frames_dropped]  # a switch drops even the VM's packets
-        elif path == [self._frames_dropped]:  # the NICs' own frames are dropped, the VM's smaller ones are not
-            path = self.fabric.path(self.nic_ports[a], self.nic_ports[b], ecmp_key(a, b)) or [self._unreachable]
-        return self._costed_path(a, b, path, mss, endpoint_mtu=mtu)
+        """The path of `_frame`: the pair's routes at the MSS's overhead, and the cores' and vCPUs' costs at it."""
+        if a >= len(self.nic_ports):  # a virtual switch's internal pair: no link on the way
+            return self._costed_path(a, b, (specs.Routes(0.0, ((),)),), mss, endpoint_mtu=mtu)
+        packet = min(mtu, self._negotiated_mtu(a, b))
+        routing = self._routing(a, b, packet, frames.wire_bytes_per_payload_byte(mss))
+        return self._costed_path(a, b, routing, mss, endpoint_mtu=mtu)
 
-    def _costed_path(self, a: int, b: int, path: list[int], mss: int, endpoint_mtu: int | None = None) -> specs.Path:
-        """Links at `mss`'s frame overhead; the sending and receiving cores' and vCPUs' cycles at it."""
-        links = tuple((r, frames.wire_bytes_per_payload_byte(mss)) for r in path)
+    def _costed_path(
+        self, a: int, b: int, routing: tuple[specs.Routes, ...], mss: int, endpoint_mtu: int | None = None
+    ) -> specs.Path:
+        """The sending and receiving cores' and vCPUs' cycles at `mss` on the pair's routes."""
         if self.cpu is None:
-            return specs.Path(a, b, links, 0.0, 0.0, 0.0, 0.0, endpoint_mtu)
+            return specs.Path(a, b, routing, 0.0, 0.0, 0.0, 0.0, endpoint_mtu)
         cpu = self.cpu.parameters
         rsc = b < len(self.coalesces) and self.coalesces[b]
         receive = cpu.receive_cost(mss, rsc)
-        return specs.Path(a, b, links, cpu.send_cost(), receive, cpu.send_cost(), cpu.guest_receive_cost(mss), endpoint_mtu)
+        return specs.Path(a, b, routing, cpu.send_cost(), receive, cpu.send_cost(), cpu.guest_receive_cost(mss), endpoint_mtu)
 
-    def _path_spec(self, pair: tuple[int, int], path: list[int]) -> specs.Path:
-        """The links of a NIC pair with their use per payload byte, the
+    def _path_spec(self, pair: tuple[int, int]) -> specs.Path:
+        """The routes of a NIC pair with their use per payload byte, the
         cycles per payload byte on the sending and the receiving core, and
         on the sending and receiving VM's vCPU (where an end is a VM)."""
+        a, b = pair
+        packet = self._negotiated_mtu(a, b)
+        mss = frames.mss(packet)
         if self.links_only:
-            return specs.Path(pair[0], pair[1], tuple((r, 1.0) for r in path), 0.0, 0.0, 0.0, 0.0)
-        links = tuple((r, self._coefficients.get(pair, 1.0)) for r in path)
+            return specs.Path(a, b, self._routing(a, b, packet, 1.0), 0.0, 0.0, 0.0, 0.0)
+        routing = self._routing(a, b, packet, frames.wire_bytes_per_payload_byte(mss))
         if self.cpu is None:
-            return specs.Path(pair[0], pair[1], links, 0.0, 0.0, 0.0, 0.0)
+            return specs.Path(a, b, routing, 0.0, 0.0, 0.0, 0.0)
         cpu = self.cpu.parameters
-        mss = frames.mss(min(self._mtu[pair[0]], self._mtu[pair[1]]))
-        receive = cpu.receive_cost(mss, self.coalesces[pair[1]])
-        return specs.Path(pair[0], pair[1], links, cpu.send_cost(), receive, cpu.send_cost(), cpu.guest_receive_cost(mss))
+        receive = cpu.receive_cost(mss, self.coalesces[b])
+        return specs.Path(a, b, routing, cpu.send_cost(), receive, cpu.send_cost(), cpu.guest_receive_cost(mss))
 
     def unreachable(self, requests: Sequence[ConnectionRequest]) -> list[tuple[int, str]]:
         """(request index, why) for each connection that no pair of its NICs can carry."""
@@ -345,7 +363,7 @@ class NetworkModel:
             teams=tuple(specs.Team(tuple(m), standby, mode, lb, switch) for m, standby, mode, lb, switch in self.teams),
             endpoints=tuple(endpoints),
             paths=(
-                *(self._path_spec(pair, path) for pair, path in self._paths.items()),
+                *(self._path_spec(pair) for pair in self._paths),
                 *(self._framed_spec(a, b, mtu, mss) for (a, b, mtu), mss in self._framed.items()),
             ),
             lacp_timeout_s=teaming.lacp_timeout_s,
@@ -364,9 +382,9 @@ class NetworkModel:
         return self.cpu.host_set(self.scenario.host(port.node), [port.port])
 
     def changes(self) -> list[specs.Change]:
-        """The scenario's events as resource and link changes, in time order (`changes.py`)."""
-        dropped = self._frames_dropped if [self._frames_dropped] in self._paths.values() else None
-        return changes(self.scenario, self.fabric, self.nic_index, self.uncabled, dropped)
+        """The scenario's events as resource and link changes, in time order (`changes.py`), with the
+        black holes the paths go through held down (call it after `network_spec`)."""
+        return changes(self.scenario, self.fabric, self.nic_index, self.uncabled, sorted(self._black_holes))
 
     @property
     def dynamic(self) -> bool:

@@ -28,6 +28,7 @@ __all__ = [
     "Path",
     "Precopy",
     "Resource",
+    "Routes",
     "RunSpec",
     "Team",
     "Uplink",
@@ -103,14 +104,28 @@ class Endpoint:
     guest_receive_cores: Cores
 
 
+#: One way through the fabric: (resource, use per payload byte) of each link and backplane.
+Route = tuple[tuple[int, float], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Routes:
+    """The equal-cost routes between two NICs from `from_s` on (at least one); a connection
+    takes route `ECMP hash mod len(ecmp)`."""
+
+    from_s: float
+    ecmp: tuple[Route, ...]
+
+
 @dataclass(frozen=True, slots=True)
 class Path:
     """What a connection from NIC `out_nic` to NIC `in_nic` uses per payload byte."""
 
     out_nic: int
     in_nic: int
-    #: (resource, use per payload byte) of each link and backplane.
-    links: tuple[tuple[int, float], ...]
+    #: The routes in force from each time on: the first from 0, then one each time the
+    #: fabric's routing converges on a failure or a repair (`lower/routing.py`).
+    routing: tuple[Routes, ...]
     send_cycles_per_byte: float
     receive_cycles_per_byte: float
     guest_send_cycles_per_byte: float
@@ -231,9 +246,10 @@ class Migration:
     precopy: Precopy
     prepare_bytes_per_s: float | None
     at_s: float
-    #: Its source host's queue, and how many that host runs at once.
-    queue: int
-    simultaneous: int
+    #: Its source and destination hosts (their numbers), and how many live migrations each
+    #: takes part in at once, outgoing and incoming alike.
+    hosts: tuple[int, int]
+    simultaneous: tuple[int, int]
     #: SMB channels; empty for TCP/IP and Compression.
     channels: tuple[Channel, ...]
     compression: Compression | None

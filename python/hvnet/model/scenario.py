@@ -45,8 +45,10 @@ __all__ = [
     "Cpu",
     "Event",
     "EventAction",
+    "Fabric",
     "FailureKind",
     "Flow",
+    "Forwarding",
     "Host",
     "LiveMigration",
     "LoadBalancing",
@@ -191,6 +193,17 @@ class CState(str, Enum):
     C1E = "c1e"
     C3 = "c3"
     C6 = "c6"
+
+
+class Forwarding(str, Enum):
+    """How the physical switches forward between one another."""
+
+    ROUTED = "routed"
+    """Layer 3: every equal-cost path (ECMP), a routing protocol (BGP, OSPF) routes around failures."""
+    RSTP = "rstp"
+    """Layer 2, Rapid Spanning Tree (IEEE 802.1w): one tree of links; the rest blocked until a failure."""
+    STP = "stp"
+    """Layer 2, classic Spanning Tree (IEEE 802.1D): as RSTP, with its slower timers."""
 
 
 class TeamKind(str, Enum):
@@ -397,8 +410,30 @@ class Host(_Model):
         return _named(self.vswitches, name, f"virtual switch of host {self.name}")
 
 
-class Switch(_Model):
-    """A physical switch."""
+#: How long a switch takes to see a failure, by kind (docs/model.md, "Routing around failures").
+Detection = Annotated[Duration, Field(ge=0, le=3600)]
+
+
+class _Detection(_Model):
+    """How a switch notices that a link to another switch is gone; null: the fabric's setting, then hvnet's
+    default (docs/model.md, "Routing around failures")."""
+
+    bfd: Flag | None = None
+    """Whether BFD watches its links to other switches (null in the fabric: on): a link that stops forwarding is seen after
+    bfd_interval × bfd_multiplier (without BFD, after the routing protocol's hold_time)."""
+    bfd_interval: Annotated[Duration, Field(gt=0, le=60)] | None = None
+    """BFD's transmit and receive interval (a session runs at the slower of its two ends')."""
+    bfd_multiplier: Annotated[Whole, Field(ge=1, le=255)] | None = None
+    """BFD packets missed before the session goes down."""
+    hold_time: Annotated[Duration, Field(gt=0, le=65535)] | None = None
+    """The routing protocol's hold time (BGP) or dead interval (OSPF): how long a silent neighbour
+    takes to be declared down without BFD."""
+    carrier_delay: Detection | None = None
+    """How long a port waits after its link goes down before it reports it (link debounce)."""
+
+
+class _SwitchPorts(_Model):
+    """A physical switch: its own fields, before those of `_Detection` (so files and the schema list them first)."""
 
     name: Name
     """Unique among hosts, switches and VMs."""
@@ -414,6 +449,27 @@ class Switch(_Model):
     """Largest IP packet it forwards, in bytes; data-centre switches ship with jumbo frames up to 9216."""
     port_channel_hash: AddressHash = AddressHash.TRANSPORT_PORTS
     """What it hashes to pick the member of a static or LACP team it sends to (its port-channel load-balance setting)."""
+
+
+class Switch(_Detection, _SwitchPorts):
+    """A physical switch."""
+
+
+class _Forwarding(_Model):
+    """How the fabric forwards: the fields of `Fabric` listed before those of `_Detection`."""
+
+    forwarding: Forwarding = Forwarding.ROUTED
+    """routed (ECMP over every shortest path), rstp or stp (one spanning tree)."""
+    convergence: Detection | None = None
+    """After a failure or a repair is seen: until every switch forwards around it (routing updates
+    and forwarding tables); null: hvnet's default."""
+    root_bridge: Name | None = None
+    """The spanning tree's root (rstp, stp); null: the first switch listed."""
+
+
+class Fabric(_Detection, _Forwarding):
+    """How the physical switches forward and route around a failure; each switch may override how it
+    detects one (its own bfd, bfd_interval, bfd_multiplier, hold_time, carrier_delay)."""
 
 
 class Cable(_Model):
@@ -575,6 +631,8 @@ class Scenario(_Model):
     description: str = ""
     hosts: tuple[Host, ...] = Field(min_length=1)
     switches: tuple[Switch, ...] = ()
+    fabric: Fabric = Fabric()
+    """How the switches forward and route around failures (docs/model.md, "Routing around failures")."""
     cables: tuple[Cable, ...] = ()
     vms: tuple[VM, ...] = ()
     traffic: tuple[Flow, ...] = ()

@@ -27,6 +27,7 @@ impl<T: Copy> Run<'_, T> {
                 out_nic,
                 in_nic,
                 blackholed_since: None,
+                route: usage.route,
                 segment_from: c.amount,
                 send_core_s_per_byte: usage.send_core_s_per_byte,
                 receive_core_s_per_byte: usage.receive_core_s_per_byte,
@@ -78,6 +79,7 @@ impl<T: Copy> Run<'_, T> {
             r.receive_core_s_per_byte = usage.receive_core_s_per_byte;
             r.receive_factor = usage.receive_factor;
             r.shared_on = usage.shared_on;
+            r.route = usage.route;
         }
     }
 
@@ -96,16 +98,14 @@ impl<T: Copy> Run<'_, T> {
 
     fn path_down(&self, k: usize) -> bool {
         let r = &self.running[k];
-        let (Some(out_nic), Some(in_nic)) = (r.out_nic, r.in_nic) else {
+        if r.out_nic.is_none() || r.in_nic.is_none() {
             return true;
-        };
+        }
         if self.resources_down == 0 {
             return false;
         }
-        let path = self
-            .network
-            .path(out_nic, in_nic, self.connections[k].endpoint_mtu);
-        path.is_some_and(|p| p.links.iter().any(|&(res, _)| !self.resource_up[res]))
+        (self.current_route(k))
+            .is_some_and(|links| links.iter().any(|&(res, _)| !self.resource_up[res]))
     }
 
     pub(super) fn update_blackhole(&mut self, now: Seconds, k: usize) {
@@ -120,6 +120,7 @@ impl<T: Copy> Run<'_, T> {
             }
             (Some(since), false) => {
                 self.reports[k].blackholed += now - since;
+                self.reports[k].blackholes.push((since, now));
                 r.blackholed_since = None;
                 true
             }
@@ -169,6 +170,7 @@ impl<T: Copy> Run<'_, T> {
         };
         if let Some(since) = r.blackholed_since {
             self.reports[k].blackholed += self.sim.now() - since;
+            self.reports[k].blackholes.push((since, self.sim.now()));
         }
         self.stop_ticks_when_idle(busy);
     }

@@ -18,6 +18,8 @@ pub(super) struct Usage {
     pub(super) receive_factor: f64,
     /// The shared core and the NIC it is received on by RSS, if it is.
     pub(super) shared_on: Option<(ResourceId, u32)>,
+    /// Its route: the epoch of its path's routing now and its ECMP pick.
+    pub(super) route: (usize, usize),
 }
 
 impl<T: Copy> Run<'_, T> {
@@ -72,6 +74,10 @@ impl<T: Copy> Run<'_, T> {
         let pair = (out_nic.unwrap_or(fallback.0), in_nic.unwrap_or(fallback.1));
         let empty = crate::spec::Path::default();
         let path = (self.network.path(pair.0, pair.1, c.endpoint_mtu)).unwrap_or(&empty);
+        let route = self.route_now(k, out_nic, in_nic);
+        let links = (path.routing.get(route.0))
+            .and_then(|r| r.ecmp.get(route.1))
+            .map_or(&[][..], |l| l.as_slice());
         let hash = self.flow(c).team_hash(AddressHash::TransportPorts);
         let (source, target) = (
             &self.network.endpoints[c.source as usize],
@@ -126,7 +132,7 @@ impl<T: Copy> Run<'_, T> {
                 .chain(&decompressing),
         );
         let mut resources: Vec<(ResourceId, f64)> =
-            path.links.iter().map(|&(r, a)| (r, a * wire)).collect();
+            links.iter().map(|&(r, a)| (r, a * wire)).collect();
         resources.extend(send_core.into_iter().chain(receive_core));
         resources.extend(send_vcpu.into_iter().chain(receive_vcpu));
         resources.extend(compressing.into_iter().chain(decompressing));
@@ -137,7 +143,29 @@ impl<T: Copy> Run<'_, T> {
             receive_core_s_per_byte,
             receive_factor,
             shared_on,
+            route,
         }
+    }
+
+    /// The route connection `k` takes between two NICs now: the epoch of
+    /// their path's routing in force and the route its ECMP hash picks there.
+    pub(super) fn route_now(
+        &self,
+        k: usize,
+        out_nic: Option<u32>,
+        in_nic: Option<u32>,
+    ) -> (usize, usize) {
+        let c = &self.connections[k];
+        let fallback = self.fallback(c);
+        let pair = (out_nic.unwrap_or(fallback.0), in_nic.unwrap_or(fallback.1));
+        let Some(path) = self.network.path(pair.0, pair.1, c.endpoint_mtu) else {
+            return (0, 0);
+        };
+        let epoch = path.epoch_at(self.sim.now());
+        let choice = path
+            .route(epoch, self.flow(c).ecmp_hash())
+            .map_or(0, |(i, _)| i);
+        (epoch, choice)
     }
 
     /// Cycles per byte of work that connection `c` puts on its sending and

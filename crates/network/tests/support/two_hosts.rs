@@ -31,10 +31,7 @@ pub fn network(mode: TeamingMode, balancing: LoadBalancing, standby: Option<u32>
     ] {
         paths.insert(
             pair,
-            Path {
-                links: links.iter().map(|&r| (r, 1.0)).collect(),
-                ..Path::default()
-            },
+            Path::of_links(links.iter().map(|&r| (r, 1.0)).collect()),
         );
     }
     let endpoint = |uplink, port, last: u8| Endpoint {

@@ -9,7 +9,8 @@ pydantic checks each field on its own; these checks look across fields. By conce
 - ``migration``: the live-migration settings name the host's own
   interfaces (RDMA for smb_direct).
 - ``cabling``: cables join existing NICs and switch ports, no end is cabled
-  twice; a static or LACP team's switches act as one.
+  twice; a static or LACP team's switches act as one; the spanning-tree
+  root is a switch.
 - ``vms``: VMs run on existing hosts and their virtual switches; memory
   fits; a team inside a VM is two vNICs, switch independent, address hash.
 - ``events``: events name existing things; a migrate event moves a VM to
@@ -29,7 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from hvnet.model.checks.cabling import check_cables, check_switch_dependent_teams, register_switches
+from hvnet.model.checks.cabling import check_cables, check_root_bridge, check_switch_dependent_teams, register_switches
 from hvnet.model.checks.context import Context, Finding, KnownHost, Loc, entries, text_field
 from hvnet.model.checks.events import check_events
 from hvnet.model.checks.hosts import check_host
@@ -57,6 +58,7 @@ def check_references(data: Mapping[str, object], line_of: Callable[[Loc], int | 
     register_switches(ctx)
     ctx.vms = {name: None for _, vm in entries(data, "vms") if (name := text_field(vm, "name")) is not None}
     check_cables(ctx)
+    check_root_bridge(ctx)
     check_switch_dependent_teams(ctx)
     check_vms(ctx)
     check_host_memory(ctx)

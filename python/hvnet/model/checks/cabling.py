@@ -1,7 +1,8 @@
 """Cables and switches: each cable joins two existing ends (a host NIC or a
 port in a switch's range), no end is cabled twice, a cable between two
-switches has a speed, and a static or LACP team's members go to switches
-that act as one (one stack or MLAG/VLT/vPC group)."""
+switches has a speed, a static or LACP team's members go to switches
+that act as one (one stack or MLAG/VLT/vPC group), and the fabric's
+spanning-tree root is one of its switches."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from hvnet.model.checks.context import Context, End, KnownSwitch, Loc, and_list,
 from hvnet.model.checks.names import resolve
 from hvnet.model.scenario import Switch, TeamingMode
 
-__all__ = ["check_cables", "check_switch_dependent_teams", "register_switches"]
+__all__ = ["check_cables", "check_root_bridge", "check_switch_dependent_teams", "register_switches"]
 
 _DEFAULT_PORTS = Switch.model_fields["ports"].default
 
@@ -22,6 +23,15 @@ def register_switches(ctx: Context) -> None:
             ports = switch.get("ports", _DEFAULT_PORTS)
             count = ports if isinstance(ports, int) and not isinstance(ports, bool) else None
             ctx.switches[name] = KnownSwitch(count, switch.get("port_speed") is not None, text_field(switch, "stack"))
+
+
+def check_root_bridge(ctx: Context) -> None:
+    """`fabric.root_bridge` names a switch."""
+    fabric = ctx.data.get("fabric")
+    root = text_field(fabric, "root_bridge") if isinstance(fabric, dict) else None
+    if root is not None and root not in ctx.switches:
+        names = ", ".join(sorted(ctx.switches)) or "none"
+        ctx.report(("fabric", "root_bridge"), f"{root!r} is not a switch of the scenario; switches: {names}")
 
 
 def check_cables(ctx: Context) -> None:
