@@ -181,7 +181,8 @@ def test_traffic_that_never_completes(cli: Invoke, write: WriteFile) -> None:
     traffic = document["traffic"][0]
     assert (traffic["end_s"], traffic["duration_s"], traffic["mean_bps"]) == (None, None, None)
     table = cli("simulate", path).stdout
-    (row,) = [line for line in table.splitlines() if "copy" in line]
+    (row,) = [line for line in table.splitlines() if "copy" in line and "│" in line]
+    assert "warning: traffic copy (hv1 → hv2) never completes" in table
     # Columns: traffic, from → to, via NICs, size, start, end, mean rate, black-holed.
     assert [cell.strip() for cell in row.split("│")[6:9]] == ["never", "-", "since 1.00 s"]
     assert "0 of 1 traffic entries completed" in table

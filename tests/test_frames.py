@@ -128,7 +128,8 @@ def test_a_jumbo_path_through_a_1500_switch_warns_and_is_black_holed() -> None:
     """Both NICs use 9000; tor1 drops every full-size frame, so the transfer never completes.
 
     The warning names the NICs, the switch and the numbers; the connection
-    is black-holed from its start (a team does not see it: the links are up).
+    is black-holed from its start (a team does not see it: the links are up),
+    and a second warning says the traffic never completes and why.
     """
     scenario = two_hosts(9000, 9000, switch="{name: tor1, mtu: 1500}")
     expected = (
@@ -137,7 +138,11 @@ def test_a_jumbo_path_through_a_1500_switch_warns_and_is_black_holed() -> None:
     )
     assert path_warnings(scenario) == [expected]
     results = simulate(scenario)
-    assert results.warnings == [expected]
+    assert results.warnings == [
+        expected,
+        "traffic hv1 → hv2 never completes: its connection is black-holed from 0.00 s to the end of the run: "
+        "a switch on its route drops its full-size frames (see the MTU warning); no path is left for it",
+    ]
     (flow,) = results.traffic
     assert flow.end_s is None
     (connection,) = flow.connection_results
@@ -230,4 +235,4 @@ def test_simulate_prints_the_warning_after_the_tables(cli: Invoke, write: WriteF
     after = result.stdout.split(summary_line, 1)[1]
     assert "\nwarning: hv1/nic1 → hv2/nic1: both NICs use MTU 9000 but switch tor1 carries at most 1500" in after
     document = json.loads(cli("simulate", path, "--json", "-").stdout)
-    assert [w.split(":")[0] for w in document["warnings"]] == ["hv1/nic1 → hv2/nic1"]
+    assert [w.split(":")[0] for w in document["warnings"]] == ["hv1/nic1 → hv2/nic1", "traffic hv1 → hv2 never completes"]

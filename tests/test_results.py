@@ -29,12 +29,15 @@ from hvnet.results import (
     AdapterSeries,
     ConnectionResult,
     CoreSeries,
+    FailureResult,
     FigureBand,
+    FlowHit,
     MigrationPass,
     MigrationResult,
     NicChoice,
     CoreUtilisation,
     NicUtilisation,
+    RoutingChange,
     TeamUtilisation,
     TrafficResult,
     VcpuSeries,
@@ -187,6 +190,9 @@ def documented_fields(heading: str) -> list[str]:
         (TeamUtilisation, "(`TeamUtilisation`)"),
         (CoreUtilisation, "(`CoreUtilisation`)"),
         (FigureBand, "(`FigureBand`)"),
+        (FailureResult, "(`FailureResult`)"),
+        (RoutingChange, "(`RoutingChange`)"),
+        (FlowHit, "(`FlowHit`)"),
     ],
     ids=[
         "Results",
@@ -203,6 +209,9 @@ def documented_fields(heading: str) -> list[str]:
         "TeamUtilisation",
         "CoreUtilisation",
         "FigureBand",
+        "FailureResult",
+        "RoutingChange",
+        "FlowHit",
     ],
 )
 def test_output_md_documents_every_field(model: type[BaseModel], heading: str) -> None:
@@ -217,6 +226,6 @@ def test_output_md_documents_the_flows_document() -> None:
 def test_every_results_field_is_mentioned_in_output_md() -> None:
     """The brief version of the check above, for any field a table might miss."""
     text = OUTPUT_DOC.read_text()
-    for model in (Results, TrafficResult, ConnectionResult, NicChoice, MigrationResult, MigrationPass, CoreSeries, VcpuSeries, AdapterSeries, NicUtilisation, TeamUtilisation, CoreUtilisation):
+    for model in (Results, TrafficResult, ConnectionResult, NicChoice, MigrationResult, MigrationPass, CoreSeries, VcpuSeries, AdapterSeries, NicUtilisation, TeamUtilisation, CoreUtilisation, FailureResult, RoutingChange, FlowHit):
         for field in model.model_fields:
             assert f"`{field}`" in text, f"docs/output.md does not mention {model.__name__}.{field}"

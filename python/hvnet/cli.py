@@ -18,6 +18,7 @@ from hvnet._version import __version__
 from hvnet.compare import comparison_document, comparison_tables, run_comparison
 from hvnet.demo import LEFT_OUT, REPORT, is_hvnet_page, run_demo
 from hvnet.errors import HvnetError, UnitError
+from hvnet.failure_costs import DEFAULT_LIMIT as DEFAULT_COSTED
 from hvnet.model import Scenario, load_scenario, parse_scenario, scenario_json_schema
 from hvnet.results import Results
 from hvnet.simulate import simulate as run_simulation
@@ -146,6 +147,15 @@ def simulate(
             "of its range, one at a time (docs/model.md, \"Uncertainty\"; some 48 more runs).",
         ),
     ] = False,
+    failure_costs: Annotated[
+        int,
+        typer.Option(
+            "--failure-costs",
+            min=0,
+            help="Cost this many of the scenario's failures, the first in time: each simulated again without it "
+            "(one more run each; 0: none).",
+        ),
+    ] = DEFAULT_COSTED,
     force: Force = False,
 ) -> None:
     """Simulate a scenario; print a table, and optionally write JSON and an HTML report."""
@@ -165,6 +175,8 @@ def simulate(
                 markup=False,
             )
         results = run_simulation(scenario, filename=str(file))
+        if results.failures and failure_costs:
+            results = _with_costs(results, scenario, str(file), failure_costs)
         if uncertainty:
             results = _with_bands(results, scenario, str(file))
     if json_out is not None:
@@ -178,6 +190,16 @@ def simulate(
             _out().print(table)
     if report is not None:  # with `--json -`, standard output holds only the JSON document
         (_err() if json_on_stdout else _out()).print(f"report written to {report}", highlight=False, markup=False)
+
+
+def _with_costs(results: Results, scenario: Scenario, filename: str, limit: int) -> Results:
+    """`results` with what each failure cost (`hvnet.failure_costs`), a progress bar on standard error."""
+    from hvnet.failure_costs import runs_needed, with_costs
+
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, TimeRemainingColumn(), console=_err(), transient=True) as progress:
+        task = progress.add_task("failure costs", total=runs_needed(results, limit))
+        return with_costs(scenario, results, filename, limit, step=lambda: progress.advance(task))
 
 
 def _with_bands(results: Results, scenario: Scenario, filename: str) -> Results:

@@ -45,6 +45,7 @@ def traffic_results(scenario: Scenario, owner: list[int], outcomes: list[Connect
                 blackholed_s=outcome.blackholed_s,
                 stalled_since_s=outcome.stalled_since_s,
                 nics=[NicChoice(at_s=t, out_nic=a, in_nic=b) for t, a, b in outcome.nics],
+                rerouted_s=outcome.rerouted_s,
             )
         )
     return [TrafficResult.of(t, conns) for t, conns in zip(scenario.traffic, per_traffic)]

@@ -24,7 +24,9 @@ __all__ = [
     "ConnectionResult",
     "CoreSeries",
     "CoreUtilisation",
+    "FailureResult",
     "FigureBand",
+    "FlowHit",
     "MigrationPass",
     "MigrationResult",
     "NicChoice",
@@ -32,6 +34,7 @@ __all__ = [
     "NodeResult",
     "OperationResult",
     "Results",
+    "RoutingChange",
     "Series",
     "TeamUtilisation",
     "TrafficResult",
@@ -63,6 +66,8 @@ class ConnectionResult(_Frozen):
     stalled_since_s: float | None
     #: The NICs it started on, then one entry per move (failover, rebalancing).
     nics: list[NicChoice]
+    #: When the fabric's routing moved it to another route between the same NICs.
+    rerouted_s: list[float] = []
 
 
 class TrafficResult(_Frozen):
@@ -132,7 +137,7 @@ class MigrationResult(_Frozen):
     destination: str
     #: The performance option it ran with.
     option: str
-    #: When it was asked for; it starts when its source host has a free slot.
+    #: When it was asked for; it starts when its source and its destination host both have a free slot.
     queued_s: float
     #: None when it never started or never ended (a path that stayed down).
     start_s: float | None
@@ -213,6 +218,60 @@ class VcpuSeries(_Frozen):
     busy: Series
 
 
+class RoutingChange(_Frozen):
+    """How the fabric's routing handled one failed link between two switches (docs/model.md,
+    "Routing around failures"); a time is None when it never came."""
+
+    link: str
+    #: When routing saw the failure, and how ("link down", "BFD 300 ms × 3"...); None: repaired first.
+    seen_s: float | None
+    seen_by: str
+    #: When every switch forwarded around it, and when the repaired link carried traffic again.
+    rerouted_s: float | None
+    restored_s: float | None
+
+
+class FlowHit(_Frozen):
+    """What one failure did to one traffic entry or live migration."""
+
+    #: "traffic" or "migration", and its place in `Results.traffic` or `Results.migrations`.
+    kind: str
+    index: int
+    #: The traffic entry's name (`source → destination` when it has none), or the migrated VM's.
+    name: str
+    #: Its connections (a migration: those of all its steps; None for one the failure only delayed),
+    #: those the failure black-holed, and those it moved to another NIC (a team's failover) or route.
+    connections: int | None
+    blackholed_connections: int
+    moved_connections: int
+    #: The longest time one of its connections was black-holed by this failure.
+    blackholed_s: float
+    #: Whether it never completed, its path cut by this failure (among others).
+    never: bool
+    #: When it ended (None: never), and when it ends in the same run without this failure and its
+    #: repair (`hvnet simulate` computes it; None: never, or not computed).
+    end_s: float | None
+    end_without_s: float | None = None
+
+
+class FailureResult(_Frozen):
+    """One failure of the scenario's events, its repair, and what it cost."""
+
+    #: The event's index in the scenario's events, its time, action and target.
+    event: int
+    at_s: float
+    action: str
+    target: str
+    #: When it was repaired (the matching `*_up` or `port_restore`); None: never.
+    repaired_s: float | None
+    #: How routing handled each switch-to-switch link it took down (none for a host's own link).
+    routing: list[RoutingChange]
+    #: The traffic entries and migrations it black-holed, moved or delayed.
+    hits: list[FlowHit]
+    #: Whether `end_without_s` was computed (a run without this failure, `hvnet.failure_costs`).
+    costed: bool = False
+
+
 class FigureBand(_Frozen):
     """How far one headline figure moves with every unconfirmed parameter at either end of its range, one at a
     time (`hvnet.uncertainty`): from `low` to `high` (None: it never ends with some value)."""
@@ -257,8 +316,11 @@ class Results(_Frozen):
     migrations: list[MigrationResult]
     #: One per migrate, drain and rolling_update event, in time order.
     operations: list[OperationResult]
-    #: One line per NIC pair whose full-size frames a switch on its path drops.
+    #: One line per NIC pair whose full-size frames a switch on its path drops, and per traffic entry or
+    #: migration that never completed: from when, what cut it, and that no path remains.
     warnings: list[str]
+    #: Each failure of the scenario's events in time order: its repair, routing, what it hit and cost.
+    failures: list[FailureResult] = []
     #: Each headline figure's band (`hvnet simulate --uncertainty`, `hvnet.uncertainty.bands`); empty when not asked for.
     uncertainty: list[FigureBand] = []
 

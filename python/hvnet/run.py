@@ -40,6 +40,12 @@ class ConnectionOutcome:
     #: Core-seconds it cost its sending and its receiving side (the core's count).
     send_core_s: float = 0.0
     receive_core_s: float = 0.0
+    #: Each stretch (from, to) its path was down.
+    blackholes: list[tuple[float, float]] = field(default_factory=list)
+    #: The resources down on its route when the run ended, when it was stalled (what cut it).
+    stalled_on: list[int] = field(default_factory=list)
+    #: When the fabric's routing moved it to another route.
+    rerouted_s: list[float] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -122,6 +128,9 @@ def run(
             sent_bytes=c.sent_bytes,
             send_core_s=c.send_core_s,
             receive_core_s=c.receive_core_s,
+            blackholes=list(c.blackholes),
+            stalled_on=list(c.stalled_on),
+            rerouted_s=list(c.rerouted_s),
         )
         for c in report.connections
     ]

@@ -8,13 +8,15 @@ migrations that carry it out (`lower/operations.py`, `lower/migrations.py`).
 Which NIC or team member each connection uses, failover, rebalancing and
 the migrations' pre-copy are decided in the Rust core (`hvnet.run`);
 `hvnet.readback` names what it reports, with a warning for each NIC pair
-whose full-size frames a switch drops (`lower/frames.py`).
+whose full-size frames a switch drops (`lower/frames.py`); `hvnet.failures`
+what each failure did, and a warning for each entry that never completed.
 """
 
 from __future__ import annotations
 
 from hvnet.calibration import Calibration
 from hvnet.errors import Problem, ScenarioError
+from hvnet.failures import failure_results, never_warnings
 from hvnet.lower.frames import path_warnings
 from hvnet.lower.migrations import migration_requests
 from hvnet.lower.network import ConnectionRequest, NetworkModel
@@ -72,5 +74,7 @@ def simulate(
         vcpus=vcpu_series(model, outcome),
         migrations=migrated,
         operations=operation_results(plan, migrated),
-        warnings=path_warnings(scenario, model.routing, model.endpoints),
+        warnings=path_warnings(scenario, model.routing, model.endpoints)
+        + never_warnings(scenario, model, outcome, owner, migrated),
+        failures=failure_results(scenario, model, outcome, owner, migrated),
     )

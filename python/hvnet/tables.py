@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from rich.table import Table
 
 from hvnet.model import split_endpoint
+from hvnet.failure_text import failure_blocks
 from hvnet.results import CoreUtilisation, MigrationResult, NicUtilisation, OperationResult, Results, TrafficResult
 from hvnet.units import format_bitrate, format_bytes, human_duration
 from hvnet.utilisation import BUSY_SHARE, COLD_SHARE, HOT_SHARE
@@ -225,6 +226,8 @@ def results_tables(results: Results) -> list[Table]:
         tables.append(nodes_table(results))
     if results.uncertainty:
         tables.append(uncertainty_table(results))
+    if results.failures:
+        tables.append(failures_table(results))
     stalled = len(results.stalled)
     summary = Table.grid(padding=(0, 2))
     done = []  # a scenario that only migrates has no traffic to count
@@ -244,6 +247,17 @@ def results_tables(results: Results) -> list[Table]:
     for warning in results.warnings:
         warnings.add_row(f"warning: {warning}", style="yellow")
     return [*tables, summary, warnings]
+
+
+def failures_table(results: Results) -> Table:
+    """The failures, one block each (`failure_text`): what failed and was repaired, how routing
+    handled it, what it black-holed, moved or delayed, and what that cost."""
+    table = Table.grid()
+    table.add_row("failures: what failed and was repaired, and what it cost", style="bold")
+    for block in failure_blocks(results):
+        for line in block:
+            table.add_row(line)
+    return table
 
 
 def uncertainty_table(results: Results) -> Table:

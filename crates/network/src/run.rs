@@ -77,8 +77,8 @@ pub struct ConnectionReport {
     pub members: Vec<(Seconds, Option<u32>, Option<u32>)>,
     /// Seconds during which its path was down.
     pub blackholed: Seconds,
-    /// Each stretch `(from, to)` during which its path was down (the last
-    /// one to the end of the run when it never came back).
+    /// Each stretch `(from, to)` of some length during which its path was
+    /// down (the last one to the end of the run when it never came back).
     pub blackholes: Vec<(Seconds, Seconds)>,
     /// When its path went down for good: it never completed because of it.
     pub stalled_since: Option<Seconds>,
@@ -86,7 +86,7 @@ pub struct ConnectionReport {
     /// stalled (what cut it); empty otherwise.
     pub stalled_on: Vec<ResourceId>,
     /// When the fabric's routing moved it to another route between the same
-    /// NICs.
+    /// NICs, one that carried it.
     pub rerouted: Vec<Seconds>,
     /// Bytes it moved: its amount when it completed, less when it was
     /// stopped or never completed.
@@ -420,7 +420,9 @@ impl<'a, T: Copy> Run<'a, T> {
             report.sent = self.connections[k].amount - self.sim.remaining(running.activity);
             if let Some(since) = running.blackholed_since {
                 report.blackholed += end_time - since;
-                report.blackholes.push((since, end_time));
+                if end_time > since {
+                    report.blackholes.push((since, end_time));
+                }
                 report.stalled_since = Some(since);
             }
             self.reports[k].stalled_on = self.down_on_route(k);

@@ -24,7 +24,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from hvnet.check.failures import Failure, failures
+from hvnet.check.failures import Failure, cut_off, failures
 from hvnet.errors import ScenarioError
 from hvnet.model import Event, EventAction, FailureKind, Placement, Requirements, Scenario, split_endpoint
 from hvnet.results import Results
@@ -267,7 +267,7 @@ def _condition(runner: _Runner, requirements: Requirements, settings: Settings, 
         )
         hosts = runner.scenario.hosts
         what = f"rolling update of {', '.join(h.name for h in hosts) if len(hosts) <= 4 else f'{len(hosts)} hosts'}"
-        figure, worst = _operation(runner.run((*failed, update), with_traffic=False), what, blackouts)
+        figure, worst = _operation(runner.run((*failed, update), with_traffic=False), what, blackouts, failure, runner.scenario)
         outcomes.append(Outcome("maintenance_window", figure, requirements.maintenance_window, "s", worst, failure))
     if requirements.max_drain is not None or requirements.max_blackout is not None:
         drains: list[tuple[float | None, str]] = []
@@ -276,7 +276,7 @@ def _condition(runner: _Runner, requirements: Requirements, settings: Settings, 
                 {"at": "0s", "action": EventAction.DRAIN.value, "target": host.name, "placement": settings.placement.value}
             )
             what = f"drain of {host.name}"
-            drains.append(_operation(runner.run((*failed, drain), with_traffic=False), what, blackouts))
+            drains.append(_operation(runner.run((*failed, drain), with_traffic=False), what, blackouts, failure, runner.scenario))
         if requirements.max_drain is not None:
             figure, worst = _worst(drains)
             outcomes.append(Outcome("max_drain", figure, requirements.max_drain, "s", worst, failure))
@@ -300,8 +300,15 @@ def _worst(figures: list[tuple[float | None, str]]) -> tuple[float | None, str]:
     return max(figures, key=lambda case: case[0] or 0.0)
 
 
-def _operation(outcome: Results | str, what: str, blackouts: list[tuple[float | None, str]]) -> tuple[float | None, str]:
-    """The duration of the one operation of a run, and its migrations' blackouts added to `blackouts`."""
+def _operation(
+    outcome: Results | str,
+    what: str,
+    blackouts: list[tuple[float | None, str]],
+    failure: Failure | None = None,
+    scenario: Scenario | None = None,
+) -> tuple[float | None, str]:
+    """The duration of the one operation of a run, and its migrations' blackouts added to `blackouts`;
+    an operation that never ends names the hosts `failure` cut off, if it cut some."""
     if isinstance(outcome, str):
         blackouts.append((None, f"{what}: refused: {outcome}"))
         return None, f"{what}: refused: {outcome}"
@@ -314,11 +321,17 @@ def _operation(outcome: Results | str, what: str, blackouts: list[tuple[float | 
     operation = outcome.operations[0]
     if operation.duration_s is not None:
         return operation.duration_s, what
-    stuck = list(dict.fromkeys(m.vm for m in outcome.migrations if m.end_s is None))
+    stuck_migrations = [m for m in outcome.migrations if m.end_s is None]
+    stuck = list(dict.fromkeys(m.vm for m in stuck_migrations))
     shown = ", ".join(stuck[:3]) + (f" and {len(stuck) - 3} more" if len(stuck) > 3 else "")
+    why = "no path is left for it" if len(stuck) == 1 else "no path is left for them"
+    cut = {} if failure is None or scenario is None else cut_off(scenario, failure)
+    hosts = [h for h in dict.fromkeys(x for m in stuck_migrations for x in (m.source, m.destination)) if h in cut]
+    if hosts:
+        why = "; ".join(f"{h} is cut off: {cut[h]}" for h in hosts[:2]) + " (a team of NICs on two switches survives it)"
     if len(stuck) == 1:
-        return None, f"{what}: never ends (the migration of {shown} never completes: its path stays down)"
-    return None, f"{what}: never ends (the migrations of {shown or 'its VMs'} never complete: their path stays down)"
+        return None, f"{what}: never ends (the migration of {shown} never completes: {why})"
+    return None, f"{what}: never ends (the migrations of {shown or 'its VMs'} never complete: {why})"
 
 
 def _utilisation(runner: _Runner, failed: tuple[Event, ...], names: list[str]) -> dict[str, tuple[float | None, str]]:

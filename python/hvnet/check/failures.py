@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from hvnet.model import Event, EventAction, FailureKind, Scenario, split_endpoint
 
-__all__ = ["Failure", "failures"]
+__all__ = ["Failure", "cut_off", "failures"]
 
 #: What each kind of failure does to its target, at 0 s.
 _ACTIONS = {
@@ -53,6 +53,32 @@ def failures(scenario: Scenario, kind: FailureKind) -> list[Failure]:
     if kind is FailureKind.SWITCH:
         return [Failure(kind, switch.name, f"switch {switch.name} down") for switch in scenario.switches]
     return [Failure(kind, port, f"port {port} black-holed") for port in _cabled_ports(scenario)]
+
+
+def cut_off(scenario: Scenario, failure: Failure) -> dict[str, str]:
+    """The hosts a failure leaves with no working NIC, each with why: every NIC of theirs that is
+    cabled goes to the failed switch, or is the failed NIC, cable or port. What a team of NICs on
+    two switches would survive."""
+    peer: dict[str, str] = {}
+    for cable in scenario.cables:
+        peer[cable.a], peer[cable.b] = cable.b, cable.a
+    hit = {failure.target}
+    if failure.kind is FailureKind.CABLE and failure.target in peer:
+        hit.add(peer[failure.target])
+    found = {}
+    for host in scenario.hosts:
+        cabled = [f"{host.name}/{nic.name}" for nic in host.nics if f"{host.name}/{nic.name}" in peer]
+
+        def dead(nic: str) -> bool:
+            if failure.kind is FailureKind.SWITCH:
+                return split_endpoint(peer[nic])[0] == failure.target
+            return nic in hit or peer[nic] in hit
+
+        if cabled and all(dead(nic) for nic in cabled):
+            where = f"on {failure.target}" if failure.kind is FailureKind.SWITCH else "the one that failed"
+            what = "its only cabled NIC is" if len(cabled) == 1 else "all its cabled NICs are"
+            found[host.name] = f"{what} {where}"
+    return found
 
 
 def _cabled_ports(scenario: Scenario) -> Iterable[str]:

@@ -24,7 +24,7 @@ from hvnet.lower.fabric import Fabric, Port
 from hvnet.lower.specs import Change
 from hvnet.model import Scenario
 
-__all__ = ["changes"]
+__all__ = ["changes", "down_at", "failure_pairs"]
 
 Kind = Literal["resource", "link"]
 
@@ -79,6 +79,46 @@ def changes(
             for nic in _nics_hit(action, event.target, fabric, nic_index):
                 held.hold(event.at, "link", nic, cause, down)
     return held.out
+
+
+def down_at(scenario: Scenario, fabric: Fabric, at_s: float) -> dict[int, list[tuple[str, float]]]:
+    """For each cable direction or backplane that events hold down at `at_s` (after the events of
+    that instant): the events that do, as ("action target", time), earliest first."""
+    held: dict[int, dict[str, tuple[str, float]]] = {}
+    for event in sorted(scenario.events, key=lambda e: e.at):
+        action = str(event.action.value)
+        if event.at > at_s or action in _OPERATIONS or event.target is None:
+            continue
+        cause = _cause(action, event.target, fabric)
+        for resource in _resources_hit(action, event.target, fabric):
+            causes = held.setdefault(resource, {})
+            if action.endswith(("_down", "_blackhole")):
+                causes.setdefault(cause, (f"{action} {event.target}", event.at))
+            else:
+                causes.pop(cause, None)
+    return {r: sorted(c.values(), key=lambda v: v[1]) for r, c in held.items() if c}
+
+
+def failure_pairs(scenario: Scenario, fabric: Fabric) -> list[tuple[int, int | None]]:
+    """Each failure event (`*_down`, `port_blackhole`) by its index in the scenario's events, with
+    the index of the event that repairs it (the next `*_up` or `port_restore` of the same thing),
+    None when nothing does; in time order."""
+    order = sorted(range(len(scenario.events)), key=lambda i: scenario.events[i].at)
+    open_failures: dict[str, list[int]] = {}
+    pairs: dict[int, int | None] = {}
+    for i in order:
+        event = scenario.events[i]
+        action = str(event.action.value)
+        if action in _OPERATIONS or event.target is None:
+            continue
+        cause = _cause(action, event.target, fabric)
+        if action.endswith(("_down", "_blackhole")):
+            pairs[i] = None
+            open_failures.setdefault(cause, []).append(i)
+        elif open_failures.get(cause):
+            for failed in open_failures.pop(cause):
+                pairs[failed] = i
+    return sorted(pairs.items(), key=lambda p: (scenario.events[p[0]].at, p[0]))
 
 
 def _cause(action: str, target: str, fabric: Fabric) -> str:

@@ -91,11 +91,11 @@ class NetworkModel:
         self._mtu = [n.mtu for h in scenario.hosts for n in h.nics]
         #: Whether each NIC coalesces what it receives (RSC on, and not under a virtual switch).
         self.coalesces = [coalesces(h, n) for h in scenario.hosts for n in h.nics]
-        self._unreachable = self.fabric.add("no cabled path", 0.0)
+        self.unreachable_resource = self.fabric.add("no cabled path", 0.0)
         #: The route of NIC pairs whose full-size frames a switch on it drops (frames.py).
-        self._frames_dropped = self.fabric.add("frames larger than a switch's MTU", 0.0)
+        self.frames_dropped = self.fabric.add("frames larger than a switch's MTU", 0.0)
         #: The path of NIC pairs while routing has no route left between them.
-        self._no_route = self.fabric.add("no route left in the fabric", 0.0)
+        self.no_route = self.fabric.add("no route left in the fabric", 0.0)
         #: Those of the two that a path given to the core goes through (held down from 0 s).
         self._black_holes: set[int] = set()
         self.nics: list[tuple[int, int]] = []
@@ -103,7 +103,7 @@ class NetworkModel:
         for i, port in enumerate(self.nic_ports):
             send, receive = self.fabric.out_of.get(port), self.fabric.into.get(port)
             if send is None or receive is None:
-                self.nics.append((self._unreachable, self._unreachable))
+                self.nics.append((self.unreachable_resource, self.unreachable_resource))
                 self.uncabled.append(i)
             else:
                 self.nics.append((send.resource, receive.resource))
@@ -177,19 +177,22 @@ class NetworkModel:
         resource, and no route at all through the no-route one (both held down)."""
         timeline = self._paths.get((a, b))
         if timeline is None:
-            return (specs.Routes(0.0, (((self._unreachable, coefficient),),)),)
+            return (specs.Routes(0.0, (((self.unreachable_resource, coefficient),),)),)
         out = []
         for at, routes in timeline:
             ecmp = tuple(self._route(route, packet, coefficient) for route in routes)
-            if not ecmp:
-                self._black_holes.add(self._no_route)
-            out.append(specs.Routes(at, ecmp or (((self._no_route, 1.0),),)))
+            if not ecmp:  # the NICs' own cables, and no way between their switches
+                self._black_holes.add(self.no_route)
+                ends = self.fabric.ends(self.nic_ports[a], self.nic_ports[b])
+                cables = () if ends is None else (ends[0].resource, ends[1].resource)
+                ecmp = (((cables[0], coefficient), (self.no_route, 1.0), (cables[1], coefficient)) if cables else ((self.no_route, 1.0),),)
+            out.append(specs.Routes(at, ecmp))
         return tuple(out)
 
     def _route(self, route: NicRoute, packet: int, coefficient: float) -> specs.Route:
         if any(self.fabric.switch_mtu[s] < packet for s in route.switches):
-            self._black_holes.add(self._frames_dropped)
-            return ((self._frames_dropped, 1.0),)  # a switch drops its full-size frames: black-holed
+            self._black_holes.add(self.frames_dropped)
+            return ((self.frames_dropped, 1.0),)  # a switch drops its full-size frames: black-holed
         return tuple((r, coefficient) for r in route.resources)
 
     def _framed_spec(self, a: int, b: int, mtu: int, mss: int) -> specs.Path:

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from hvnet.model import Scenario
 from hvnet.report.comparison import render_comparison, write_comparison
+from hvnet.report.failures import failures_section
 from hvnet.report.page import page
 from hvnet.report.resample import Grid
 from hvnet.report.sections import (
@@ -45,6 +46,7 @@ def render_report(results: Results, scenario: Scenario, resolution_s: float | No
         adapters_section(results, grid=grid),
         *[section for section in optional[1:] if section],
         traffic_section(results),
+        *[section for section in [failures_section(results)] if section],
         *[section for section in [uncertainty_section(results)] if section],
     ]
     return page(results.scenario, scenario.description, sections, NOT_SIMULATED)

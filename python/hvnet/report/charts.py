@@ -8,32 +8,38 @@ seconds for a large cluster. Div ids are derived from the chart's position, so
 the same results always give the same HTML.
 
 Time series are drawn at the resolution of the chart (`resample.Grid`): each
-point the exact mean of the series' change points over its bin.
+point the exact mean of the series' change points over its bin. Every time
+chart marks the run's failures and repairs (`marked`).
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import dataclass
+from html import escape
 from typing import Any
 
 from plotly.offline import get_plotlyjs  # type: ignore[import-untyped]
 
 from hvnet.report.resample import Grid, significant
-from hvnet.results import AdapterSeries, MigrationResult, OperationResult
+from hvnet.results import AdapterSeries, MigrationResult, OperationResult, Results
 from hvnet.series import Series
 from hvnet.units import format_bitrate
 
 __all__ = [
     "CONFIG",
     "Figure",
+    "Mark",
     "adapter_chart",
     "adapter_chart_title",
     "adapter_figure",
     "cpu_figure",
     "cpu_heatmap",
+    "failure_marks",
     "figure_div",
     "hosts_timeline_figure",
+    "marked",
     "migration_figure",
     "migration_timeline",
     "plotly_bundle",
@@ -294,3 +300,52 @@ def hosts_timeline_figure(
     layout = _timeline_layout("Live migrations by source host", rows, 14, 80)
     layout["yaxis"]["title"] = {"text": "source host"}
     return {"data": data, "layout": layout}
+
+
+#: A failure's mark, and a repair's.
+FAILED = "#c62828"
+REPAIRED = "#2e7d32"
+
+
+@dataclass(frozen=True)
+class Mark:
+    """A failure or a repair, on a time axis."""
+
+    at_s: float
+    label: str
+    repair: bool
+
+
+def failure_marks(results: Results) -> list[Mark]:
+    """Each failure of the run and its repair, in time order."""
+    marks = []
+    for f in results.failures:
+        marks.append(Mark(f.at_s, f"{f.action} {f.target}", repair=False))
+        if f.repaired_s is not None:
+            marks.append(Mark(f.repaired_s, f"{f.target} repaired", repair=True))
+    return sorted(marks, key=lambda m: m.at_s)
+
+
+def marked(figure: Figure, marks: Sequence[Mark]) -> Figure:
+    """`figure` with a dotted vertical line at each mark (red: a failure, green: a repair) and a
+    symbol above it that names it when hovered."""
+    if not marks:
+        return figure
+    layout = dict(figure["layout"])
+    line = {"width": 1.2, "dash": "dot"}
+    layout["shapes"] = [*layout.get("shapes", [])] + [
+        {
+            "type": "line", "xref": "x", "yref": "paper", "x0": m.at_s, "x1": m.at_s, "y0": 0, "y1": 1,
+            "line": {"color": REPAIRED if m.repair else FAILED, **line},
+        }
+        for m in marks
+    ]
+    layout["annotations"] = [*layout.get("annotations", [])] + [
+        {
+            "x": m.at_s, "xref": "x", "y": 1, "yref": "paper", "yanchor": "bottom", "showarrow": False,
+            "text": "▲" if m.repair else "✕", "hovertext": escape(f"{m.label} at {m.at_s:g} s"),
+            "font": {"size": 10, "color": REPAIRED if m.repair else FAILED},
+        }
+        for m in marks
+    ]
+    return {"data": figure["data"], "layout": layout}

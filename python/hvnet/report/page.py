@@ -53,6 +53,9 @@ table.traffic .right { text-align: right; }
 table.traffic .center { text-align: center; }
 table.summary th { color: var(--muted); font-weight: 500; width: 220px; }
 .stalled, tr.stalled td { color: #c62828; }
+ul.warnings { margin: 0; padding-left: 18px; color: #c05a00; }
+h3.failure { font-size: 14px; margin: 16px 0 4px; }
+ul.hits { margin: 0 0 8px; padding-left: 18px; font-size: 13px; }
 td.best { color: #1b7f3b; font-weight: 600; }
 .chooser { margin: 14px 0 6px; font-size: 13px; color: var(--muted); }
 .chooser select { font: inherit; color: var(--ink); margin-left: 4px; max-width: 100%; }

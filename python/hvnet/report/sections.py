@@ -19,8 +19,10 @@ from hvnet.report.charts import (
     adapter_chart_title,
     adapter_figure,
     cpu_figure,
+    failure_marks,
     figure_div,
     hosts_timeline_figure,
+    marked,
     migration_figure,
 )
 from hvnet.report.diagram import design_svg
@@ -94,7 +96,12 @@ def summary_section(results: Results, scenario: Scenario, grid: Grid | None = No
         ("design", design),
         ("engine", f"{results.events} events in {results.wall_s * 1000:.1f} ms"),
     ]
+    if results.failures:
+        rows.append(("failures", f'<a href="#failures">{_plural(len(results.failures), "failure")}</a>'))
     body = "".join(f"<tr><th>{label}</th><td>{value}</td></tr>" for label, value in rows)
+    warnings = "".join(f"<li>{escape(w)}</li>" for w in results.warnings)
+    if warnings:  # frames a switch drops, work that never completed
+        body += f'<tr><th>warnings</th><td><ul class="warnings">{warnings}</ul></td></tr>'
     return Section("summary", "Summary", f'<table class="summary">{body}</table>')
 
 
@@ -199,12 +206,13 @@ def adapters_section(
     columns = min(max(max(per_host.values(), default=2), 2), 3)
     busy = [a for a in results.adapters if a.send_bps.nonzero() or a.receive_bps.nonzero()]
     busy_ids = {id(a) for a in busy}
+    marks = failure_marks(results)
     items = []
     for adapter in busy:
         end = results.end_s
         moved = (adapter.send_bps.integral(0.0, end) + adapter.receive_bps.integral(0.0, end)) / 8
         label = f"{adapter_chart_title(adapter)}: {format_bytes(int(float(f'{moved:.3g}')))} sent and received"
-        items.append(_Item(label, moved, adapter_figure(adapter, grid, end)))
+        items.append(_Item(label, moved, marked(adapter_figure(adapter, grid, end), marks)))
     idle = [f"{a.host} / {a.nic}" for a in results.adapters if id(a) not in busy_ids]
     caption = (
         f'<p class="caption">Send and receive of each NIC in Gbps, as the exact mean over '
@@ -270,8 +278,9 @@ def migrations_section(
         groups.setdefault(m.source, []).append(m)
     large = len(groups) > group_hosts or len(results.migrations) > group_migrations
     chart_id = f"{prefix}migration-chart-0"
+    marks = failure_marks(results)
     if large:
-        chart = figure_div(chart_id, hosts_timeline_figure(list(groups.items()), results.operations))
+        chart = figure_div(chart_id, marked(hosts_timeline_figure(list(groups.items()), results.operations), marks))
         caption = (
             '<p class="caption">A row per source host: a bar per VM migrated from it, from its start to its '
             "end (half transparent: simultaneous ones show darker), and, in a rolling update, the node while "
@@ -279,7 +288,7 @@ def migrations_section(
             "blackout) and the table of its migrations.</p>"
         )
     else:
-        chart = figure_div(chart_id, migration_figure(results.migrations, results.operations))
+        chart = figure_div(chart_id, marked(migration_figure(results.migrations, results.operations), marks))
         caption = (
             '<p class="caption">One bar per VM: waiting in its host\'s queue (grey), each pre-copy pass (blue) '
             "and the blackout (red), in seconds; in a rolling update, each node while it is down for its patch "
@@ -295,8 +304,11 @@ def migrations_section(
         summary = f"<summary><span>{escape(host)}</span>{cells}</summary>"
         if large:
             key = str(index)
-            figure = migration_figure(
-                migrations, _host_operations(results.operations, host), f"{host}: live migrations from it", 18
+            figure = marked(
+                migration_figure(
+                    migrations, _host_operations(results.operations, host), f"{host}: live migrations from it", 18
+                ),
+                marks,
             )
             figures[key], tables[key] = figure, table
             rows.append(
@@ -343,12 +355,14 @@ def cpu_section(results: Results, shown: int = SHOWN_HEATMAPS, grid: Grid | None
     for vcpu in results.vcpus:
         vms.setdefault(vcpu.vm, []).append((f"vCPU {vcpu.vcpu}", vcpu.busy))
 
+    marks = failure_marks(results)
+
     def items(groups: dict[str, list[tuple[str, Series]]], what: str) -> list[_Item]:
         return [
             _Item(
                 name,
                 sum(b.integral(0.0, end) for _, b in rows),
-                cpu_figure(f"{name}: CPU per {what} (% busy)", rows, grid, end),
+                marked(cpu_figure(f"{name}: CPU per {what} (% busy)", rows, grid, end), marks),
             )
             for name, rows in groups.items()
             if any(b.nonzero() for _, b in rows)

@@ -120,7 +120,9 @@ impl<T: Copy> Run<'_, T> {
             }
             (Some(since), false) => {
                 self.reports[k].blackholed += now - since;
-                self.reports[k].blackholes.push((since, now));
+                if now > since {
+                    self.reports[k].blackholes.push((since, now));
+                }
                 r.blackholed_since = None;
                 true
             }
@@ -170,7 +172,9 @@ impl<T: Copy> Run<'_, T> {
         };
         if let Some(since) = r.blackholed_since {
             self.reports[k].blackholed += self.sim.now() - since;
-            self.reports[k].blackholes.push((since, self.sim.now()));
+            if self.sim.now() > since {
+                self.reports[k].blackholes.push((since, self.sim.now()));
+            }
         }
         self.stop_ticks_when_idle(busy);
     }

@@ -1,7 +1,8 @@
 //! The fabric's routing over time: when the routes between two NICs change
 //! (the caller's [`crate::Routes`], each from the time its routing
 //! converged), every running connection takes the route its ECMP hash picks
-//! among those in force now, and moves if that is another one.
+//! among those in force now, and moves if that is another one (reported
+//! as a reroute when the new route carries it).
 
 use hvnet_engine::{ResourceId, Seconds};
 
@@ -46,6 +47,12 @@ impl<T: Copy> Run<'_, T> {
             .collect()
     }
 
+    /// Whether running connection `k`'s route has a resource down now.
+    fn down_on_route_now(&self, k: usize) -> bool {
+        self.current_route(k)
+            .is_some_and(|links| links.iter().any(|&(r, _)| !self.resource_up[r]))
+    }
+
     /// A routing change: each running connection whose ECMP pick is now
     /// another route moves to it (in connection order).
     pub(super) fn follow_routes(&mut self) {
@@ -65,7 +72,9 @@ impl<T: Copy> Run<'_, T> {
                 continue; // the same links under the new routes
             }
             self.reroute_on(k, out_nic, in_nic);
-            self.reports[k].rerouted.push(now);
+            if !self.down_on_route_now(k) {
+                self.reports[k].rerouted.push(now); // moved onto a route that carries it
+            }
         }
         let keys: Vec<usize> = self.running.keys().collect();
         for k in keys {

@@ -1,0 +1,278 @@
+"""What each failure of a run did, read back from the core's report.
+
+For every failure event (`nic_down`, `cable_down`, `switch_down`,
+`port_blackhole`) with its repair, if any (`lower.changes.failure_pairs`):
+
+- how routing handled each switch-to-switch link it took down: when it was
+  seen, routed around and carried traffic again (`lower.routing.Outage`);
+- the traffic entries and migrations it hit: the connections it
+  black-holed and for how long, those it moved to another NIC or route,
+  and whether it cut them for good.
+
+A stretch during which a connection was black-holed is the doing of the
+failures in force when it began (the latest of them: several failures at
+one instant share it). A move is a failure's when it happened at one of
+that failure's moments: the failure, its repair, routing's reroute and
+restore of its links, or an LACP team's timeout after it. What a failure
+cost (the same run without it) is `hvnet.failure_costs`'.
+
+And one warning per traffic entry or migration that never completed: from
+when, what cut it (the events still holding its path down, or routing left
+with no route), and that no path is left for it. Nothing is "never"
+without one.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from hvnet.lower.changes import down_at, failure_pairs
+from hvnet.lower.fabric import Port
+from hvnet.lower.network import NetworkModel
+from hvnet.lower.routing import Outage
+from hvnet.model import Scenario
+from hvnet.results import FailureResult, FlowHit, MigrationResult, RoutingChange
+from hvnet.run import ConnectionOutcome, NetworkRun
+
+__all__ = ["failure_results", "never_warnings"]
+
+#: Two times this close are one moment.
+_SAME_S = 1e-9
+
+
+@dataclass(frozen=True)
+class _Work:
+    """A traffic entry or a migration, with its connections."""
+
+    kind: str
+    index: int
+    name: str
+    #: How a warning names it.
+    label: str
+    connections: list[int]
+    end_s: float | None
+
+
+@dataclass(frozen=True)
+class _Failure:
+    event: int
+    at_s: float
+    action: str
+    target: str
+    repaired_s: float | None
+    outages: list[Outage]
+
+    @property
+    def label(self) -> str:
+        return f"{self.action} {self.target}"
+
+    def in_force(self, t: float) -> bool:
+        return self.at_s <= t + _SAME_S and (self.repaired_s is None or self.repaired_s > t + _SAME_S)
+
+
+def _work(scenario: Scenario, run: NetworkRun, owner: Sequence[int], migrations: Sequence[MigrationResult]) -> list[_Work]:
+    per_traffic: list[list[int]] = [[] for _ in scenario.traffic]
+    for k, entry in enumerate(owner):
+        per_traffic[entry].append(k)
+    work = []
+    for index, (traffic, connections) in enumerate(zip(scenario.traffic, per_traffic)):
+        ends = [run.outcomes[k].end_s for k in connections]
+        end = None if any(e is None for e in ends) else max((e for e in ends if e is not None), default=traffic.start)
+        route = f"{traffic.src} → {traffic.dst}"
+        name = traffic.name or route
+        label = f"traffic {traffic.name} ({route})" if traffic.name else f"traffic {route}"
+        work.append(_Work("traffic", index, name, label, connections, end))
+    for index, (migration, outcome) in enumerate(zip(migrations, run.migrations)):
+        label = f"the live migration of {migration.vm} ({migration.source} → {migration.destination})"
+        work.append(_Work("migration", index, migration.vm, label, list(outcome.connections), migration.end_s))
+    return work
+
+
+def _failures(scenario: Scenario, model: NetworkModel) -> list[_Failure]:
+    failures = []
+    for index, repair in failure_pairs(scenario, model.fabric):
+        event = scenario.events[index]
+        assert event.target is not None
+        label = f"{event.action.value} {event.target}"
+        outages = [
+            o for o in model.routing.outages if label in o.causes and o.failed_s <= event.at < o.repaired_s + _SAME_S
+        ]
+        failures.append(
+            _Failure(
+                event=index,
+                at_s=event.at,
+                action=str(event.action.value),
+                target=event.target,
+                repaired_s=None if repair is None else scenario.events[repair].at,
+                outages=outages,
+            )
+        )
+    return failures
+
+
+def _responsible(failures: Sequence[_Failure], t: float) -> list[_Failure]:
+    """The failures in force at `t` that came last (those a stretch beginning at `t` is due to)."""
+    current = [f for f in failures if f.in_force(t)]
+    if not current:
+        return []
+    latest = max(f.at_s for f in current)
+    return [f for f in current if f.at_s >= latest - _SAME_S]
+
+
+def _moments(failure: _Failure, lacp_timeout_s: float) -> list[float]:
+    """When a failure may move a connection: at it, its LACP timeout, its repair, and when routing
+    routed around its links and took them back."""
+    moments = [failure.at_s, failure.at_s + lacp_timeout_s]
+    if failure.repaired_s is not None:
+        moments.append(failure.repaired_s)
+    for o in failure.outages:
+        moments += [t for t in (o.rerouted_s, o.restored_s) if math.isfinite(t)]
+    return moments
+
+
+def _moves(outcome: ConnectionOutcome) -> list[float]:
+    return [t for t, _, _ in outcome.nics[1:]] + list(outcome.rerouted_s)
+
+
+def _time(t: float | None) -> float | None:
+    return None if t is None or not math.isfinite(t) else t
+
+
+def failure_results(
+    scenario: Scenario,
+    model: NetworkModel,
+    run: NetworkRun,
+    owner: Sequence[int],
+    migrations: Sequence[MigrationResult],
+) -> list[FailureResult]:
+    """Each failure of the scenario's events: its repair, routing, and what it hit (not what it cost)."""
+    failures = _failures(scenario, model)
+    if not failures:
+        return []
+    lacp = model.calibration.teaming.lacp_timeout_s
+    moments = {f.event: _moments(f, lacp) for f in failures}
+    works = _work(scenario, run, owner, migrations)
+    results = []
+    for failure in failures:
+        hits = []
+        for work in works:
+            blackholed: dict[int, float] = {}
+            moved = 0
+            never = False
+            for k in work.connections:
+                outcome = run.outcomes[k]
+                for start, end in outcome.blackholes:
+                    if failure in _responsible(failures, start):
+                        blackholed[k] = max(blackholed.get(k, 0.0), end - start)
+                if any(abs(m - t) <= _SAME_S for m in _moves(outcome) for t in moments[failure.event]):
+                    moved += 1
+                since = outcome.stalled_since_s
+                if outcome.end_s is None and since is not None and failure in _responsible(failures, since):
+                    never = True
+            if blackholed or moved or never:
+                hits.append(
+                    FlowHit(
+                        kind=work.kind,
+                        index=work.index,
+                        name=work.name,
+                        connections=len(work.connections),
+                        blackholed_connections=len(blackholed),
+                        moved_connections=moved,
+                        blackholed_s=max(blackholed.values(), default=0.0),
+                        never=never,
+                        end_s=work.end_s,
+                    )
+                )
+        results.append(
+            FailureResult(
+                event=failure.event,
+                at_s=failure.at_s,
+                action=failure.action,
+                target=failure.target,
+                repaired_s=failure.repaired_s,
+                routing=[
+                    RoutingChange(
+                        link=o.link.name,
+                        seen_s=_time(o.seen_s),
+                        seen_by=o.seen_by,
+                        rerouted_s=_time(o.rerouted_s),
+                        restored_s=_time(o.restored_s),
+                    )
+                    for o in failure.outages
+                ],
+                hits=hits,
+            )
+        )
+    return results
+
+
+def never_warnings(
+    scenario: Scenario,
+    model: NetworkModel,
+    run: NetworkRun,
+    owner: Sequence[int],
+    migrations: Sequence[MigrationResult],
+) -> list[str]:
+    """One line per traffic entry or migration that never completed: from when, what cut it, and that
+    no path is left for it."""
+    held = down_at(scenario, model.fabric, run.end_s)
+    warnings = []
+    for work in _work(scenario, run, owner, migrations):
+        if work.end_s is not None:
+            continue
+        stalled = [k for k in work.connections if run.outcomes[k].end_s is None and run.outcomes[k].stalled_since_s is not None]
+        if not stalled:
+            warnings.append(_waiting(work, run))
+            continue
+        since = min(s for k in stalled if (s := run.outcomes[k].stalled_since_s) is not None)
+        causes: list[str] = []
+        for k in stalled:
+            for cause in _cut_by(model, run, run.outcomes[k], held):
+                if cause not in causes:
+                    causes.append(cause)
+        of = f"{len(stalled)} of its {len(work.connections)} connections are" if len(work.connections) > 1 else "its connection is"
+        warnings.append(
+            f"{work.label} never completes: {of} black-holed from {since:.2f} s to the end of the run: "
+            f"{'; '.join(causes) or 'its path is down'}; no path is left for {'them' if len(stalled) > 1 else 'it'}"
+        )
+    return warnings
+
+
+def _waiting(work: _Work, run: NetworkRun) -> str:
+    """Why work that was never black-holed still never completed."""
+    if work.kind == "migration" and not work.connections:
+        return f"{work.label} never starts: it waits for a migration or a free slot that never comes"
+    return f"{work.label} never completes: it moves nothing from its start to the end of the run ({run.end_s:.2f} s)"
+
+
+def _cut_by(model: NetworkModel, run: NetworkRun, outcome: ConnectionOutcome, held: dict[int, list[tuple[str, float]]]) -> list[str]:
+    """What holds a stalled connection's path down at the end, in words."""
+    causes = []
+    events = sorted({event for r in outcome.stalled_on for event in held.get(r, [])}, key=lambda e: (e[1], e[0]))
+    if events:
+        causes.append("its path went down with " + ", ".join(f"{label} (at {at:.2f} s)" for label, at in events))
+    if model.no_route in outcome.stalled_on:
+        causes.append(_no_route(model, run, outcome))
+    if model.frames_dropped in outcome.stalled_on:
+        causes.append("a switch on its route drops its full-size frames (see the MTU warning)")
+    if model.unreachable_resource in outcome.stalled_on:
+        causes.append("no cable joins its NICs")
+    _, out_nic, in_nic = outcome.nics[-1]
+    if out_nic is None or in_nic is None:
+        causes.append(f"{'its sender' if out_nic is None else 'its receiver'}'s team has no working member left")
+    return causes
+
+
+def _no_route(model: NetworkModel, run: NetworkRun, outcome: ConnectionOutcome) -> str:
+    """Routing left no route between the switches of the connection's NICs: since when, after which failures."""
+    _, out_nic, in_nic = outcome.nics[-1]
+    ends = None if out_nic is None or in_nic is None else model.fabric.ends(Port.parse(out_nic), Port.parse(in_nic))
+    between = "" if ends is None else f" between {ends[0].target.node} and {ends[1].source.node}"
+    cut = [o for o in model.routing.outages if o.rerouted_s <= run.end_s < o.restored_s]
+    labels = sorted({label for o in cut for label in o.causes})
+    since = max((o.rerouted_s for o in cut), default=None)
+    after = f" after {', '.join(labels)}" if labels else ""
+    when = "" if since is None else f", since routing converged at {since:.2f} s"
+    return f"the fabric has no route left{between}{after}{when}"
