@@ -36,6 +36,7 @@ def _spec(amount: float = 100.0) -> specs.RunSpec:
         endpoints=(endpoint(0, 1), endpoint(1, 2)),
         paths=(specs.Path(0, 1, (specs.Routes(0.0, (((0, 1.0), (3, 1.0)),)),), 0.0, 0.0, 0.0, 0.0),),
         lacp_timeout_s=3.0,
+        nic_lacp_timeouts_s=(),
         rebalance_interval_s=None,
         dynamic_vmq=None,
         shared_queue_overhead=0.0,

@@ -135,6 +135,13 @@ class TeamingParameters:
         f"{BEHAVIOUR}: LACP runs the short timer; IEEE 802.1AX: LACPDUs every second, a partner lost after 3 missed",
         "exact for the short timer (90 s with the long one)",
     )
+    lacp_slow_timeout_s: float = _parameter(
+        90.0,
+        "s",
+        "documented",
+        "IEEE 802.1AX: with the long timer LACPDUs every 30 s, a partner lost after 3 missed (a team's lacp_timer: slow)",
+        "exact for the long timer",
+    )
     rebalance_interval_s: float = _parameter(
         1.0, "s", "assumed", "no public figure; dynamic teams rebalance on flowlet gaps", "0.1-10 s", spread=(0.1, 10.0))
 

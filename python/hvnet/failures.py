@@ -121,10 +121,10 @@ def _responsible(failures: Sequence[_Failure], t: float) -> list[_Failure]:
     return [f for f in current if f.at_s >= latest - _SAME_S]
 
 
-def _moments(failure: _Failure, lacp_timeout_s: float) -> list[float]:
-    """When a failure may move a connection: at it, its LACP timeout, its repair, and when routing
-    routed around its links and took them back."""
-    moments = [failure.at_s, failure.at_s + lacp_timeout_s]
+def _moments(failure: _Failure, lacp_timeouts_s: Sequence[float]) -> list[float]:
+    """When a failure may move a connection: at it, an LACP team's timeout after it, its repair, and
+    when routing routed around its links and took them back."""
+    moments = [failure.at_s, *(failure.at_s + t for t in lacp_timeouts_s)]
     if failure.repaired_s is not None:
         moments.append(failure.repaired_s)
     for o in failure.outages:
@@ -151,7 +151,8 @@ def failure_results(
     failures = _failures(scenario, model)
     if not failures:
         return []
-    lacp = model.calibration.teaming.lacp_timeout_s
+    teaming = model.calibration.teaming
+    lacp = (teaming.lacp_timeout_s, teaming.lacp_slow_timeout_s)
     moments = {f.event: _moments(f, lacp) for f in failures}
     works = _work(scenario, run, owner, migrations)
     results = []

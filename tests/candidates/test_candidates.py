@@ -82,19 +82,48 @@ def test_candidate_rebuilds_nics_team_cables_and_ports() -> None:
     assert ends["tor1/48"] == "tor2/48"
 
 
+VM_TEAM = """\
+name: A VM teamed over two virtual switches
+hosts:
+  - {name: hv1, nics: [{name: nic1, speed: 10Gbps}, {name: nic2, speed: 10Gbps}], vswitches: [{name: vs1, uplink: nic1}, {name: vs2, uplink: nic2}]}
+  - {name: hv2, nics: [{name: nic1, speed: 10Gbps}, {name: nic2, speed: 10Gbps}], vswitches: [{name: vs1, uplink: nic1}, {name: vs2, uplink: nic2}]}
+switches: [{name: tor1}, {name: tor2}]
+cables:
+  - {a: hv1/nic1, b: tor1/1}
+  - {a: hv1/nic2, b: tor2/1}
+  - {a: hv2/nic1, b: tor1/2}
+  - {a: hv2/nic2, b: tor2/2}
+  - {a: tor1/48, b: tor2/48, speed: 40Gbps}
+vms: [{name: app1, host: hv1, memory: 8GiB, team: {members: [vs1, vs2]}}]
+requirements: {max_drain: 5min}
+"""
+
+
 def test_refused_candidate_is_listed_with_the_loaders_reason(tmp_path: Path) -> None:
-    # 8 NICs per host on switches of 4 ports: the loader refuses the cables; the search carries on.
-    text = TWO_HOSTS.read_text().replace("switches: [{name: tor1}, {name: tor2}]", "switches: [{name: tor1, ports: 48}, {name: tor2, ports: 48}]")
+    # A candidate binds both of a host's virtual switches to its one team, which the loader refuses
+    # (a virtual switch per uplink); the search lists it with that reason and carries on.
     base = tmp_path / "base.yaml"
-    base.write_text(text.replace("ports: 48", "ports: 4").replace("tor1/48, b: tor2/48", "tor1/4, b: tor2/4"))
-    result = search(
-        load_scenario(base),
-        load_candidates(candidates_file(tmp_path, "candidates:\n  - {nics: 8, speed: 10Gbps}\n  - {nics: 2, speed: 10Gbps}\n")),
-    )
-    refused = [t for t in result.tried if t.status == "refused"]
-    assert [t.candidate.name for t in refused] == ["8 × 10 GbE SET, Compression"]
-    assert "port" in refused[0].reason and "\n" not in refused[0].reason
-    assert result.best is not None and result.best.candidate.nics == 2
+    base.write_text(VM_TEAM)
+    result = search(load_scenario(base), load_candidates(candidates_file(tmp_path, "candidates:\n  - {nics: 2, speed: 10Gbps}\n")))
+    (refused,) = [t for t in result.tried if t.status == "refused"]
+    assert refused.candidate.name == "2 × 10 GbE SET, Compression"
+    assert "already the uplink of a virtual switch" in refused.reason and "\n" not in refused.reason
+
+
+def test_a_candidate_spreads_a_team_over_two_switches_and_buys_the_ports_it_needs(tmp_path: Path) -> None:
+    """8 NICs per host on switches of 4 ports: the NICs alternate between tor1 and tor2 (a team that
+    survives a switch), and each switch grows to the 9 ports it now needs (8 NICs and the link)."""
+    text = TWO_HOSTS.read_text().replace("switches: [{name: tor1}, {name: tor2}]", "switches: [{name: tor1, ports: 4}, {name: tor2, ports: 4}]")
+    base = tmp_path / "base.yaml"
+    base.write_text(text.replace("tor1/48, b: tor2/48", "tor1/4, b: tor2/4"))
+    candidate = load_candidates(candidates_file(tmp_path, "candidates:\n  - {nics: 8, speed: 10Gbps}\n"))[0]
+    built = apply(load_scenario(base), candidate)
+    assert not isinstance(built, str), built
+    switches_of = [
+        [c.b.split("/")[0] for c in built.cables if c.a.startswith(f"{host}/")] for host in ("hv1", "hv2")
+    ]
+    assert switches_of == [["tor1", "tor2"] * 4] * 2
+    assert [s.ports for s in built.switches] == [9, 9]
 
 
 def test_smb_direct_without_rdma_or_with_lbfo_is_skipped_with_the_reason() -> None:

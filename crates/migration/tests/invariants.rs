@@ -194,6 +194,7 @@ fn network(input: &Input) -> Network {
         paths_by_endpoint_mtu: HashMap::new(),
         nic_rss: vec![],
         lacp_timeout: 3.0,
+        nic_lacp_timeouts: vec![],
         rebalance_interval: Some(1.0),
         dynamic_vmq: None,
         shared_queue_overhead: 0.0,

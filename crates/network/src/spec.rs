@@ -240,6 +240,9 @@ pub struct Network {
     pub paths_by_endpoint_mtu: HashMap<(u32, u32, u32), Path>,
     /// How long an LACP team takes to see a member that forwards nothing.
     pub lacp_timeout: Seconds,
+    /// Each NIC's own LACP timeout (an LACP team's timer, fast or slow);
+    /// empty, or shorter than the NICs: `lacp_timeout` for the others.
+    pub nic_lacp_timeouts: Vec<Seconds>,
     /// Period of dynamic teams' rebalancing; `None` for none.
     pub rebalance_interval: Option<Seconds>,
     /// Dynamic VMQ's parameters; `None`: every queue stays on its core.
@@ -362,6 +365,14 @@ impl Network {
     /// Fails unless `e` is one of its endpoints.
     pub fn has_endpoint(&self, e: u32) -> bool {
         (e as usize) < self.endpoints.len()
+    }
+
+    /// How long LACP takes to see that NIC `nic` forwards nothing.
+    pub fn lacp_timeout_of(&self, nic: u32) -> Seconds {
+        self.nic_lacp_timeouts
+            .get(nic as usize)
+            .copied()
+            .unwrap_or(self.lacp_timeout)
     }
 
     /// Whether a path is given from NIC `a` to NIC `b`.
@@ -535,6 +546,7 @@ impl Network {
 
     fn check_parameters(&self) -> Result<(), SpecError> {
         if !valid(self.lacp_timeout)
+            || !self.nic_lacp_timeouts.iter().all(|&t| valid(t))
             || self
                 .rebalance_interval
                 .is_some_and(|r| !(r.is_finite() && r > 0.0))

@@ -159,6 +159,7 @@ fn network(input: &Input) -> Network {
         paths_by_endpoint_mtu: HashMap::new(),
         nic_rss: vec![],
         lacp_timeout: 3.0,
+        nic_lacp_timeouts: vec![],
         rebalance_interval: input.rebalance,
         dynamic_vmq: None,
         shared_queue_overhead: 0.0,

@@ -86,6 +86,7 @@ fn network(link: f64, dynamic: bool) -> Network {
         paths_by_endpoint_mtu: HashMap::new(),
         nic_rss: vec![],
         lacp_timeout: 3.0,
+        nic_lacp_timeouts: vec![],
         rebalance_interval: None,
         dynamic_vmq: Some(DynamicVmq {
             interval: 1.0,

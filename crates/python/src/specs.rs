@@ -93,6 +93,7 @@ pub struct NetworkSpec {
     endpoints: Vec<EndpointSpec>,
     paths: Vec<PathSpec>,
     lacp_timeout_s: f64,
+    nic_lacp_timeouts_s: Vec<f64>,
     rebalance_interval_s: Option<f64>,
     dynamic_vmq: Option<DynamicVmqSpec>,
     shared_queue_overhead: f64,
@@ -305,6 +306,7 @@ impl TryFrom<NetworkSpec> for Network {
             paths,
             paths_by_endpoint_mtu,
             lacp_timeout: n.lacp_timeout_s,
+            nic_lacp_timeouts: n.nic_lacp_timeouts_s,
             rebalance_interval: n.rebalance_interval_s,
             dynamic_vmq: n.dynamic_vmq.map(|v| DynamicVmq {
                 interval: v.interval_s,

@@ -1,4 +1,11 @@
-"""A candidate applied to a base scenario: each host's NICs, team, cables and live-migration option rebuilt."""
+"""A candidate applied to a base scenario: each host's NICs, team, cables and live-migration option rebuilt.
+
+NIC k of a host goes to the switch port NIC k was cabled to, when it had one; a NIC the host did
+not have goes to the next switch that faces hosts (in file order, after the one its previous NIC
+is on), so that a team spans two switches where the base has two (a leaf-spine's leaves, an MLAG
+pair): what survives a switch's failure. A switch with too few ports for the NICs it now takes
+is bought larger (its `ports` grows to fit; `hvnet cost` prices the ports).
+"""
 
 from __future__ import annotations
 
@@ -7,10 +14,13 @@ from typing import Any
 
 from hvnet.candidates.spec import Candidate
 from hvnet.errors import HvnetError, ScenarioError
-from hvnet.model import Scenario, TeamKind, scenario_from_data
+from hvnet.model import Scenario, Switch, TeamKind, scenario_from_data
 from hvnet.units import format_bitrate, parse_bitrate
 
 __all__ = ["apply"]
+
+#: A switch's ports when its file does not say.
+_DEFAULT_PORTS = Switch.model_fields["ports"].default
 
 #: NIC fields a rebuilt NIC does not inherit from the host's first NIC.
 _OWN = ("name", "speed", "rdma", "model")
@@ -19,6 +29,15 @@ _OWN = ("name", "speed", "rdma", "model")
 def _split(ref: str) -> tuple[str, str]:
     owner, _, part = ref.partition("/")
     return owner, part
+
+
+def _next(facing: list[str], after: str | None) -> str | None:
+    """The switch facing hosts after `after` in file order (round), None when there is none."""
+    if not facing or after is None:
+        return None
+    if after not in facing:
+        return facing[0]
+    return facing[(facing.index(after) + 1) % len(facing)]
 
 
 def apply(base: Scenario, candidate: Candidate) -> Scenario | str:
@@ -52,6 +71,8 @@ def apply(base: Scenario, candidate: Candidate) -> Scenario | str:
             if owner in used:
                 used[owner].add(part)
 
+    # The switches hosts are cabled to, in file order: where a host's new NICs spread.
+    facing = [s for s in switches if any(sw == s for sw, _ in was_on.values())]
     cabled_switches: set[str] = set()
     new_cables: list[dict[str, Any]] = []
     for host in data["hosts"]:
@@ -87,14 +108,17 @@ def apply(base: Scenario, candidate: Candidate) -> Scenario | str:
         if migration.get("networks") and any(n not in {team_name, *names} for n in migration["networks"]):
             del migration["networks"]
 
-        # NIC k goes to the switch NIC k was on (its port, when it had one), else the first switch it used.
+        # NIC k goes to the switch NIC k was on (its port, when it had one), else to the next
+        # switch facing hosts after the one its previous NIC is on.
         previous = [was_on.get((host["name"], n["name"])) for n in old_nics]
         first = next((p[0] for p in previous if p is not None), None)
+        last: str | None = None
         for k, name in enumerate(names):
             place = previous[k] if k < len(previous) else None
-            switch = place[0] if place is not None else first
+            switch = place[0] if place is not None else _next(facing, last) or first
             if switch is None:
                 continue
+            last = switch
             port = place[1] if place is not None and place[1] not in used[switch] else None
             if port is None:
                 n = 1
@@ -108,6 +132,9 @@ def apply(base: Scenario, candidate: Candidate) -> Scenario | str:
     for switch in data.get("switches", []):
         if switch["name"] in cabled_switches and switch.get("port_speed") is not None:
             switch["port_speed"] = speed
+        highest = max((int(p) for p in used[switch["name"]] if p.isdigit()), default=0)
+        if highest > switch.get("ports", _DEFAULT_PORTS):
+            switch["ports"] = highest
     data["cables"] = new_cables + kept
     if candidate.team is TeamKind.LBFO:
         for host in data["hosts"]:

@@ -39,6 +39,7 @@ from hvnet.lower.endpoints import Endpoints
 from hvnet.lower.fabric import Port, build_fabric
 from hvnet.lower.routing import NicRoute, Routing
 from hvnet.model import Scenario
+from hvnet.model.scenario import LacpTimer
 
 __all__ = ["EPHEMERAL_PORT", "SERVICE_PORT", "ConnectionRequest", "NetworkModel"]
 
@@ -370,10 +371,26 @@ class NetworkModel:
                 *(self._framed_spec(a, b, mtu, mss) for (a, b, mtu), mss in self._framed.items()),
             ),
             lacp_timeout_s=teaming.lacp_timeout_s,
+            nic_lacp_timeouts_s=self._lacp_timeouts(),
             rebalance_interval_s=teaming.rebalance_interval_s if self.dynamic else None,
             dynamic_vmq=specs.DynamicVmq(vmq.interval_s, vmq.busy) if dynamic_queues else None,
             shared_queue_overhead=self.calibration.cpu.shared_queue_overhead,
         )
+
+    def _lacp_timeouts(self) -> tuple[float, ...]:
+        """Each NIC's LACP timeout: its team's timer (fast: `lacp_timeout_s`, slow: `lacp_slow_timeout_s`);
+        empty when no team runs the slow one."""
+        slow = {
+            self.nic_index[Port(host.name, member)]
+            for host in self.scenario.hosts
+            for team in host.teams
+            if team.lacp_timer is LacpTimer.SLOW
+            for member in team.members
+        }
+        if not slow:
+            return ()
+        teaming = self.calibration.teaming
+        return tuple(teaming.lacp_slow_timeout_s if n in slow else teaming.lacp_timeout_s for n in range(len(self.nics)))
 
     def _nic_rss(self, nic: int) -> specs.Cores:
         """The cores NIC `nic`'s RSS receives a host's own traffic on: `rss_queues` from its `rss_base_core`

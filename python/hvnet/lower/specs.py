@@ -153,6 +153,8 @@ class NetworkSpec:
     endpoints: tuple[Endpoint, ...]
     paths: tuple[Path, ...]
     lacp_timeout_s: float
+    #: Each NIC's LACP timeout (its LACP team's timer); empty: `lacp_timeout_s` for all.
+    nic_lacp_timeouts_s: tuple[float, ...]
     rebalance_interval_s: float | None
     dynamic_vmq: DynamicVmq | None
     #: A host's own connection received by RSS on a core where m other NICs receive by RSS now

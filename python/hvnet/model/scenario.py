@@ -47,6 +47,7 @@ __all__ = [
     "EventAction",
     "Fabric",
     "FailureKind",
+    "LacpTimer",
     "Flow",
     "Forwarding",
     "Host",
@@ -206,6 +207,13 @@ class Forwarding(str, Enum):
     """Layer 2, classic Spanning Tree (IEEE 802.1D): as RSTP, with its slower timers."""
 
 
+class LacpTimer(str, Enum):
+    """How often an LACP team's partner sends LACPDUs (IEEE 802.1AX: every 1 s or every 30 s)."""
+
+    FAST = "fast"
+    SLOW = "slow"
+
+
 class TeamKind(str, Enum):
     """LBFO (the classic NIC team) or SET (Switch Embedded Teaming)."""
 
@@ -356,6 +364,9 @@ class Team(_Model):
     load_balancing: LoadBalancing = LoadBalancing.DYNAMIC
     address_hash: AddressHash = AddressHash.TRANSPORT_PORTS
     """Used when load_balancing is address_hash."""
+    lacp_timer: LacpTimer = LacpTimer.FAST
+    """An LACP team's timer (Set-NetLbfoTeam -LacpTimer): fast, a silent member dropped after 3 s;
+    slow, after 90 s. The switch's port-channel is assumed to run the same."""
 
 
 class VirtualSwitch(_Model):

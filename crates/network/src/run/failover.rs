@@ -97,7 +97,7 @@ impl<T: Copy> Run<'_, T> {
                 } else if self.link_up[n] && self.lacpdu_ok[n] && self.silent_since[n].is_none() {
                     let now = self.sim.now();
                     self.silent_since[n] = Some(now);
-                    self.schedule_timer(now + net.lacp_timeout, Timer::Lacp(m));
+                    self.schedule_timer(now + net.lacp_timeout_of(m), Timer::Lacp(m));
                 }
             }
         }
@@ -105,7 +105,7 @@ impl<T: Copy> Run<'_, T> {
 
     pub(super) fn lacp_timeout(&mut self, nic: u32) {
         let n = nic as usize;
-        let timeout = self.network.lacp_timeout;
+        let timeout = self.network.lacp_timeout_of(nic);
         let now = self.sim.now();
         let silent_long_enough =
             self.silent_since[n].is_some_and(|since| now - since >= timeout - 1e-9);

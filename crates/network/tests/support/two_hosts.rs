@@ -81,6 +81,7 @@ pub fn network(mode: TeamingMode, balancing: LoadBalancing, standby: Option<u32>
         paths_by_endpoint_mtu: HashMap::new(),
         nic_rss: vec![],
         lacp_timeout: 3.0,
+        nic_lacp_timeouts: vec![],
         rebalance_interval: None,
         dynamic_vmq: None,
         shared_queue_overhead: 0.0,
