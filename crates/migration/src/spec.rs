@@ -223,8 +223,10 @@ fn check_transport(network: &Network, i: usize, m: &Migration) -> Result<(), Spe
             Some((a, b)) => {
                 network.check_nic(a)?;
                 network.check_nic(b)?;
-                if !network.has_path(a, b) {
-                    return no_path(a, b);
+                for (x, y) in network.pinned_pairs(ends.0, ends.1, (a, b)) {
+                    if !network.has_path(x, y) {
+                        return no_path(x, y);
+                    }
                 }
             }
             None => placed_by_rules.push(ends),

@@ -569,6 +569,28 @@ impl Network {
         }
     }
 
+    /// The NIC pairs a connection pinned to `(a, b)` between endpoints
+    /// `source` and `target` may use: its own, and, on a side whose pinned
+    /// NIC is a member of that endpoint's team, the team's other members
+    /// (it moves to one while its own is down: `run::placement`).
+    pub fn pinned_pairs(&self, source: u32, target: u32, (a, b): (u32, u32)) -> Vec<(u32, u32)> {
+        let side = |endpoint: u32, nic: u32| -> Vec<u32> {
+            match self.endpoints.get(endpoint as usize).map(|e| e.uplink) {
+                Some(Uplink::Team(t)) if self.teams[t as usize].members.contains(&nic) => {
+                    let mut members = vec![nic];
+                    members.extend(self.teams[t as usize].members.iter().filter(|&&m| m != nic));
+                    members
+                }
+                _ => vec![nic],
+            }
+        };
+        let outs = side(source, a);
+        let ins = side(target, b);
+        outs.iter()
+            .flat_map(|&x| ins.iter().map(move |&y| (x, y)))
+            .collect()
+    }
+
     /// Checks a connection (`i` names it in messages) against the network:
     /// its endpoints, amount and times, and a path for every pair of NICs
     /// it may use.
@@ -589,7 +611,11 @@ impl Network {
         // A pinned connection (an SMB channel, traffic inside one virtual
         // switch) uses its pair alone; any other, each pair the rules may give.
         let pairs: Vec<(u32, u32)> = match c.pinned {
-            Some((a, b)) => vec![(self.check_nic(a)?, self.check_nic(b)?)],
+            Some((a, b)) => {
+                self.check_nic(a)?;
+                self.check_nic(b)?;
+                self.pinned_pairs(c.source, c.target, (a, b))
+            }
             None => self
                 .candidates(s.uplink)
                 .into_iter()

@@ -427,3 +427,50 @@ fn each_connection_reports_the_cpu_it_cost_on_each_side_stretch_by_stretch() {
     assert!(close(report.send_core_s, 5.0), "{report:?}");
     assert!(close(report.receive_core_s, 15.0), "{report:?}");
 }
+
+#[test]
+fn a_connection_pinned_to_a_team_member_moves_to_another_while_its_member_is_down() {
+    // A host vNIC mapped to team member 0 (an SMB Direct channel): 100 units
+    // at 10/s. Member 0's cable and link go down at 2 s and come back at 6 s:
+    // the connection moves to member 1 at once (no black hole), and back at
+    // 6 s; it ends at 10 s as if nothing happened.
+    let net = network(TeamingMode::SwitchIndependent, ADDRESS_HASH, None);
+    let pinned = Connection {
+        pinned: Some((0, 2)),
+        ..connection(0, 1, 49152, 100.0)
+    };
+    let mut changes = cable(&net, 0, 2.0, false).to_vec();
+    changes.push((2.0, Change::Link { nic: 0, up: false }));
+    changes.extend(cable(&net, 0, 6.0, true));
+    changes.push((6.0, Change::Link { nic: 0, up: true }));
+    hvnet_network::check(&net, &[pinned], &changes).unwrap();
+    let r = &net.run(&[pinned], &changes, false).connections[0];
+    assert_eq!(
+        r.members,
+        vec![
+            (0.0, Some(0), Some(2)),
+            (2.0, Some(1), Some(2)),
+            (6.0, Some(0), Some(2))
+        ]
+    );
+    assert_eq!(r.blackholed, 0.0);
+    assert!(close(r.end.unwrap(), 10.0));
+}
+
+#[test]
+fn a_connection_pinned_to_a_nic_outside_a_team_stays_on_it() {
+    // Pinned to B's NIC 2 (no team there): its cable down from 2 s black-holes
+    // it until it is back at 6 s.
+    let net = network(TeamingMode::SwitchIndependent, ADDRESS_HASH, None);
+    let pinned = Connection {
+        pinned: Some((2, 0)),
+        ..connection(1, 0, 49152, 100.0)
+    };
+    let mut changes = cable(&net, 2, 2.0, false).to_vec();
+    changes.push((2.0, Change::Link { nic: 2, up: false }));
+    changes.extend(cable(&net, 2, 6.0, true));
+    changes.push((6.0, Change::Link { nic: 2, up: true }));
+    let r = &net.run(&[pinned], &changes, false).connections[0];
+    assert!(close(r.blackholed, 4.0), "{r:?}");
+    assert!(close(r.end.unwrap(), 14.0));
+}

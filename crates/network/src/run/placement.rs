@@ -40,7 +40,10 @@ impl<T: Copy> Run<'_, T> {
     /// The NICs the rules give a connection now.
     pub(super) fn members(&self, c: &Connection) -> (Option<u32>, Option<u32>) {
         if let Some((out_nic, in_nic)) = c.pinned {
-            return (Some(out_nic), Some(in_nic));
+            return (
+                self.pinned_or_failover(c.source, out_nic),
+                self.pinned_or_failover(c.target, in_nic),
+            );
         }
         let flow = self.flow(c);
         let source = &self.network.endpoints[c.source as usize];
@@ -62,6 +65,24 @@ impl<T: Copy> Run<'_, T> {
             ),
         };
         (out_nic, in_nic)
+    }
+
+    /// A pinned NIC, while it carries; else, when it is a member of the
+    /// endpoint's team, the team's first carrier: a host vNIC mapped to a
+    /// member (Set-VMNetworkAdapterTeamMapping) names its *preferred*
+    /// member (Msvm_EthernetSwitchPortTeamMappingSettingData.NetAdapterName,
+    /// "the preferred mapped physical adapter") and moves to another while
+    /// that one is down. A NIC outside a team stays pinned.
+    fn pinned_or_failover(&self, endpoint: u32, nic: u32) -> Option<u32> {
+        match self.network.endpoints[endpoint as usize].uplink {
+            Uplink::Team(t)
+                if self.network.teams[t as usize].members.contains(&nic)
+                    && !self.carriers[t as usize].contains(&nic) =>
+            {
+                self.carriers[t as usize].first().copied()
+            }
+            _ => Some(nic),
+        }
     }
 
     /// The engine usage of connection `k` between two NICs: the links of
