@@ -27,6 +27,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from hvnet.lower.changes import down_at, failure_pairs
 from hvnet.lower.fabric import Port
@@ -34,7 +35,8 @@ from hvnet.lower.network import NetworkModel
 from hvnet.lower.routing import Outage
 from hvnet.model import Scenario
 from hvnet.results import FailureResult, FlowHit, MigrationResult, RoutingChange
-from hvnet.run import ConnectionOutcome, NetworkRun
+if TYPE_CHECKING:
+    from hvnet.readback import ConnectionOutcome, Outcomes
 
 __all__ = ["failure_results", "never_warnings"]
 
@@ -72,13 +74,13 @@ class _Failure:
         return self.at_s <= t + _SAME_S and (self.repaired_s is None or self.repaired_s > t + _SAME_S)
 
 
-def _work(scenario: Scenario, run: NetworkRun, owner: Sequence[int], migrations: Sequence[MigrationResult]) -> list[_Work]:
+def _work(scenario: Scenario, run: Outcomes, owner: Sequence[int], migrations: Sequence[MigrationResult]) -> list[_Work]:
     per_traffic: list[list[int]] = [[] for _ in scenario.traffic]
     for k, entry in enumerate(owner):
         per_traffic[entry].append(k)
     work = []
     for index, (traffic, connections) in enumerate(zip(scenario.traffic, per_traffic)):
-        ends = [run.outcomes[k].end_s for k in connections]
+        ends = [run.connections[k].end_s for k in connections]
         end = None if any(e is None for e in ends) else max((e for e in ends if e is not None), default=traffic.start)
         route = f"{traffic.src} → {traffic.dst}"
         name = traffic.name or route
@@ -143,7 +145,7 @@ def _time(t: float | None) -> float | None:
 def failure_results(
     scenario: Scenario,
     model: NetworkModel,
-    run: NetworkRun,
+    run: Outcomes,
     owner: Sequence[int],
     migrations: Sequence[MigrationResult],
 ) -> list[FailureResult]:
@@ -163,7 +165,7 @@ def failure_results(
             moved = 0
             never = False
             for k in work.connections:
-                outcome = run.outcomes[k]
+                outcome = run.connections[k]
                 for start, end in outcome.blackholes:
                     if failure in _responsible(failures, start):
                         blackholed[k] = max(blackholed.get(k, 0.0), end - start)
@@ -212,7 +214,7 @@ def failure_results(
 def never_warnings(
     scenario: Scenario,
     model: NetworkModel,
-    run: NetworkRun,
+    run: Outcomes,
     owner: Sequence[int],
     migrations: Sequence[MigrationResult],
 ) -> list[str]:
@@ -223,14 +225,14 @@ def never_warnings(
     for work in _work(scenario, run, owner, migrations):
         if work.end_s is not None:
             continue
-        stalled = [k for k in work.connections if run.outcomes[k].end_s is None and run.outcomes[k].stalled_since_s is not None]
+        stalled = [k for k in work.connections if run.connections[k].end_s is None and run.connections[k].stalled_since_s is not None]
         if not stalled:
             warnings.append(_waiting(work, run))
             continue
-        since = min(s for k in stalled if (s := run.outcomes[k].stalled_since_s) is not None)
+        since = min(s for k in stalled if (s := run.connections[k].stalled_since_s) is not None)
         causes: list[str] = []
         for k in stalled:
-            for cause in _cut_by(model, run, run.outcomes[k], held):
+            for cause in _cut_by(model, run, run.connections[k], held):
                 if cause not in causes:
                     causes.append(cause)
         of = f"{len(stalled)} of its {len(work.connections)} connections are" if len(work.connections) > 1 else "its connection is"
@@ -241,14 +243,14 @@ def never_warnings(
     return warnings
 
 
-def _waiting(work: _Work, run: NetworkRun) -> str:
+def _waiting(work: _Work, run: Outcomes) -> str:
     """Why work that was never black-holed still never completed."""
     if work.kind == "migration" and not work.connections:
         return f"{work.label} never starts: it waits for a migration or a free slot that never comes"
     return f"{work.label} never completes: it moves nothing from its start to the end of the run ({run.end_s:.2f} s)"
 
 
-def _cut_by(model: NetworkModel, run: NetworkRun, outcome: ConnectionOutcome, held: dict[int, list[tuple[str, float]]]) -> list[str]:
+def _cut_by(model: NetworkModel, run: Outcomes, outcome: ConnectionOutcome, held: dict[int, list[tuple[str, float]]]) -> list[str]:
     """What holds a stalled connection's path down at the end, in words."""
     causes = []
     events = sorted({event for r in outcome.stalled_on for event in held.get(r, [])}, key=lambda e: (e[1], e[0]))
@@ -266,7 +268,7 @@ def _cut_by(model: NetworkModel, run: NetworkRun, outcome: ConnectionOutcome, he
     return causes
 
 
-def _no_route(model: NetworkModel, run: NetworkRun, outcome: ConnectionOutcome) -> str:
+def _no_route(model: NetworkModel, run: Outcomes, outcome: ConnectionOutcome) -> str:
     """Routing left no route between the switches of the connection's NICs: since when, after which failures."""
     _, out_nic, in_nic = outcome.nics[-1]
     ends = None if out_nic is None or in_nic is None else model.fabric.ends(Port.parse(out_nic), Port.parse(in_nic))

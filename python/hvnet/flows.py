@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hvnet._version import __version__
-from hvnet.lower.network import ConnectionRequest, NetworkModel
+from hvnet.lower import lower
+from hvnet.lower.network import ConnectionRequest
 from hvnet.run import run as run_core
 from hvnet.errors import InputError, Problem, decode_text
 from hvnet.model import Scenario
@@ -106,9 +107,9 @@ def _rows(reader: Iterator[list[str]], path: Path, scenario: Scenario) -> list[F
 
 def run_flows(scenario: Scenario, flows: list[FlowRow], path: Path, links_only: bool = False) -> FlowsResult:
     """Runs the rows; `links_only` models the links alone (no frames, no CPU)."""
-    model = NetworkModel(scenario, links_only=links_only)
     requests = [ConnectionRequest(f.source, f.destination, f.size_bytes, f.start_s) for f in flows]
-    for k, why in model.unreachable(requests)[:1]:
+    lowered = lower(scenario, requests=requests, record=False, links_only=links_only)
+    for k, why in lowered.unreachable[:1]:
         raise InputError(str(path), flows[k].line, "src", why)
-    run = run_core(model, requests)
-    return FlowsResult(wall_s=run.wall_s, end_s=[o.end_s for o in run.outcomes])
+    run = run_core(lowered)
+    return FlowsResult(wall_s=run.wall_s, end_s=[c.end_s for c in run.connections])

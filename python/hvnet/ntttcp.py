@@ -24,7 +24,9 @@ from hvnet.lower import frames
 from hvnet.calibration import Calibration
 from hvnet.errors import InputError
 from hvnet.model import Scenario
-from hvnet.lower.network import ConnectionRequest, NetworkModel
+from hvnet.lower import lower
+from hvnet.lower.fabric import fastest_link_bytes_per_s
+from hvnet.lower.network import ConnectionRequest
 from hvnet.run import run as run_core
 from hvnet.series import Series
 
@@ -88,14 +90,15 @@ def run_ntttcp(
         raise InputError("<ntttcp>", None, "seconds", f"{seconds:g} s; give a time above 0 s and at most {MAX_SECONDS:g} s")
     calibration = calibration or Calibration()
     cpu = calibration.cpu
-    model = NetworkModel(scenario, calibration)
     # More than the fastest link carries in the test, so a thread never runs out of
     # data; not more, so that what it sent keeps full precision.
-    plenty = 4 * max(model.fabric.capacities) * seconds
+    plenty = 4 * fastest_link_bytes_per_s(scenario) * seconds
     requests = [ConnectionRequest(sender, receiver, plenty, 0.0, stop_s=seconds) for _ in range(threads)]
-    for _, why in model.unreachable(requests)[:1]:
+    lowered = lower(scenario, calibration, requests)
+    for _, why in lowered.unreachable[:1]:
         raise InputError("<ntttcp>", None, "receiver", why)
-    run = run_core(model, requests, record=True)
+    run = run_core(lowered)
+    model = lowered.model
     assert model.cpu is not None and run.series is not None
     host = scenario.endpoint_host(receiver)
     if receiver in model.cpu.vcpus:
@@ -104,14 +107,14 @@ def run_ntttcp(
         processors, logical = model.cpu.cores[host.name], host.cpu.cores * (2 if host.cpu.smt else 1)
     busy_cycles = sum(Series.of(*run.series[p]).integral(0.0, run.end_s) for p in processors)
     nominal_busy = busy_cycles / cpu.power_plan_factor[str(host.power_plan.value)]
-    received = sum(o.sent_bytes for o in run.outcomes)
+    received = sum(c.sent_bytes for c in run.connections)
     uplink_mtus = [n.mtu for n in scenario.endpoint_host(sender).nics] + [n.mtu for n in host.nics]
     return NtttcpResult(
         sender=sender,
         receiver=receiver,
         seconds=seconds,
         buffer_bytes=buffer_bytes,
-        thread_bytes=[o.sent_bytes for o in run.outcomes],
+        thread_bytes=[c.sent_bytes for c in run.connections],
         avg_frame_bytes=float(frames.mss(min(uplink_mtus))),
         cpu_percent=100.0 * nominal_busy / (logical * host.cpu.ghz * 1e9 * seconds),
         cycles_per_byte=nominal_busy / received if received else 0.0,

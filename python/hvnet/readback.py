@@ -1,7 +1,10 @@
 """The core's report as `Results`: the one place a run is read back.
 
+    simulate(scenario) = readback(run(lower(scenario, calibration)))
+
 A run (`hvnet.run`) reports by index and in engine units; this module
-names everything as the scenario does and gives each figure its unit:
+names everything as the scenario does and gives each figure its unit
+(`units`, the one place a rate crosses):
 each traffic entry's connections, each NIC's send and receive over time
 (bits/s), each core's and vCPU's share of its cycles (as `Series`: the
 core's change points, exactly, never binned here), each migration's
@@ -11,6 +14,11 @@ of its nodes' part), from the migrations' end times.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from hvnet import _core
+from hvnet.failures import failure_results, never_warnings
 from hvnet.lower.fabric import Port
 from hvnet.lower.migrations import MigrationRequest
 from hvnet.lower.network import NetworkModel
@@ -25,17 +33,170 @@ from hvnet.results import (
     NicChoice,
     NodeResult,
     OperationResult,
+    Results,
     TrafficResult,
     VcpuSeries,
 )
-from hvnet.run import ConnectionOutcome, MigrationOutcome, NetworkRun
+from hvnet.run import NetworkRun
 from hvnet.series import Series
 from hvnet.units import bits_per_s
 
-__all__ = ["adapter_series", "core_series", "migration_results", "operation_results", "traffic_results", "vcpu_series"]
+__all__ = [
+    "ConnectionOutcome",
+    "MigrationOutcome",
+    "Outcomes",
+    "adapter_series",
+    "core_series",
+    "migration_results",
+    "operation_results",
+    "outcomes",
+    "readback",
+    "traffic_results",
+    "vcpu_series",
+]
 
 
-def traffic_results(scenario: Scenario, owner: list[int], outcomes: list[ConnectionOutcome]) -> list[TrafficResult]:
+class ConnectionOutcome:
+    """Where a connection went and how it fared, named as the scenario names NICs: a view of
+    the core's report (nothing is copied until a field is read)."""
+
+    __slots__ = ("_names", "_report")
+
+    def __init__(self, report: _core.ConnectionReport, names: Sequence[str]) -> None:
+        self._report = report
+        self._names = names
+
+    @property
+    def end_s(self) -> float | None:
+        return self._report.end_s
+
+    @property
+    def nics(self) -> list[tuple[float, str | None, str | None]]:
+        """(time, NIC it left by, NIC it arrived on) at its start and at every move; a NIC is
+        None while its team had no working member."""
+        names = self._names
+        return [(t, None if a is None else names[a], None if b is None else names[b]) for t, a, b in self._report.members]
+
+    @property
+    def blackholed_s(self) -> float:
+        return self._report.blackholed_s
+
+    @property
+    def blackholes(self) -> list[tuple[float, float]]:
+        """Each stretch (from, to) its path was down."""
+        return self._report.blackholes
+
+    @property
+    def stalled_since_s(self) -> float | None:
+        """When its path went down for good (it never completed because of it)."""
+        return self._report.stalled_since_s
+
+    @property
+    def stalled_on(self) -> list[int]:
+        """The resources down on its route when the run ended, when it was stalled (what cut it)."""
+        return self._report.stalled_on
+
+    @property
+    def rerouted_s(self) -> list[float]:
+        """When the fabric's routing moved it to another route."""
+        return self._report.rerouted_s
+
+    @property
+    def sent_bytes(self) -> float:
+        """Bytes it moved (its size unless it was stopped or never completed)."""
+        return self._report.sent_bytes
+
+
+class _Connections(Sequence[ConnectionOutcome]):
+    """The run's connections as outcomes, each made when it is read."""
+
+    def __init__(self, reports: list[_core.ConnectionReport], names: Sequence[str]) -> None:
+        self._reports = reports
+        self._names = names
+
+    def __len__(self) -> int:
+        return len(self._reports)
+
+    def __getitem__(self, k: int) -> ConnectionOutcome:  # type: ignore[override]
+        return ConnectionOutcome(self._reports[k], self._names)
+
+    def __iter__(self) -> Iterator[ConnectionOutcome]:
+        names = self._names
+        return (ConnectionOutcome(r, names) for r in self._reports)
+
+
+@dataclass(frozen=True)
+class MigrationOutcome:
+    """What a migration did: times in seconds, bytes of memory moved, its peak in bits/s."""
+
+    queued_s: float
+    start_s: float | None
+    end_s: float | None
+    #: (bytes, start, end) of each pre-copy pass.
+    passes: list[tuple[float, float, float]]
+    blackout_s: float | None
+    bytes_sent: float
+    peak_bps: float
+    #: Its connections, as indices into `Outcomes.connections`.
+    connections: list[int]
+    #: Core-seconds it cost the source and the destination host (the core's count).
+    cpu_core_s_source: float = 0.0
+    cpu_core_s_destination: float = 0.0
+
+
+@dataclass(frozen=True)
+class Outcomes:
+    """A run's connections and migrations named as the scenario names things, and its end."""
+
+    connections: Sequence[ConnectionOutcome]
+    migrations: list[MigrationOutcome]
+    end_s: float
+
+
+def outcomes(run: NetworkRun) -> Outcomes:
+    """The run's report, named: its connections (views), its migrations (peaks in bits/s)."""
+    migrations = [
+        MigrationOutcome(
+            queued_s=m.queued_s,
+            start_s=m.start_s,
+            end_s=m.end_s,
+            passes=list(m.passes),
+            blackout_s=m.blackout_s,
+            bytes_sent=m.bytes_sent,
+            peak_bps=bits_per_s(m.peak_bytes_per_s),
+            connections=list(m.connections),
+            cpu_core_s_source=m.cpu_core_s_source,
+            cpu_core_s_destination=m.cpu_core_s_destination,
+        )
+        for m in run.migrations
+    ]
+    return Outcomes(_Connections(run.connections, run.lowered.model.nic_names), migrations, run.end_s)
+
+
+def readback(run: NetworkRun) -> Results:
+    """The whole report as `Results` (`simulate`'s): traffic entries, adapters, cores, vCPUs,
+    migrations, operations, failures and warnings."""
+    lowered = run.lowered
+    scenario, model = lowered.scenario, lowered.model
+    named = outcomes(run)
+    migrated = migration_results(lowered.plan, list(lowered.migrations), named)
+    return Results(
+        scenario=scenario.name,
+        end_s=run.end_s,
+        events=run.events,
+        wall_s=run.wall_s,
+        traffic=traffic_results(scenario, list(lowered.owner), named.connections),
+        adapters=adapter_series(scenario, run),
+        cores=core_series(model, run),
+        vcpus=vcpu_series(model, run),
+        migrations=migrated,
+        operations=operation_results(lowered.plan, migrated),
+        warnings=[*lowered.warnings, *never_warnings(scenario, model, named, lowered.owner, migrated)],
+        failures=failure_results(scenario, model, named, lowered.owner, migrated),
+    )
+
+
+def traffic_results(scenario: Scenario, owner: list[int], outcomes: Sequence[ConnectionOutcome]) -> list[TrafficResult]:
     """Each traffic entry with its connections (`owner[k]`: the entry of connection `k`)."""
     per_traffic: list[list[ConnectionResult]] = [[] for _ in scenario.traffic]
     for index, outcome in zip(owner, outcomes):
@@ -65,12 +226,13 @@ _BITS = bits_per_s(1.0)
 
 def adapter_series(scenario: Scenario, run: NetworkRun) -> list[AdapterSeries]:
     """Each NIC's send and receive over time, in bits/s, as the change points of its use."""
+    fabric = run.lowered.model.fabric
     adapters = []
     for host in scenario.hosts:
         team_of = {member: team.name for team in host.teams for member in team.members}
         for nic in host.nics:
             port = Port(host.name, nic.name)
-            send, receive = run.fabric.out_of.get(port), run.fabric.into.get(port)
+            send, receive = fabric.out_of.get(port), fabric.into.get(port)
             adapters.append(
                 AdapterSeries(
                     host=host.name,
@@ -112,10 +274,10 @@ def vcpu_series(model: NetworkModel, run: NetworkRun) -> list[VcpuSeries]:
     ]
 
 
-def migration_results(plan: Plan, requests: list[MigrationRequest], run: NetworkRun) -> list[MigrationResult]:
+def migration_results(plan: Plan, requests: list[MigrationRequest], named: Outcomes) -> list[MigrationResult]:
     """One record per migration, in the order they were asked for; its CPU cost is the
     core's count (each byte's cycles on the cores it used, compression included)."""
-    return [_record(request, outcome, move.operation) for move, request, outcome in zip(plan.moves, requests, run.migrations)]
+    return [_record(request, outcome, move.operation) for move, request, outcome in zip(plan.moves, requests, named.migrations)]
 
 
 def _option(request: MigrationRequest) -> str:

@@ -8,20 +8,18 @@ migrations that carry it out (`lower/operations.py`, `lower/migrations.py`).
 Which NIC or team member each connection uses, failover, rebalancing and
 the migrations' pre-copy are decided in the Rust core (`hvnet.run`);
 `hvnet.readback` names what it reports, with a warning for each NIC pair
-whose full-size frames a switch drops (`lower/frames.py`); `hvnet.failures`
-what each failure did, and a warning for each entry that never completed.
+whose full-size frames a switch drops (`lower/frames.py`), what each
+failure did (`hvnet.failures`) and a warning for each entry that never
+completed.
 """
 
 from __future__ import annotations
 
 from hvnet.calibration import Calibration
 from hvnet.errors import Problem, ScenarioError
-from hvnet.failures import failure_results, never_warnings
-from hvnet.lower.frames import path_warnings
-from hvnet.lower.migrations import migration_requests
-from hvnet.lower.network import ConnectionRequest, NetworkModel
+from hvnet.lower import lower
 from hvnet.model import Scenario
-from hvnet.readback import adapter_series, core_series, migration_results, operation_results, traffic_results, vcpu_series
+from hvnet.readback import readback
 from hvnet.results import Results
 from hvnet.run import run
 
@@ -47,34 +45,10 @@ def simulate(
     (default: the environment variable `HVNET_MAX_MEMORY`, e.g. `8GiB`, else
     half the machine's physical memory) raises `budget.RunTooLarge`, one line
     naming the cause and the knob."""
-    calibration = calibration or Calibration()
     filename = scenario.source if filename is None else filename
-    model = NetworkModel(scenario, calibration)
-    requests: list[ConnectionRequest] = []
-    owner: list[int] = []
-    for index, traffic in enumerate(scenario.traffic):
-        for _ in range(traffic.connections):
-            requests.append(ConnectionRequest(traffic.src, traffic.dst, traffic.size / traffic.connections, traffic.start))
-            owner.append(index)
-    unreachable = {owner[k]: why for k, why in model.unreachable(requests)}
-    plan, migrations, refused = migration_requests(scenario, filename, calibration, model.routing)
-    problems = [Problem(filename, None, f"traffic[{i}]", why) for i, why in sorted(unreachable.items())] + refused
-    if problems:
-        raise ScenarioError(problems)
-    outcome = run(model, requests, True, migrations, max_memory_bytes)
-    migrated = migration_results(plan, migrations, outcome)
-    return Results(
-        scenario=scenario.name,
-        end_s=outcome.end_s,
-        events=outcome.events,
-        wall_s=outcome.wall_s,
-        traffic=traffic_results(scenario, owner, outcome.outcomes),
-        adapters=adapter_series(scenario, outcome),
-        cores=core_series(model, outcome),
-        vcpus=vcpu_series(model, outcome),
-        migrations=migrated,
-        operations=operation_results(plan, migrated),
-        warnings=path_warnings(scenario, model.routing, model.endpoints)
-        + never_warnings(scenario, model, outcome, owner, migrated),
-        failures=failure_results(scenario, model, outcome, owner, migrated),
-    )
+    lowered = lower(scenario, calibration, filename=filename)
+    if not lowered.runnable:
+        unreachable = {lowered.owner[k]: why for k, why in lowered.unreachable}
+        problems = [Problem(filename, None, f"traffic[{i}]", why) for i, why in sorted(unreachable.items())]
+        raise ScenarioError([*problems, *lowered.refused])
+    return readback(run(lowered, max_memory_bytes))

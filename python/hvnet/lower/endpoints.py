@@ -64,7 +64,7 @@ class Endpoints:
             team = None if vm.team is None else tuple(host.vswitch(v).uplink for v in vm.team.members)
             names.append((vm.name, host, vm.team.members[0] if vm.team else vm.vswitch, team))
         ports_used: dict[str, int] = {}
-        cabled = {end for cable in scenario.cables for end in (cable.a, cable.b)}
+        cabled = scenario.cabled
         for index, (name, host, vswitch, vm_team) in enumerate(names, start=1):
             uplink = _uplink(host, vswitch, cabled)
             port_index = ports_used.get(f"{host.name}/{uplink}", 0)
@@ -91,7 +91,7 @@ class Endpoints:
         return name
 
 
-def _uplink(host: Host, vswitch: str | None, cabled: set[str]) -> str:
+def _uplink(host: Host, vswitch: str | None, cabled: frozenset[str]) -> str:
     if vswitch is not None:
         return next(v.uplink for v in host.vswitches if v.name == vswitch)
     if host.vswitches:

@@ -19,7 +19,7 @@ from hvnet.model import Scenario
 from hvnet.model.refs import parse_ref
 from hvnet.units import bytes_per_s as to_bytes_per_s
 
-__all__ = ["Direction", "Fabric", "Port", "build_fabric"]
+__all__ = ["Direction", "Fabric", "Port", "build_fabric", "fastest_link_bytes_per_s"]
 
 
 @dataclass(frozen=True)
@@ -101,6 +101,16 @@ class Fabric:
             resources.append(self.backplane[switch])
         resources.append(last.resource)
         return resources
+
+
+def fastest_link_bytes_per_s(scenario: Scenario) -> float:
+    """More than any one resource of the scenario moves in a second: its fastest cable or
+    backplane in bytes/s, or its fastest core in cycles/s (every byte costs a core at least a
+    cycle); 1 when it has none of them."""
+    links = [to_bytes_per_s(scenario.cable_speed(c)) for c in scenario.cables]
+    links += [to_bytes_per_s(s.backplane) for s in scenario.switches if s.backplane is not None]
+    cores = [h.cpu.ghz * 1e9 for h in scenario.hosts]
+    return max([*links, *cores], default=1.0)
 
 
 def build_fabric(scenario: Scenario) -> Fabric:

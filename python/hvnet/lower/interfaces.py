@@ -87,7 +87,7 @@ class SmbChannel:
 
 def interfaces(scenario: Scenario, host: Host) -> list[Interface]:
     """The host's cabled NICs outside any team, then its teams' interfaces, in file order."""
-    cabled = {end for cable in scenario.cables for end in (cable.a, cable.b)}
+    cabled = scenario.cabled
     teamed = {member for team in host.teams for member in team.members}
     found = [
         Interface((nic.name,), nic.name, (nic,), None)

@@ -96,6 +96,7 @@ def migration_requests(
     parameters, cpu = calibration.migration, calibration.cpu
     plan, problems = plan_operations(scenario, filename)
     requests = []
+    transports: dict[tuple[bool, str, str], tuple[tuple[SmbChannel, ...], tuple[str, str] | None] | str] = {}
     for move in plan.moves:
         vm = scenario.vm(move.vm)
         source = scenario.host(move.source)
@@ -113,11 +114,14 @@ def migration_requests(
             if option == "compression"
             else None
         )
-        if option in ("smb", "smb_direct"):
-            picked = smb_channels(scenario, source.name, move.target, calibration.smb)
-        else:
-            network = migration_network(scenario, routing, source.name, move.target)
-            picked = network if isinstance(network, str) else ((), network)
+        key = (option in ("smb", "smb_direct"), source.name, move.target)
+        if key not in transports:  # the same for every migration between two hosts
+            if key[0]:
+                transports[key] = smb_channels(scenario, source.name, move.target, calibration.smb)
+            else:
+                network = migration_network(scenario, routing, source.name, move.target)
+                transports[key] = network if isinstance(network, str) else ((), network)
+        picked = transports[key]
         if isinstance(picked, str):
             problems.append(Problem(filename, None, f"events[{move.event}]", picked))
             continue
@@ -226,19 +230,19 @@ def migration_specs(
     hosts = {h.name: i for i, h in enumerate(model.scenario.hosts)}
     out: list[specs.Migration] = []
     for i, (m, (source, target)) in enumerate(zip(migrations, ends)):
-        model.reach(source, target)
+        model.add_paths(source, target)
         channels: list[specs.Channel] = []
         for channel in m.channels:
             pair = None
             if channel.out_nic is not None and channel.in_nic is not None:
                 pair = (model.nic_index[Port.parse(channel.out_nic)], model.nic_index[Port.parse(channel.in_nic)])
-                model.reachable(*pair)
+                model.add_path(*pair)
             rdma_cost = model.cpu.parameters.rdma_cost() if model.cpu is not None else 0.0
             cycles = (rdma_cost, rdma_cost) if channel.rdma else None
             endpoints = None
             if channel.via is not None:
                 names = (f"{m.source}/{channel.via[0]}", f"{m.target}/{channel.via[1]}")
-                model.reach(*names)
+                model.add_paths(*names)
                 endpoints = (index[names[0]], index[names[1]])
             channels.append(specs.Channel(nics=pair, cycles_per_byte=cycles, endpoints=endpoints))
         memory = specs.GuestMemory(

@@ -79,8 +79,6 @@ class NetworkModel:
         overhead and no CPU (the pure max-min model, as SimGrid's CM02 computes it)."""
         self.scenario = scenario
         self.calibration = calibration or Calibration()
-        self.parameters = self.calibration.teaming
-        self.vmq = self.calibration.vmq
         self.fabric = build_fabric(scenario)
         self.routing = Routing(scenario, self.fabric, self.calibration.fabric)
         self.links_only = links_only
@@ -109,7 +107,7 @@ class NetworkModel:
             else:
                 self.nics.append((send.resource, receive.resource))
         self.team_index: dict[tuple[str, str], int] = {}
-        self.teams: list[tuple[list[int], int | None, str, str, str]] = []
+        self.teams: list[specs.Team] = []
         for host in scenario.hosts:
             for team in host.teams:
                 self.team_index[(host.name, team.name)] = len(self.teams)
@@ -118,7 +116,7 @@ class NetworkModel:
                 balancing = team.address_hash if team.load_balancing == "address_hash" else team.load_balancing
                 switch_hash = self._switch_hash([self.nic_ports[m] for m in members])
                 self.teams.append(
-                    (members, standby, str(team.mode.value), str(getattr(balancing, "value", balancing)), switch_hash)
+                    specs.Team(tuple(members), standby, str(team.mode.value), str(getattr(balancing, "value", balancing)), switch_hash)
                 )
         #: A team inside a VM is a switch-independent address-hash team of the NICs under its two
         #: virtual switches: the vNIC of a failed NIC shows disconnected, as the NIC's link does.
@@ -128,7 +126,7 @@ class NetworkModel:
                 self.vm_team_index[vm.name] = len(self.teams)
                 members = [self.nic_index[Port(vm.host, n)] for n in self.endpoints[vm.name].nics]
                 switch_hash = self._switch_hash([self.nic_ports[m] for m in members])
-                self.teams.append((members, None, "switch_independent", str(vm.team.address_hash.value), switch_hash))
+                self.teams.append(specs.Team(tuple(members), None, "switch_independent", str(vm.team.address_hash.value), switch_hash))
         #: Each NIC pair's routes over time (`Routing.nic_routes`); None when no cabled path joins them.
         self._paths: dict[tuple[int, int], list[tuple[float, tuple[NicRoute, ...]]] | None] = {}
         #: The NIC pairs' paths for connections whose endpoints send at most `mtu`: (a, b, mtu) -> its MSS.
@@ -138,13 +136,14 @@ class NetworkModel:
         #: Names of the NICs the core sees: the hosts' NICs, then the virtual switches' internal ones.
         self.nic_names: list[str] = [str(p) for p in self.nic_ports]
 
-    def uplink(self, name: str) -> tuple[str, int, list[int]]:
+    def uplink(self, name: str) -> tuple[str, int, tuple[int, ...]]:
+        """What carries an endpoint's traffic: ("team", its index, its members) or ("nic", its index, (it,))."""
         endpoint = self.endpoints[name]
         team = self.vm_team_index.get(name, self.team_index.get((endpoint.host.name, endpoint.uplink)))
         if team is not None:
-            return "team", team, self.teams[team][0]
+            return "team", team, self.teams[team].members
         nic = self.nic_index[Port(endpoint.host.name, endpoint.uplink)]
-        return "nic", nic, [nic]
+        return "nic", nic, (nic,)
 
     def _switch_hash(self, members: list[Port]) -> str:
         """What the switch a team is cabled to hashes (its first member's switch)."""
@@ -155,8 +154,10 @@ class NetworkModel:
                 return str(switches[peer.node].port_channel_hash.value)
         return "transport_ports"
 
-    def reachable(self, a: int, b: int) -> bool:
-        """Whether NIC `a` reaches NIC `b` with the fabric whole; records its routes for the core either way."""
+    # ---- collecting what the run needs (connections, migrations) ------------------------
+
+    def add_path(self, a: int, b: int) -> bool:
+        """Records the routes from NIC `a` to NIC `b` for the core; whether a cabled path joins them."""
         if (a, b) not in self._paths:
             self._paths[(a, b)] = self.routing.nic_routes(self.nic_ports[a], self.nic_ports[b])
         return self._paths[(a, b)] is not None
@@ -165,10 +166,10 @@ class NetworkModel:
         """The MTU both NICs' ends assume: the smaller NIC MTU."""
         return min(self._mtu[a], self._mtu[b])
 
-    def _frame(self, a: int, b: int, mtu: int) -> None:
+    def _add_framed_path(self, a: int, b: int, mtu: int) -> None:
         """Records the path from NIC `a` to NIC `b` for endpoints that send at most `mtu` bytes:
         the MSS of the smallest MTU on the way (theirs and the NICs')."""
-        if (a, b, mtu) in self._framed or not self.reachable(a, b):
+        if (a, b, mtu) in self._framed or not self.add_path(a, b):
             return
         self._framed[(a, b, mtu)] = frames.mss(min(mtu, self._negotiated_mtu(a, b)))
 
@@ -232,24 +233,29 @@ class NetworkModel:
         return specs.Path(a, b, routing, cpu.send_cost(), receive, cpu.send_cost(), cpu.guest_receive_cost(mss))
 
     def unreachable(self, requests: Sequence[ConnectionRequest]) -> list[tuple[int, str]]:
-        """(request index, why) for each connection that no pair of its NICs can carry."""
+        """(request index, why) for each connection that no pair of its NICs can carry (their
+        routes recorded for the core)."""
         found = []
+        joined: dict[tuple[str, str], bool] = {}
         for k, request in enumerate(requests):
-            if self.inside(request.source, request.target) is not None:
-                continue  # inside one virtual switch: no NIC on the way
-            outs, ins = self.uplink(request.source)[2], self.uplink(request.target)[2]
-            if not any(self.reachable(a, b) for a in outs for b in ins):
+            key = (request.source, request.target)
+            if key not in joined:
+                outs, ins = self.uplink(request.source)[2], self.uplink(request.target)[2]
+                inside = self.shared_vswitch(request.source, request.target) is not None  # no NIC on the way
+                joined[key] = inside or any(self.add_path(a, b) for a in outs for b in ins)
+            if not joined[key]:
+                outs, ins = self.uplink(request.source)[2], self.uplink(request.target)[2]
                 found.append((k, f"no cabled path from {self.nic_ports[outs[0]]} to {self.nic_ports[ins[0]]}"))
         return found
 
-    def reach(self, source: str, target: str, endpoint_mtu: int | None = None) -> None:
-        """Records the path of every pair of NICs the two endpoints' uplinks may use
-        (and, for endpoints that send at most `endpoint_mtu` bytes, its variant for them)."""
+    def add_paths(self, source: str, target: str, endpoint_mtu: int | None = None) -> None:
+        """Records the routes of every pair of NICs the two endpoints' uplinks may use
+        (and, for endpoints that send at most `endpoint_mtu` bytes, their variant for them)."""
         for a in self.uplink(source)[2]:
             for b in self.uplink(target)[2]:
-                self.reachable(a, b)
+                self.add_path(a, b)
                 if endpoint_mtu is not None:
-                    self._frame(a, b, endpoint_mtu)
+                    self._add_framed_path(a, b, endpoint_mtu)
 
     def _ports(self, name: str) -> tuple[str, set[str]]:
         """The host an endpoint is on and the virtual switches its port is on (a host: its vNIC's, the first)."""
@@ -259,21 +265,23 @@ class NetworkModel:
         host = self.scenario.host(name)
         return host.name, {host.vswitches[0].name} if host.vswitches else set()
 
-    def inside(self, source: str, target: str) -> int | None:
-        """The internal NIC of the virtual switch both endpoints have a port on (one host); None when
-        their traffic leaves by NICs. Made, with its path, the first time a switch carries such traffic."""
+    def shared_vswitch(self, source: str, target: str) -> tuple[str, str] | None:
+        """(host, virtual switch) both endpoints have a port on; None when their traffic leaves by NICs."""
         if source not in self._vm_names and target not in self._vm_names:
             return None
         (host, ours), (other_host, theirs) = self._ports(source), self._ports(target)
         shared = sorted(ours & theirs) if host == other_host else []
-        if not shared:
-            return None
-        key = (host, shared[0])
+        return (host, shared[0]) if shared else None
+
+    def add_inside(self, key: tuple[str, str]) -> int:
+        """The internal NIC of a (host, virtual switch) that carries traffic between two of its
+        ports, made (with its resource) the first time one does."""
+        host, vswitch = key
         if key not in self._inside:
-            inside = self.fabric.add(f"{host}/{shared[0]} (inside the virtual switch)", INSIDE_BYTES_PER_S, fatpipe=True)
+            inside = self.fabric.add(f"{host}/{vswitch} (inside the virtual switch)", INSIDE_BYTES_PER_S, fatpipe=True)
             self._inside[key] = len(self.nics)
             self.nics.append((inside, inside))
-            self.nic_names.append(f"{host}/{shared[0]}")
+            self.nic_names.append(f"{host}/{vswitch}")
         return self._inside[key]
 
     def endpoint_mtu(self, source: str, target: str) -> int | None:
@@ -334,10 +342,11 @@ class NetworkModel:
         """Each request as a connection for the core, from its own source port."""
         connections: list[specs.Connection] = []
         for k, request in enumerate(requests):
-            inside = self.inside(request.source, request.target)
+            shared = self.shared_vswitch(request.source, request.target)
+            inside = None if shared is None else self.add_inside(shared)
             if inside is None:
                 mtu = self.endpoint_mtu(request.source, request.target)
-                self.reach(request.source, request.target, mtu)
+                self.add_paths(request.source, request.target, mtu)
             else:
                 mtu = self._inside_mtu(request.source, request.target)
                 self._framed.setdefault((inside, inside, mtu), frames.mss(mtu))
@@ -364,7 +373,7 @@ class NetworkModel:
         return specs.NetworkSpec(
             resources=tuple(specs.Resource(c, f) for c, f in zip(self.fabric.capacities, self.fabric.fatpipe)),
             nics=tuple(specs.Nic(send, receive, self._nic_rss(i)) for i, (send, receive) in enumerate(self.nics)),
-            teams=tuple(specs.Team(tuple(m), standby, mode, lb, switch) for m, standby, mode, lb, switch in self.teams),
+            teams=tuple(self.teams),
             endpoints=tuple(endpoints),
             paths=(
                 *(self._path_spec(pair) for pair in self._paths),
@@ -409,5 +418,5 @@ class NetworkModel:
     @property
     def dynamic(self) -> bool:
         """Whether a team balances dynamically (the core then rebalances it)."""
-        return any(t[3] == "dynamic" for t in self.teams)
+        return any(t.balancing == "dynamic" for t in self.teams)
 

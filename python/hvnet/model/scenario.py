@@ -676,6 +676,7 @@ class Scenario(_Model):
         """A copy (with `update` applied) that finds its own hosts, VMs and switches by name."""
         copy = super().model_copy(update=update, deep=deep)
         copy.__dict__.pop("by_name", None)
+        copy.__dict__.pop("cabled", None)
         return copy
 
     @functools.cached_property
@@ -687,6 +688,11 @@ class Scenario(_Model):
             "VM": {vm.name: vm for vm in reversed(self.vms)},
             "switch": {switch.name: switch for switch in reversed(self.switches)},
         }
+
+    @functools.cached_property
+    def cabled(self) -> frozenset[str]:
+        """Every cable end (`hv1/nic1`, `tor1/3`), as written; made on first use."""
+        return frozenset(end for cable in self.cables for end in (cable.a, cable.b))
 
     def _lookup(self, kind: str, name: str) -> Any:
         """The item of `kind` called `name`, in constant time; KeyError if there is none."""
