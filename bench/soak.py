@@ -225,16 +225,16 @@ def check(seq: Sequence, results: Results) -> list[tuple[str, str]]:
                 bad.append(("lost_migration", f"migration {i} ({m.vm}) never ended, with every failure restored"))
             if waited and not any(o.end_s is None and o.start_s is not None for o in results.migrations):
                 bad.append(("lost_migration", f"migration {i} ({m.vm}) never started, and none it could wait for is stuck"))
-            if m.duration_s is not None or m.blackout_ms is not None:
+            if m.duration_s is not None or m.blackout_s is not None:
                 bad.append(("lost_migration", f"migration {i} ({m.vm}) has no end but a duration or blackout"))
         else:
             if m.start_s is None or not (m.queued_s <= m.start_s + REL <= m.end_s + 2 * REL):
                 bad.append(("window", f"migration {i} ({m.vm}): queued {m.queued_s}, start {m.start_s}, end {m.end_s}"))
             if m.bytes_sent < vm_memory[m.vm] * (1 - REL):
                 bad.append(("bytes", f"migration {i} ({m.vm}) ended having sent {m.bytes_sent} of {vm_memory[m.vm]}"))
-            if m.blackout_ms is None or m.blackout_ms < 0:
+            if m.blackout_s is None or m.blackout_s < 0:
                 bad.append(("lost_migration", f"migration {i} ({m.vm}) ended with no blackout"))
-        if m.bytes_sent < 0 or m.peak_gbps < 0:
+        if m.bytes_sent < 0 or (m.peak_bps / 1e9) < 0:
             bad.append(("negative_rate", f"migration {i}: negative bytes or rate"))
     hosts = {h["name"] for h in seq.data["hosts"]}
     dark = _both_switches_down(seq)

@@ -68,7 +68,7 @@ def test_every_design_drains_and_the_transports_are_those_each_design_supports(r
     assert transports["lbfo.yaml: option=smb"] == {"smb"}
     for run in runs:
         assert len(run.results.migrations) == 7 and run.metrics.stalled == 0, run.label
-        assert all(m.end_s is not None and m.blackout_ms for m in run.results.migrations), run.label
+        assert all(m.end_s is not None and m.blackout_s for m in run.results.migrations), run.label
 
 
 def _peak_send_gbps(run: Run, host: str) -> dict[str, float]:

@@ -60,7 +60,7 @@ def test_a_balanced_drain_sends_each_vm_to_the_host_with_the_least_vm_memory() -
     assert drain.end_s == max(m.end_s or 0 for m in results.migrations)
     assert drain.duration_s == pytest.approx(drain.end_s - 10.0)
     assert drain.bytes_sent == sum(m.bytes_sent for m in results.migrations)
-    assert drain.longest_blackout_ms == max(m.blackout_ms or 0 for m in results.migrations)
+    assert drain.longest_blackout_s == max(m.blackout_s or 0 for m in results.migrations)
     assert all(m.operation == 0 for m in results.migrations)
 
 

@@ -111,8 +111,8 @@ def format_metric(metric: Metric, value: float | None) -> str:
     """A metric's value as the comparison shows it: ``10.53 s``, ``9.41 Gbps``, ``never``."""
     if metric.name == "stalled":
         return str(value)
-    if metric.name == "peak_gbps":
-        return format_bitrate(float(f"{(value or 0.0) * 1e9:.3g}"))
+    if metric.name == "peak_send_bps":
+        return format_bitrate(float(f"{value or 0.0:.3g}"))
     if value is None:
         return "never" if metric.name in ("end_s", "blackout_s") else "forever"
     if metric.name in ("blackholed_s", "blackout_s") and value == 0:

@@ -302,9 +302,9 @@ def _record(request: MigrationRequest, outcome: MigrationOutcome, operation: int
         bytes_sent=int(round(outcome.bytes_sent)),
         passes=len(outcome.passes),
         pass_details=[MigrationPass(bytes=int(round(b)), start_s=s, end_s=e) for b, s, e in outcome.passes],
-        blackout_ms=None if outcome.blackout_s is None else 1000 * outcome.blackout_s,
+        blackout_s=outcome.blackout_s,
         blackout_start_s=None if outcome.blackout_s is None or outcome.end_s is None else outcome.end_s - outcome.blackout_s,
-        peak_gbps=outcome.peak_bps / 1e9,
+        peak_bps=outcome.peak_bps,
         cpu_core_s_source=outcome.cpu_core_s_source,
         cpu_core_s_destination=outcome.cpu_core_s_destination,
         operation=operation,
@@ -340,7 +340,7 @@ def operation_results(plan: Plan, migrations: list[MigrationResult]) -> list[Ope
             end_s = None
         else:
             end_s = max((end for end in waited if end is not None), default=operation.at_s)
-        blackouts = [b for b in (migrations[i].blackout_ms for i in moves) if b is not None]
+        blackouts = [b for b in (migrations[i].blackout_s for i in moves) if b is not None]
         out.append(
             OperationResult(
                 kind=operation.kind,
@@ -351,7 +351,7 @@ def operation_results(plan: Plan, migrations: list[MigrationResult]) -> list[Ope
                 duration_s=None if end_s is None else end_s - operation.at_s,
                 migrations=list(moves),
                 bytes_sent=sum(migrations[i].bytes_sent for i in moves),
-                longest_blackout_ms=max(blackouts, default=None),
+                longest_blackout_s=max(blackouts, default=None),
                 nodes=nodes,
             )
         )

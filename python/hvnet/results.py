@@ -148,10 +148,11 @@ class MigrationResult(_Frozen):
     passes: int
     pass_details: list[MigrationPass]
     #: From the VM's pause on the source to its resume on the destination.
-    blackout_ms: float | None
+    blackout_s: float | None
     #: When the VM paused on the source (the blackout ends at end_s, when it runs on the destination).
     blackout_start_s: float | None
-    peak_gbps: float
+    #: The highest rate of its connections together, bits/s of memory (before compression), as seen at events.
+    peak_bps: float
     #: Core-seconds of sending on the source and receiving on the destination.
     cpu_core_s_source: float
     cpu_core_s_destination: float
@@ -192,7 +193,7 @@ class OperationResult(_Frozen):
     #: Its migrations (indices into `Results.migrations`).
     migrations: list[int]
     bytes_sent: int
-    longest_blackout_ms: float | None
+    longest_blackout_s: float | None
     #: A rolling update's nodes, in the order they were patched.
     nodes: list[NodeResult]
 

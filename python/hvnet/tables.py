@@ -305,8 +305,8 @@ def _migration_row(m: MigrationResult) -> list[str]:
         _seconds(m.duration_s),
         str(m.passes),
         format_bytes(int(float(f"{m.bytes_sent:.3g}"))),
-        "-" if m.blackout_ms is None else f"{m.blackout_ms:.0f} ms",
-        _rate(m.peak_gbps * 1e9),
+        "-" if m.blackout_s is None else f"{1000 * m.blackout_s:.0f} ms",
+        _rate(m.peak_bps),
         f"{m.cpu_core_s_source:.1f} / {m.cpu_core_s_destination:.1f}",
     ]
 
@@ -335,7 +335,7 @@ def migrations_by_host_table(results: Results) -> Table:
     for host, moves in by_host.items():
         ended = [m.end_s for m in moves if m.end_s is not None]
         started = [m.start_s for m in moves if m.start_s is not None]
-        blackouts = [m.blackout_ms for m in moves if m.blackout_ms is not None]
+        blackouts = [m.blackout_s for m in moves if m.blackout_s is not None]
         never = len(moves) - len(ended)
         rows.append(
             [
@@ -345,7 +345,7 @@ def migrations_by_host_table(results: Results) -> Table:
                 _seconds(max(ended)) if ended and not never else "never",
                 format_bytes(int(float(f"{sum(m.bytes_sent for m in moves):.3g}"))),
                 f"{max(blackouts):.0f} ms" if blackouts else "-",
-                _rate(max(m.peak_gbps for m in moves) * 1e9),
+                _rate(max(m.peak_bps for m in moves)),
                 f"{sum(m.cpu_core_s_source for m in moves):.0f} / {sum(m.cpu_core_s_destination for m in moves):.0f}",
             ]
         )
@@ -385,7 +385,7 @@ def operations_table(results: Results) -> Table:
                 _seconds(o.start_s),
                 _seconds(o.end_s),
                 _span(o.start_s, o.end_s),
-                "-" if o.longest_blackout_ms is None else f"{o.longest_blackout_ms:.0f} ms",
+                "-" if o.longest_blackout_s is None else f"{1000 * o.longest_blackout_s:.0f} ms",
             ]
         )
         styles.append("red" if o.end_s is None else None)

@@ -56,9 +56,9 @@ def figures(results: Results) -> Figures:
         for i, m in enumerate(results.migrations):
             name = f"migration {i + 1} {m.vm} ({m.source} → {m.destination})"
             out[f"{name}: duration"] = (m.duration_s, "s")
-            out[f"{name}: blackout"] = (None if m.blackout_ms is None else m.blackout_ms / 1000, "s")
+            out[f"{name}: blackout"] = (m.blackout_s, "s")
     elif results.migrations:
-        blackouts = [m.blackout_ms for m in results.migrations]
+        blackouts = [m.blackout_s for m in results.migrations]
         longest = None if any(b is None for b in blackouts) else max(b for b in blackouts if b is not None) / 1000
         out["longest blackout"] = (longest, "s")
     return out

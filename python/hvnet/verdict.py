@@ -212,10 +212,10 @@ def requirements_met(results: Results, requirements: Requirements | None) -> tup
         if not results.migrations:
             missing.append("max_blackout")
         else:
-            blackouts = [m.blackout_ms for m in results.migrations]
-            worst_ms = None if None in blackouts else max(b for b in blackouts if b is not None)
-            figure = "never" if worst_ms is None else f"{worst_ms:.0f} ms"
-            met = worst_ms is not None and worst_ms / 1e3 <= requirements.max_blackout
+            blackouts = [m.blackout_s for m in results.migrations]
+            worst_s = None if None in blackouts else max(b for b in blackouts if b is not None)
+            figure = "never" if worst_s is None else f"{1000 * worst_s:.0f} ms"
+            met = worst_s is not None and worst_s <= requirements.max_blackout
             out.append(Requirement("max_blackout", f"{requirements.max_blackout * 1e3:.0f} ms", figure, met))
     if requirements.max_utilisation is not None:
         limits = requirements.max_utilisation.limits()

@@ -114,7 +114,7 @@ def test_the_timeline_is_grouped_per_source_host(scale_results: Results) -> None
         bars = {trace["name"]: trace["y"] for trace in figure["data"]}
         assert bars["node down"] == [f"{host} down for its patch"] and len(bars["blackout"]) == len(mine)
         # The summary row: migrations, first start, last end, longest blackout, bytes moved.
-        longest = max(m.blackout_ms or 0 for m in mine)
+        longest = max(m.blackout_s or 0 for m in mine)
         row = re.search(rf"<summary><span>{host}</span>(.*?)</summary>", body).group(1)  # type: ignore[union-attr]
         assert row.startswith(f"<span>{len(mine)} migrations</span>") and f"<span>{longest:.0f} ms</span>" in row
     # The same scenario under higher thresholds looks like a small one: a bar per VM, groups open.

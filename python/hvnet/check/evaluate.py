@@ -314,10 +314,10 @@ def _operation(
         return None, f"{what}: refused: {outcome}"
     for migration in outcome.migrations:
         which = f"{migration.vm} ({migration.source} to {migration.destination}) in {what}"
-        if migration.blackout_ms is None:
+        if migration.blackout_s is None:
             blackouts.append((None, f"{which}: never resumed (its path stayed down)"))
         else:
-            blackouts.append((migration.blackout_ms / 1000, which))
+            blackouts.append((migration.blackout_s, which))
     operation = outcome.operations[0]
     if operation.duration_s is not None:
         return operation.duration_s, what

@@ -264,8 +264,8 @@ def migration_figure(
         for k, p in enumerate(m.pass_details, start=1):
             text = f"pass {k}: {p.bytes / 2**30:.2f} GiB in {p.end_s - p.start_s:.1f} s"
             passes.add(row, p.start_s, p.end_s, text, PASS if k % 2 else PASS2)
-        if m.end_s is not None and m.blackout_ms is not None:
-            blackout.add(row, m.end_s - m.blackout_ms / 1000, m.end_s, f"blackout {m.blackout_ms:.0f} ms")
+        if m.end_s is not None and m.blackout_s is not None:
+            blackout.add(row, m.end_s - m.blackout_s, m.end_s, f"blackout {1000 * m.blackout_s:.0f} ms")
     data = [bars.trace() for bars in (down, queued, passes, blackout) if bars.rows]
     return {"data": data, "layout": _timeline_layout(title, rows, row_px, 260)}
 

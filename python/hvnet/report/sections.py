@@ -232,7 +232,7 @@ def _summary_cells(migrations: list[MigrationResult]) -> list[str]:
     """A source host's migrations in a few numbers: how many, first start, last end, longest blackout, bytes."""
     starts = [m.start_s for m in migrations if m.start_s is not None]
     ends = [m.end_s for m in migrations if m.end_s is not None]
-    blackouts = [m.blackout_ms for m in migrations if m.blackout_ms is not None]
+    blackouts = [m.blackout_s for m in migrations if m.blackout_s is not None]
     never = len(migrations) - len(ends)
     count = _plural(len(migrations), "migration")
     if never:

@@ -19,8 +19,8 @@ class Metrics:
 
     #: When the last traffic entry or live migration ended (the drain time); None if one never completed.
     end_s: float | None
-    #: The highest send of any NIC, in Gbps (frame overhead included): the exact instantaneous peak.
-    peak_gbps: float
+    #: The highest send of any NIC, in bits/s (frame overhead included): the exact instantaneous peak.
+    peak_send_bps: float
     #: Traffic entries and live migrations that never completed.
     stalled: int
     #: The longest time any traffic entry was black-holed; None (forever) if one never completed.
@@ -35,14 +35,14 @@ class Metrics:
         ends = [t.end_s for t in results.traffic] + [m.end_s for m in results.migrations]
         sends = [a.send_bps.peak() for a in results.adapters]
         stalled = ends.count(None)
-        blackouts = [m.blackout_ms for m in results.migrations]
+        blackouts = [m.blackout_s for m in results.migrations]
         return cls(
             end_s=None if stalled else max((e for e in ends if e is not None), default=0.0),
-            peak_gbps=max(sends, default=0.0) / 1e9,
+            peak_send_bps=max(sends, default=0.0),
             stalled=stalled,
             blackholed_s=None if stalled else max((t.blackholed_s for t in results.traffic), default=0.0),
             cpu_core_s=sum(core.busy.integral(0.0, results.end_s) for core in results.cores),
-            blackout_s=None if None in blackouts else max((b / 1e3 for b in blackouts if b is not None), default=0.0),
+            blackout_s=None if None in blackouts else max((b for b in blackouts if b is not None), default=0.0),
         )
 
     def as_dict(self) -> dict[str, float | int | None]:
@@ -61,7 +61,7 @@ class Metric:
 
 METRICS = (
     Metric("end_s", "drain time", "lower", "the shortest drain time"),
-    Metric("peak_gbps", "peak send", "higher", "the highest peak send"),
+    Metric("peak_send_bps", "peak send", "higher", "the highest peak send"),
     Metric("stalled", "stalled", "lower", "the fewest stalled traffic entries and migrations"),
     Metric("blackholed_s", "black-holed", "lower", "the shortest black hole"),
     Metric("cpu_core_s", "CPU", "lower", "the least CPU time"),
