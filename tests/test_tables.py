@@ -33,6 +33,7 @@ from pathlib import Path
 
 import pytest
 from rich.console import Console
+from rich.table import Table
 from typer.testing import Result
 
 from hvnet import parse_scenario, simulate
@@ -214,3 +215,20 @@ def test_output_md_lists_exactly_the_columns_each_table_prints() -> None:
             (name,) = [n for n, matches in DOCUMENTED_TABLES.items() if matches(str(table.title))]
             printed[name] = [str(c.header).replace("-\n", "-").replace("\n", " ") for c in table.columns]
     assert printed == documented
+
+
+def test_blackouts_read_in_milliseconds_in_every_table() -> None:
+    """Results keep a blackout in seconds (docs/output.md); each table prints it in ms, the same
+    number: a migration's row, a host's row when grouped (past MIGRATION_ROWS), an operation's row."""
+    from hvnet.tables import migrations_by_host_table, migrations_table, operations_table
+
+    def cells(table: Table) -> list[str]:
+        return [str(c) for column in table.columns for c in column.cells]
+
+    many = simulate(parse_scenario(many_migrations()))
+    longest = f"{1000 * max(m.blackout_s or 0.0 for m in many.migrations):.0f} ms"
+    assert longest in cells(migrations_by_host_table(many))
+    assert longest in cells(operations_table(many))
+    few = simulate(parse_scenario(example("rolling-update.yaml")))
+    first = few.migrations[0]
+    assert first.blackout_s is not None and f"{1000 * first.blackout_s:.0f} ms" in cells(migrations_table(few, "time"))

@@ -73,3 +73,24 @@ def test_the_residual_beside_each_band_is_validates_rms_over_its_checks() -> Non
     expected = round(math.sqrt(sum(e * e for e in errors) / len(errors)), 1)
     found = bands(hvnet.load(EXAMPLES / "failover.yaml"))
     assert found and {b.validation_residual_pct for b in found} == {expected} and expected > 0
+
+
+def test_past_twenty_migrations_the_longest_blackout_is_a_figure_in_seconds() -> None:
+    """Beyond MIGRATION_FIGURES migrations only the longest blackout is banded: in seconds, as every
+    figure is (a blackout once came out a thousand times too short here)."""
+    from hvnet.uncertainty import MIGRATION_FIGURES, figures
+
+    hosts = "".join(
+        f"  - {{name: hv{h}, nics: [{{name: nic1, speed: 10Gbps}}]}}\n" for h in (1, 2)
+    )
+    vms = "".join(f"  - {{name: vm{i}, host: hv1, memory: 1GiB}}\n" for i in range(MIGRATION_FIGURES + 1))
+    text = (
+        "name: many\nhosts:\n" + hosts + "switches: [{name: sw}]\ncables:\n"
+        "  - {a: hv1/nic1, b: sw/1}\n  - {a: hv2/nic1, b: sw/2}\n"
+        "vms:\n" + vms + "events: [{at: 0s, action: drain, target: hv1}]\n"
+    )
+    results = hvnet.simulate(hvnet.parse_scenario(text, "many.yaml"))
+    longest, unit = figures(results)["longest blackout"]
+    assert unit == "s"
+    assert longest == max(m.blackout_s or 0.0 for m in results.migrations)
+    assert 0.01 < (longest or 0) < 5

@@ -344,7 +344,7 @@ def migrations_by_host_table(results: Results) -> Table:
                 _seconds(min(started)) if started else "never",
                 _seconds(max(ended)) if ended and not never else "never",
                 format_bytes(int(float(f"{sum(m.bytes_sent for m in moves):.3g}"))),
-                f"{max(blackouts):.0f} ms" if blackouts else "-",
+                f"{1000 * max(blackouts):.0f} ms" if blackouts else "-",
                 _rate(max(m.peak_bps for m in moves)),
                 f"{sum(m.cpu_core_s_source for m in moves):.0f} / {sum(m.cpu_core_s_destination for m in moves):.0f}",
             ]

@@ -59,7 +59,7 @@ def figures(results: Results) -> Figures:
             out[f"{name}: blackout"] = (m.blackout_s, "s")
     elif results.migrations:
         blackouts = [m.blackout_s for m in results.migrations]
-        longest = None if any(b is None for b in blackouts) else max(b for b in blackouts if b is not None) / 1000
+        longest = None if any(b is None for b in blackouts) else max(b for b in blackouts if b is not None)
         out["longest blackout"] = (longest, "s")
     return out
 

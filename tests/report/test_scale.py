@@ -116,7 +116,7 @@ def test_the_timeline_is_grouped_per_source_host(scale_results: Results) -> None
         # The summary row: migrations, first start, last end, longest blackout, bytes moved.
         longest = max(m.blackout_s or 0 for m in mine)
         row = re.search(rf"<summary><span>{host}</span>(.*?)</summary>", body).group(1)  # type: ignore[union-attr]
-        assert row.startswith(f"<span>{len(mine)} migrations</span>") and f"<span>{longest:.0f} ms</span>" in row
+        assert row.startswith(f"<span>{len(mine)} migrations</span>") and f"<span>{1000 * longest:.0f} ms</span>" in row
     # The same scenario under higher thresholds looks like a small one: a bar per VM, groups open.
     small = migrations_section(scale_results, group_hosts=100, group_migrations=1000)
     assert small is not None and small.body.count('<details class="group" open>') == 12

@@ -242,7 +242,7 @@ def _summary_cells(migrations: list[MigrationResult]) -> list[str]:
         count,
         human_duration(min(starts)) if starts else "never",
         human_duration(max(ends)) if ends else "never",
-        f"{max(blackouts):.0f} ms" if blackouts else "-",
+        f"{1000 * max(blackouts):.0f} ms" if blackouts else "-",
         format_bytes(int(float(f"{moved:.3g}"))),
     ]
 
