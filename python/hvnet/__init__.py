@@ -12,13 +12,38 @@ fields carry their units in their names (docs/output.md). `Calibration`
 holds every parameter of the models (docs/model.md).
 """
 
-from hvnet._version import __version__
-from hvnet.calibration import Calibration
-from hvnet.errors import HvnetError, InputError, Problem, ScenarioError, UnitError
-from hvnet.model import Scenario, load_scenario, parse_scenario, scenario_json_schema
-from hvnet.model import load_scenario as load
-from hvnet.results import Results
-from hvnet.simulate import simulate
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from hvnet._version import __version__
+    from hvnet.calibration import Calibration
+    from hvnet.errors import HvnetError, InputError, Problem, ScenarioError, UnitError
+    from hvnet.model import Scenario, load_scenario, parse_scenario, scenario_json_schema
+    from hvnet.model import load_scenario as load
+    from hvnet.results import Results
+    from hvnet.simulation import simulate
+
+#: Where each public name lives: loaded on first use (PEP 562), so that `import hvnet.errors` or
+#: `hvnet --help` does not load the model and the engine.
+_HOMES = {
+    "__version__": ("hvnet._version", "__version__"),
+    "Calibration": ("hvnet.calibration", "Calibration"),
+    "HvnetError": ("hvnet.errors", "HvnetError"),
+    "InputError": ("hvnet.errors", "InputError"),
+    "Problem": ("hvnet.errors", "Problem"),
+    "ScenarioError": ("hvnet.errors", "ScenarioError"),
+    "UnitError": ("hvnet.errors", "UnitError"),
+    "Scenario": ("hvnet.model", "Scenario"),
+    "load": ("hvnet.model", "load_scenario"),
+    "load_scenario": ("hvnet.model", "load_scenario"),
+    "parse_scenario": ("hvnet.model", "parse_scenario"),
+    "scenario_json_schema": ("hvnet.model", "scenario_json_schema"),
+    "Results": ("hvnet.results", "Results"),
+    "simulate": ("hvnet.simulation", "simulate"),
+}
 
 __all__ = [
     "Calibration",
@@ -36,3 +61,17 @@ __all__ = [
     "scenario_json_schema",
     "simulate",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """A public name, imported from its home the first time it is asked for."""
+    if name not in _HOMES:
+        raise AttributeError(f"module 'hvnet' has no attribute {name!r}")
+    module, attribute = _HOMES[name]
+    value = getattr(importlib.import_module(module), attribute)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)

@@ -18,7 +18,7 @@ from hvnet.lower.changes import failure_pairs
 from hvnet.lower.fabric import build_fabric
 from hvnet.model import Scenario
 from hvnet.results import FailureResult, FlowHit, Results
-from hvnet.simulate import simulate
+from hvnet.simulation import simulate
 
 __all__ = ["DEFAULT_LIMIT", "with_costs"]
 

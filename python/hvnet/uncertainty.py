@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterator
 from hvnet.calibration import Calibration, Parameter
 from hvnet.model import Scenario
 from hvnet.results import FigureBand, Results
-from hvnet.simulate import simulate
+from hvnet.simulation import simulate
 
 __all__ = ["MIGRATION_FIGURES", "bands", "figures", "runs_needed", "validation_residual_pct"]
 

@@ -24,7 +24,7 @@ from hvnet.lower import frames
 from hvnet.model import MigrationOption, Scenario, parse_scenario
 from hvnet.ntttcp import NtttcpResult, run_ntttcp
 from hvnet.results import MigrationResult, Results
-from hvnet.simulate import simulate
+from hvnet.simulation import simulate
 from hvnet.units import bits_per_s, bytes_per_s
 
 __all__ = ["Check", "run_validation", "validation_markdown"]

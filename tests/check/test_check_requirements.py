@@ -13,7 +13,7 @@ from hvnet.check import check, failures, simulations_needed
 from hvnet.check.evaluate import sample
 from hvnet.errors import ScenarioError
 from hvnet.model import FailureKind, Scenario, parse_scenario
-from hvnet.simulate import simulate
+from hvnet.simulation import simulate
 
 PAIR = """\
 name: pair

@@ -17,7 +17,7 @@ from hvnet.advise.rules import Change
 from hvnet.errors import HvnetError
 from hvnet.model import Scenario, scenario_from_data
 from hvnet.results import Results
-from hvnet.simulate import simulate
+from hvnet.simulation import simulate
 from hvnet.units import human_duration
 from hvnet.variants.paths import places, set_value
 

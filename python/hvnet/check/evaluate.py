@@ -28,7 +28,7 @@ from hvnet.check.failures import Failure, cut_off, failures
 from hvnet.errors import ScenarioError
 from hvnet.model import Event, EventAction, FailureKind, Placement, Requirements, Scenario, split_endpoint
 from hvnet.results import Results
-from hvnet.simulate import simulate
+from hvnet.simulation import simulate
 from hvnet.units import format_duration
 
 __all__ = ["CheckResult", "Outcome", "Settings", "SurviveResult", "check", "settings_of", "room", "sample", "simulations_needed"]

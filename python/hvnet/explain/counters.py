@@ -34,7 +34,7 @@ from hvnet.explain.recreate import Test
 from hvnet.importers.measurement import Measurement, Series
 from hvnet.model import Host, Scenario, scenario_from_data
 from hvnet.results import Results
-from hvnet.simulate import simulate
+from hvnet.simulation import simulate
 
 __all__ = ["CounterRow", "CounterComparison", "Unmapped", "compare_counters", "percentiles"]
 

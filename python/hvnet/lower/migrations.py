@@ -190,7 +190,7 @@ def smb_limits(model: NetworkModel, migrations: Sequence[MigrationRequest]) -> d
     for m in migrations:
         limit = model.scenario.host(m.source).live_migration.smb_bandwidth_limit
         if m.channels and limit is not None and m.source not in limits:
-            limits[m.source] = model.fabric.add(f"SMB bandwidth limit for live migration of {m.source}", limit / 8)
+            limits[m.source] = model.fabric.add(f"SMB bandwidth limit for live migration of {m.source}", bytes_per_s(limit))
     return limits
 
 def guest_specs(model: NetworkModel, index: dict[str, int], migrations: Sequence[MigrationRequest]) -> list[specs.Guest]:

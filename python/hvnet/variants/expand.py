@@ -20,7 +20,7 @@ from hvnet.errors import Problem, ScenarioError
 from hvnet.model import Scenario, load_yaml, plain_data, scenario_from_data
 from hvnet.model.loader import VARIANTS
 from hvnet.results import Results
-from hvnet.simulate import simulate
+from hvnet.simulation import simulate
 from hvnet.units import show_value
 from hvnet.variants.axes import Axis, key_line, read_axes
 from hvnet.variants.labels import variant_name
