@@ -40,6 +40,7 @@ from hvnet.results import (
 from hvnet.run import NetworkRun
 from hvnet.series import Series
 from hvnet.units import bits_per_s
+from hvnet.utilisation import core_utilisation, nic_utilisation, team_utilisation
 
 __all__ = [
     "ConnectionOutcome",
@@ -180,15 +181,20 @@ def readback(run: NetworkRun) -> Results:
     scenario, model = lowered.scenario, lowered.model
     named = outcomes(run)
     migrated = migration_results(lowered.plan, list(lowered.migrations), named)
+    adapters, cores = adapter_series(scenario, run), core_series(model, run)
+    nics = nic_utilisation(adapters, run.end_s)
     return Results(
         scenario=scenario.name,
         end_s=run.end_s,
         events=run.events,
         wall_s=run.wall_s,
         traffic=traffic_results(scenario, list(lowered.owner), named.connections),
-        adapters=adapter_series(scenario, run),
-        cores=core_series(model, run),
+        adapters=adapters,
+        cores=cores,
         vcpus=vcpu_series(model, run),
+        utilisation=nics,
+        teams_utilisation=team_utilisation(nics),
+        cores_utilisation=core_utilisation(cores, run.end_s),
         migrations=migrated,
         operations=operation_results(lowered.plan, migrated),
         warnings=[*lowered.warnings, *never_warnings(scenario, model, named, lowered.owner, migrated)],

@@ -9,15 +9,14 @@ resample it to a grid only where they draw one.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, model_validator
+from pydantic import BaseModel, ConfigDict
 
 from hvnet._version import __version__
 from hvnet.model import Flow
 from hvnet.series import Series
 from hvnet.units import bits_per_s
-from hvnet.utilisation import CoreUtilisation, NicUtilisation, TeamUtilisation, core_utilisation, nic_utilisation, team_utilisation
 
 __all__ = [
     "AdapterSeries",
@@ -219,6 +218,62 @@ class VcpuSeries(_Frozen):
     busy: Series
 
 
+class NicUtilisation(_Frozen):
+    """One NIC (a team member on its own) in one direction over the run."""
+
+    host: str
+    nic: str
+    #: The host's team it is a member of; None when it is in none.
+    team: str | None
+    direction: Literal["send", "receive"]
+    speed_bps: float
+    #: Time-weighted percentiles of rate / speed over [0, end_s) (0 to 1).
+    p50_share: float
+    p90_share: float
+    p99_share: float
+    #: The highest instantaneous rate / speed.
+    max_share: float
+    #: Seconds the rate was above BUSY_SHARE of the speed.
+    busy_s: float
+    #: 1 − p99_share.
+    headroom_share: float
+    #: Bytes of line rate (frames included) in this direction over the run.
+    carried_bytes: int
+    #: carried_bytes / its team's in this direction; None outside a team or when the team carried nothing.
+    team_share: float | None
+
+
+class TeamUtilisation(_Frozen):
+    """How a team's bytes in one direction spread over its members."""
+
+    host: str
+    team: str
+    direction: Literal["send", "receive"]
+    #: The members (NIC names), in the team's order.
+    members: list[str]
+    #: Bytes the team carried in this direction, all members together.
+    carried_bytes: int
+    #: Each member's share of carried_bytes (0 to 1), in the order of members; all 0 when it carried nothing.
+    member_shares: list[float]
+    #: One member carried more than HOT_SHARE while another carried less than COLD_SHARE.
+    hot_spot: bool
+
+
+class CoreUtilisation(_Frozen):
+    """One physical core's busy share over the run."""
+
+    host: str
+    core: int
+    p50_share: float
+    p90_share: float
+    p99_share: float
+    max_share: float
+    #: Seconds it was busier than BUSY_SHARE.
+    busy_s: float
+    #: 1 − p99_share.
+    headroom_share: float
+
+
 class RoutingChange(_Frozen):
     """How the fabric's routing handled one failed link between two switches (docs/model.md,
     "Routing around failures"); a time is None when it never came."""
@@ -306,8 +361,8 @@ class Results(_Frozen):
     cores: list[CoreSeries]
     #: One per virtual processor of every VM that sends or receives traffic, in scenario order (VMs, then vCPUs).
     vcpus: list[VcpuSeries] = []
-    #: Each NIC's send, then receive, as utilisation and headroom over [0, end_s) (hvnet.utilisation);
-    #: computed from `adapters` when not given.
+    #: Each NIC's send, then receive, as utilisation and headroom over [0, end_s) (`hvnet.utilisation`,
+    #: computed in read-back).
     utilisation: list[NicUtilisation] = []
     #: Each team's send, then receive: its members' shares of its bytes and the hot-spot flag.
     teams_utilisation: list[TeamUtilisation] = []
@@ -324,22 +379,6 @@ class Results(_Frozen):
     failures: list[FailureResult] = []
     #: Each headline figure's band (`hvnet simulate --uncertainty`, `hvnet.uncertainty.bands`); empty when not asked for.
     uncertainty: list[FigureBand] = []
-
-    @model_validator(mode="before")
-    @classmethod
-    def _utilisation(cls, data: Any) -> Any:
-        """Utilisation computed from the series when a document does not hold it (a run
-        read back: `simulate`), kept as it is when it does (a JSON document read again)."""
-        if not isinstance(data, dict) or "utilisation" in data:
-            return data
-        end_s = float(data.get("end_s", 0.0))
-        adapters = [AdapterSeries.model_validate(a) for a in data.get("adapters", [])]
-        cores = [CoreSeries.model_validate(c) for c in data.get("cores", [])]
-        nics = nic_utilisation(adapters, end_s)
-        data = {**data, "adapters": adapters, "cores": cores, "utilisation": nics}
-        data.setdefault("teams_utilisation", team_utilisation(nics))
-        data.setdefault("cores_utilisation", core_utilisation(cores, end_s))
-        return data
 
     @property
     def stalled(self) -> list[TrafficResult]:

@@ -24,6 +24,8 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel, ConfigDict, model_validator
 
+from hvnet import _core
+
 __all__ = ["ROUNDING", "Series", "bin_integrals", "step_means"]
 
 #: A value this small relative to its series' peak is floating-point noise: 0.
@@ -57,18 +59,9 @@ class Series(BaseModel):
         the points that say nothing: a leading 0 (0 is the value before the first point),
         a value equal to the one before, or an earlier point at the same time. A value
         within rounding of 0 (below `ROUNDING` of the series' peak) is 0, as the core
-        makes it where it subtracts one use from another."""
-        t_out: list[float] = []
-        v_out: list[float] = []
-        floor = ROUNDING * max((abs(v) for v in values), default=0.0)
-        for t, v in zip(times_s, values):
-            v = 0.0 if abs(v) <= floor else v * scale
-            if t_out and t == t_out[-1]:
-                t_out.pop()
-                v_out.pop()
-            if v != (v_out[-1] if v_out else 0.0):
-                t_out.append(float(t))
-                v_out.append(v)
+        makes it where it subtracts one use from another. Per point, in the core
+        (`ChangePoints::scaled`)."""
+        t_out, v_out = _core.scaled_points(list(times_s), list(values), scale, ROUNDING)
         return cls.model_construct(t_s=t_out, values=v_out)
 
     def nonzero(self) -> bool:
@@ -138,22 +131,9 @@ class Series(BaseModel):
 def bin_integrals(times_s: Sequence[float], values: Sequence[float], width_s: float, end_s: float, bins: int) -> list[float]:
     """The integral of the step function over each bin `[k·width_s, (k+1)·width_s)` of
     `bins`, up to `end_s` (nothing after it). Exact: each piece adds `value · overlap` to
-    every bin it overlaps, with the same arithmetic as `ChangePoints::means` in the engine.
+    every bin it overlaps (`ChangePoints::bin_integrals`, in the core: per-point work).
     The one place a series meets a grid (`step_means`, and the report's `Grid`)."""
-    sums = [0.0] * bins
-    for i, (start, value) in enumerate(zip(times_s, values)):
-        to = min(times_s[i + 1] if i + 1 < len(times_s) else end_s, end_s)
-        start = max(start, 0.0)
-        if to <= start or value == 0.0:
-            continue
-        first = max(math.floor(start / width_s), 0)
-        last = min(max(math.ceil(to / width_s), first + 1), bins)
-        for k in range(first, last):
-            low = k * width_s
-            overlap = min(to, low + width_s) - max(start, low)
-            if overlap > 0.0:
-                sums[k] += value * overlap
-    return sums
+    return _core.bin_integrals(list(times_s), list(values), width_s, end_s, bins)
 
 
 def step_means(times_s: Sequence[float], values: Sequence[float], step_s: float, end_s: float) -> list[float]:

@@ -13,21 +13,19 @@ From the recorded change points (`hvnet.series.Series`) over the whole run,
                        team's bytes in a direction while another carried almost none
 
 A NIC or core idle for the whole run has all its figures 0 and its headroom 1.
-The models are part of `Results` (docs/output.md); `tables.utilisation_table`
-prints them, `report.sections.utilisation_section` shows them.
+Read-back computes them (`hvnet.readback`); their models are part of `Results`
+(docs/output.md); `tables.utilisation_table` prints them,
+`report.sections.utilisation_section` shows them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
-
+from hvnet import _core
+from hvnet.results import AdapterSeries, CoreSeries, CoreUtilisation, NicUtilisation, TeamUtilisation
 from hvnet.series import Series
-
-if TYPE_CHECKING:
-    from hvnet.results import AdapterSeries, CoreSeries
 
 __all__ = [
     "BUSY_SHARE",
@@ -50,66 +48,6 @@ HOT_SHARE = 0.70
 COLD_SHARE = 0.10
 
 
-class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-
-class NicUtilisation(_Frozen):
-    """One NIC (a team member on its own) in one direction over the run."""
-
-    host: str
-    nic: str
-    #: The host's team it is a member of; None when it is in none.
-    team: str | None
-    direction: Literal["send", "receive"]
-    speed_bps: float
-    #: Time-weighted percentiles of rate / speed over [0, end_s) (0 to 1).
-    p50_share: float
-    p90_share: float
-    p99_share: float
-    #: The highest instantaneous rate / speed.
-    max_share: float
-    #: Seconds the rate was above BUSY_SHARE of the speed.
-    busy_s: float
-    #: 1 − p99_share.
-    headroom_share: float
-    #: Bytes of line rate (frames included) in this direction over the run.
-    carried_bytes: int
-    #: carried_bytes / its team's in this direction; None outside a team or when the team carried nothing.
-    team_share: float | None
-
-
-class TeamUtilisation(_Frozen):
-    """How a team's bytes in one direction spread over its members."""
-
-    host: str
-    team: str
-    direction: Literal["send", "receive"]
-    #: The members (NIC names), in the team's order.
-    members: list[str]
-    #: Bytes the team carried in this direction, all members together.
-    carried_bytes: int
-    #: Each member's share of carried_bytes (0 to 1), in the order of members; all 0 when it carried nothing.
-    member_shares: list[float]
-    #: One member carried more than HOT_SHARE while another carried less than COLD_SHARE.
-    hot_spot: bool
-
-
-class CoreUtilisation(_Frozen):
-    """One physical core's busy share over the run."""
-
-    host: str
-    core: int
-    p50_share: float
-    p90_share: float
-    p99_share: float
-    max_share: float
-    #: Seconds it was busier than BUSY_SHARE.
-    busy_s: float
-    #: 1 − p99_share.
-    headroom_share: float
-
-
 #: The percentiles each figure set holds, and their fields.
 _PERCENTILES = ((50.0, "p50_share"), (90.0, "p90_share"), (99.0, "p99_share"))
 
@@ -121,25 +59,11 @@ def _figures(series: Series, scale: float, end_s: float) -> dict[str, float]:
     idle = {"p50_share": 0.0, "p90_share": 0.0, "p99_share": 0.0, "max_share": 0.0, "busy_s": 0.0, "headroom_share": 1.0}
     if not scale > 0 or not end_s > 0 or not series.nonzero():
         return idle
-    times, values = series.t_s, series.values
-    pieces = [(0.0, min(times[0], end_s))] if times[0] > 0.0 else []
-    for i, (start, value) in enumerate(zip(times, values)):
-        to = min(times[i + 1] if i + 1 < len(times) else end_s, end_s)
-        overlap = to - max(start, 0.0)
-        if overlap > 0.0:
-            pieces.append((value, overlap))
-    threshold = BUSY_SHARE / scale
-    busy_s = sum(duration for value, duration in pieces if value > threshold)  # in time order, as Series.busy_time
-    pieces.sort()
-    out = dict(idle)
-    covered, wanted = 0.0, 0
-    for value, duration in pieces:
-        covered += duration
-        while wanted < len(_PERCENTILES) and covered >= _PERCENTILES[wanted][0] / 100.0 * end_s:
-            out[_PERCENTILES[wanted][1]] = value * scale
-            wanted += 1
-    for _, name in _PERCENTILES[wanted:]:
-        out[name] = pieces[-1][0] * scale if pieces else 0.0
+    # Per piece, in the core (`ChangePoints::percentiles_and_busy`).
+    shares, busy_s = _core.percentiles_and_busy(
+        series.t_s, series.values, end_s, [p for p, _ in _PERCENTILES], BUSY_SHARE / scale
+    )
+    out = {name: share * scale for (_, name), share in zip(_PERCENTILES, shares)}
     out["busy_s"] = busy_s
     out["max_share"] = series.peak() * scale
     out["headroom_share"] = 1.0 - out["p99_share"]

@@ -46,12 +46,12 @@ impl ChangePoints {
     }
 
     /// The function that is `values[i]` from `times[i]` on; the times must
-    /// increase strictly. Repeated values are kept as given.
+    /// not decrease. Repeated values are kept as given.
     pub fn from_points(times: Vec<Seconds>, values: Vec<f64>) -> Self {
         assert_eq!(times.len(), values.len(), "one value per time");
         assert!(
-            times.windows(2).all(|w| w[0] < w[1]),
-            "change points must be in increasing time order"
+            times.windows(2).all(|w| w[0] <= w[1]),
+            "change points must be in time order"
         );
         Self { times, values }
     }
@@ -166,6 +166,122 @@ impl ChangePoints {
             }
         }
         out
+    }
+
+    /// The integral over each bin `[k·width, (k+1)·width)` of `bins` from
+    /// 0, up to `end` (nothing after it): each piece adds `value · overlap`
+    /// to every bin it overlaps. Where a face draws a grid (`hvnet.series`),
+    /// and the same arithmetic as its Python form had, to the last digit.
+    pub fn bin_integrals(&self, width: Seconds, end: Seconds, bins: usize) -> Vec<f64> {
+        let mut sums = vec![0.0; bins];
+        if !(width > 0.0 && width.is_finite()) {
+            return sums;
+        }
+        for i in 0..self.times.len() {
+            let (from, to) = self.piece(i, end);
+            let (from, value) = (from.max(0.0), self.values[i]);
+            if to <= from || value == 0.0 {
+                continue;
+            }
+            let first = (from / width).floor().max(0.0) as usize;
+            let last = ((to / width).ceil() as usize).max(first + 1).min(bins);
+            for (k, sum) in sums.iter_mut().enumerate().take(last).skip(first) {
+                let low = k as f64 * width;
+                let overlap = to.min(low + width) - from.max(low);
+                if overlap > 0.0 {
+                    *sum += value * overlap;
+                }
+            }
+        }
+        sums
+    }
+
+    /// The mean over each bin of [`ChangePoints::bin_integrals`], times
+    /// `scale`: each bin over its width, the last over its part before
+    /// `axis_end` (a report's time axis, `hvnet.report.resample.Grid`).
+    pub fn bin_means(
+        &self,
+        width: Seconds,
+        end: Seconds,
+        axis_end: Seconds,
+        bins: usize,
+        scale: f64,
+    ) -> Vec<f64> {
+        let mut means = self.bin_integrals(width, end, bins);
+        let last = means.len().saturating_sub(1);
+        for (k, mean) in means.iter_mut().enumerate() {
+            let (low, high) = (k as f64 * width, (k + 1) as f64 * width);
+            let high = if k == last { high.min(axis_end) } else { high };
+            *mean = *mean / (high - low) * scale;
+        }
+        means
+    }
+
+    /// The points as a face keeps them (`hvnet.series.Series.of`): each
+    /// value times `scale`, a value within `rounding` of the series' largest
+    /// (in magnitude) taken as 0 (what subtracting one use from another
+    /// leaves), and without the points that say nothing: a leading 0, a value
+    /// equal to the one before, an earlier point at the same time.
+    pub fn scaled(&self, scale: f64, rounding: f64) -> ChangePoints {
+        let floor = rounding * self.values.iter().fold(0.0_f64, |m, v| m.max(v.abs()));
+        let mut out = ChangePoints::new();
+        for (&t, &v) in self.times.iter().zip(&self.values) {
+            let v = if v.abs() <= floor { 0.0 } else { v * scale };
+            if out.times.last() == Some(&t) {
+                out.times.pop();
+                out.values.pop();
+            }
+            if v != out.last_value() {
+                out.times.push(t);
+                out.values.push(v);
+            }
+        }
+        out
+    }
+
+    /// Over `[0, end)`: the time-weighted `percentiles` (each 0 to 100: the
+    /// smallest value the function is at or below for that share of the
+    /// time), and the time it is above `threshold` (`hvnet.utilisation`).
+    pub fn percentiles_and_busy(
+        &self,
+        end: Seconds,
+        percentiles: &[f64],
+        threshold: f64,
+    ) -> (Vec<f64>, Seconds) {
+        let mut pieces: Vec<(f64, Seconds)> = Vec::with_capacity(self.times.len() + 1);
+        if let Some(&first) = self.times.first() {
+            if first > 0.0 {
+                pieces.push((0.0, first.min(end)));
+            }
+        }
+        for i in 0..self.times.len() {
+            let (from, to) = self.piece(i, end);
+            let overlap = to - from.max(0.0);
+            if overlap > 0.0 {
+                pieces.push((self.values[i], overlap));
+            }
+        }
+        let busy = pieces
+            .iter()
+            .filter(|&&(value, _)| value > threshold)
+            .map(|&(_, d)| d)
+            .fold(0.0, |sum, d| sum + d);
+        pieces.sort_by(|a, b| {
+            (a.0.partial_cmp(&b.0))
+                .unwrap_or(std::cmp::Ordering::Equal)
+                .then(a.1.partial_cmp(&b.1).unwrap_or(std::cmp::Ordering::Equal))
+        });
+        let highest = pieces.last().map_or(0.0, |p| p.0);
+        let mut out = vec![highest; percentiles.len()];
+        let (mut covered, mut wanted) = (0.0, 0);
+        for &(value, duration) in &pieces {
+            covered += duration;
+            while wanted < percentiles.len() && covered >= percentiles[wanted] / 100.0 * end {
+                out[wanted] = value;
+                wanted += 1;
+            }
+        }
+        (out, busy)
     }
 
     /// The highest value the function takes (0 before its first point).

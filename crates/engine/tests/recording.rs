@@ -188,3 +188,28 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn bin_integrals_add_each_piece_to_the_bins_it_overlaps() {
+    // 4 from 1 s, 8 from 2.5 s, 0 from 3 s; bins of 1 s up to 3.5 s: bin 1
+    // holds 4 × 1, bin 2 holds 4 × 0.5 + 8 × 0.5, bin 3 nothing.
+    let f = hvnet_engine::ChangePoints::from_points(vec![1.0, 2.5, 3.0], vec![4.0, 8.0, 0.0]);
+    assert_eq!(f.bin_integrals(1.0, 3.5, 4), vec![0.0, 4.0, 6.0, 0.0]);
+    // Nothing after the end: a piece cut at 2.75 s.
+    assert_eq!(f.bin_integrals(1.0, 2.75, 3), vec![0.0, 4.0, 4.0]);
+    // A width that is not a number of seconds is no grid: no bins filled.
+    assert_eq!(f.bin_integrals(0.0, 3.5, 2), vec![0.0, 0.0]);
+}
+
+#[test]
+fn scaled_points_drop_what_says_nothing() {
+    // A leading 0, a repeated value, two points at one time (the later wins), and a
+    // value of 1e-13 of the largest (noise) as 0: what is left is scaled by 8.
+    let f = hvnet_engine::ChangePoints::from_points(
+        vec![0.0, 1.0, 2.0, 2.0, 3.0, 4.0],
+        vec![0.0, 5.0, 5.0, 7.0, 7e-13, 5.0],
+    );
+    let (times, values) = f.scaled(8.0, 1e-12).into_parts();
+    assert_eq!(times, vec![1.0, 2.0, 3.0, 4.0]);
+    assert_eq!(values, vec![40.0, 56.0, 0.0, 40.0]);
+}

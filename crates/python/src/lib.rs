@@ -14,6 +14,7 @@ use std::net::IpAddr;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::Instant;
 
+use hvnet_engine::ChangePoints;
 use hvnet_network::{FlowKey, SpecError, MICROSOFT_RSS_KEY};
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
@@ -116,6 +117,80 @@ fn rss_hash(
     Ok(hvnet_network::rss_hash(&key, &MICROSOFT_RSS_KEY))
 }
 
+/// A step function from Python's lists, refused (ValueError) unless each
+/// time has its value and the times do not decrease.
+fn change_points(times: Vec<f64>, values: Vec<f64>) -> PyResult<ChangePoints> {
+    if times.len() != values.len() {
+        return Err(PyValueError::new_err(format!(
+            "{} times but {} values: give each time its value",
+            times.len(),
+            values.len()
+        )));
+    }
+    if times.windows(2).any(|w| !(w[0] <= w[1])) {
+        return Err(PyValueError::new_err("change points must be in time order"));
+    }
+    Ok(ChangePoints::from_points(times, values))
+}
+
+/// A series' change points as `hvnet.series.Series` keeps them
+/// (`ChangePoints::scaled`): each value times `scale`, noise within
+/// `rounding` of its largest value 0, and no point that says nothing.
+#[pyfunction]
+fn scaled_points(
+    times: Vec<f64>,
+    values: Vec<f64>,
+    scale: f64,
+    rounding: f64,
+) -> PyResult<(Vec<f64>, Vec<f64>)> {
+    Ok(change_points(times, values)?
+        .scaled(scale, rounding)
+        .into_parts())
+}
+
+/// The integral of a step function over each of `bins` bins of `width`
+/// from 0, up to `end` (`ChangePoints::bin_integrals`).
+#[pyfunction]
+fn bin_integrals(
+    times: Vec<f64>,
+    values: Vec<f64>,
+    width: f64,
+    end: f64,
+    bins: usize,
+) -> PyResult<Vec<f64>> {
+    Ok(change_points(times, values)?.bin_integrals(width, end, bins))
+}
+
+/// A step function's time-weighted `percentiles` over `[0, end)` (in
+/// increasing order) and its time above `threshold`
+/// (`ChangePoints::percentiles_and_busy`).
+#[pyfunction]
+fn percentiles_and_busy(
+    times: Vec<f64>,
+    values: Vec<f64>,
+    end: f64,
+    percentiles: Vec<f64>,
+    threshold: f64,
+) -> PyResult<(Vec<f64>, f64)> {
+    Ok(change_points(times, values)?.percentiles_and_busy(end, &percentiles, threshold))
+}
+
+/// The mean of a step function over each bin, times `scale`
+/// (`ChangePoints::bin_means`).
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+fn bin_means(
+    times: Vec<f64>,
+    values: Vec<f64>,
+    width: f64,
+    end: f64,
+    axis_end: f64,
+    bins: usize,
+    scale: f64,
+) -> PyResult<Vec<f64>> {
+    Ok(change_points(times, values)?.bin_means(width, end, axis_end, bins, scale))
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
@@ -126,5 +201,9 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(toeplitz, m)?)?;
     m.add_function(wrap_pyfunction!(rss_hash, m)?)?;
+    m.add_function(wrap_pyfunction!(scaled_points, m)?)?;
+    m.add_function(wrap_pyfunction!(bin_integrals, m)?)?;
+    m.add_function(wrap_pyfunction!(percentiles_and_busy, m)?)?;
+    m.add_function(wrap_pyfunction!(bin_means, m)?)?;
     Ok(())
 }

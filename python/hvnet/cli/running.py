@@ -115,7 +115,7 @@ def simulate(
         if uncertainty:
             results = _with_bands(results, scenario, str(file))
     if json_out is not None:
-        write_json(json_out, results.model_dump(mode="json"), force)
+        write_json(json_out, results, force)
     if report is not None:
         with user_errors():
             write_report(results, scenario, report, resolution_s)

@@ -85,8 +85,18 @@ class SmbChannel:
     via: tuple[str, str] | None = None
 
 
-def interfaces(scenario: Scenario, host: Host) -> list[Interface]:
-    """The host's cabled NICs outside any team, then its teams' interfaces, in file order."""
+#: Each host's interfaces, by host name, for one scenario: what a caller that asks about many pairs
+#: of hosts keeps (`interfaces`'s `known`).
+Known = dict[str, list["Interface"]]
+
+
+def interfaces(scenario: Scenario, host: Host, known: Known | None = None) -> list[Interface]:
+    """The host's cabled NICs outside any team, then its teams' interfaces, in file order
+    (remembered in `known`, when given, for the scenario it was made for)."""
+    if known is not None:
+        if host.name not in known:
+            known[host.name] = interfaces(scenario, host)
+        return known[host.name]
     cabled = scenario.cabled
     teamed = {member for team in host.teams for member in team.members}
     found = [
@@ -102,20 +112,20 @@ def interfaces(scenario: Scenario, host: Host) -> list[Interface]:
     return found
 
 
-def _allowed(scenario: Scenario, host: Host) -> list[Interface]:
+def _allowed(scenario: Scenario, host: Host, known: Known | None = None) -> list[Interface]:
     """The interfaces its live migrations may use, in the order of its `networks` setting."""
-    mine = interfaces(scenario, host)
+    mine = interfaces(scenario, host, known)
     networks = host.live_migration.networks
     if networks is None:
         return mine
     return [i for name in networks for i in mine if name in i.names]
 
 
-def _smb_candidates(scenario: Scenario, host: Host) -> list[Interface]:
+def _smb_candidates(scenario: Scenario, host: Host, known: Known | None = None) -> list[Interface]:
     """The interfaces SMB may use: those `networks` lists, and Multichannel
     adds the host's others of the same kind (RDMA, RSS) and speed as a listed one."""
-    mine = interfaces(scenario, host)
-    listed = _allowed(scenario, host)
+    mine = interfaces(scenario, host, known)
+    listed = _allowed(scenario, host, known)
     kinds = {(i.rdma, i.rss, i.speed) for i in listed}
     return listed + [i for i in mine if i not in listed and (i.rdma, i.rss, i.speed) in kinds]
 
@@ -129,14 +139,16 @@ def _joined(routing: Routing, a: Interface, b: Interface, source: str, target: s
     )
 
 
-def migration_network(scenario: Scenario, routing: Routing, source: str, target: str) -> tuple[str, str] | None | str:
+def migration_network(
+    scenario: Scenario, routing: Routing, source: str, target: str, known: Known | None = None
+) -> tuple[str, str] | None | str:
     """The uplinks (NIC or team names) a TCP/IP or Compression migration uses
     on each host; None: the hosts' own (neither has a `networks` setting);
     a text: why there is none."""
     hosts = scenario.host(source), scenario.host(target)
     if all(h.live_migration.networks is None for h in hosts):
         return None
-    mine, theirs = _allowed(scenario, hosts[0]), _allowed(scenario, hosts[1])
+    mine, theirs = _allowed(scenario, hosts[0], known), _allowed(scenario, hosts[1], known)
     stated = [h.live_migration.networks is not None for h in hosts]
 
     def same(a: Interface, b: Interface) -> bool:
@@ -159,11 +171,11 @@ def migration_network(scenario: Scenario, routing: Routing, source: str, target:
 
 
 def smb_channels(
-    scenario: Scenario, source: str, target: str, smb: SmbParameters | None = None
+    scenario: Scenario, source: str, target: str, smb: SmbParameters | None = None, known: Known | None = None
 ) -> tuple[tuple[SmbChannel, ...], tuple[str, str] | None] | str:
     """SMB Multichannel's connections between two hosts, and the uplinks its
     team-interface connections leave and arrive by (None if it has none); or why there are none."""
-    ends = _smb_candidates(scenario, scenario.host(source)), _smb_candidates(scenario, scenario.host(target))
+    ends = _smb_candidates(scenario, scenario.host(source), known), _smb_candidates(scenario, scenario.host(target), known)
     if not ends[0] or not ends[1]:
         empty = source if not ends[0] else target
         return f"SMB finds no interface for live migration on {empty}: no cabled NIC or team (in its networks setting)"

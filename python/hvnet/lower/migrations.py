@@ -33,7 +33,7 @@ from hvnet.errors import Problem
 from hvnet.lower import specs
 from hvnet.lower.fabric import Port
 from hvnet.lower.routing import Routing
-from hvnet.lower.interfaces import SmbChannel, migration_network, smb_channels
+from hvnet.lower.interfaces import Known, SmbChannel, migration_network, smb_channels
 from hvnet.lower.network import NetworkModel
 from hvnet.lower.operations import Plan, plan_operations
 from hvnet.model import Scenario
@@ -97,6 +97,7 @@ def migration_requests(
     plan, problems = plan_operations(scenario, filename)
     requests = []
     transports: dict[tuple[bool, str, str], tuple[tuple[SmbChannel, ...], tuple[str, str] | None] | str] = {}
+    known: Known = {}  # each host's interfaces, made once
     for move in plan.moves:
         vm = scenario.vm(move.vm)
         source = scenario.host(move.source)
@@ -117,9 +118,9 @@ def migration_requests(
         key = (option in ("smb", "smb_direct"), source.name, move.target)
         if key not in transports:  # the same for every migration between two hosts
             if key[0]:
-                transports[key] = smb_channels(scenario, source.name, move.target, calibration.smb)
+                transports[key] = smb_channels(scenario, source.name, move.target, calibration.smb, known)
             else:
-                network = migration_network(scenario, routing, source.name, move.target)
+                network = migration_network(scenario, routing, source.name, move.target, known)
                 transports[key] = network if isinstance(network, str) else ((), network)
         picked = transports[key]
         if isinstance(picked, str):
@@ -229,22 +230,13 @@ def migration_specs(
     ports: crates/migration/src/transport.rs), compression and waits."""
     hosts = {h.name: i for i, h in enumerate(model.scenario.hosts)}
     out: list[specs.Migration] = []
+    #: The channels of the migrations between two endpoints over the same SMB channels (made once).
+    made: dict[tuple[str, str, tuple[SmbChannel, ...]], tuple[specs.Channel, ...]] = {}
     for i, (m, (source, target)) in enumerate(zip(migrations, ends)):
-        model.add_paths(source, target)
-        channels: list[specs.Channel] = []
-        for channel in m.channels:
-            pair = None
-            if channel.out_nic is not None and channel.in_nic is not None:
-                pair = (model.nic_index[Port.parse(channel.out_nic)], model.nic_index[Port.parse(channel.in_nic)])
-                model.add_path(*pair)
-            rdma_cost = model.cpu.parameters.rdma_cost() if model.cpu is not None else 0.0
-            cycles = (rdma_cost, rdma_cost) if channel.rdma else None
-            endpoints = None
-            if channel.via is not None:
-                names = (f"{m.source}/{channel.via[0]}", f"{m.target}/{channel.via[1]}")
-                model.add_paths(*names)
-                endpoints = (index[names[0]], index[names[1]])
-            channels.append(specs.Channel(nics=pair, cycles_per_byte=cycles, endpoints=endpoints))
+        key = (source, target, m.channels)
+        if key not in made:
+            model.add_paths(source, target)
+            made[key] = _channels(model, m, index)
         memory = specs.GuestMemory(
             assigned_bytes=m.assigned_bytes,
             populated_bytes=m.populated_bytes,
@@ -265,7 +257,7 @@ def migration_specs(
                 at_s=m.at_s,
                 hosts=(hosts[m.source], hosts[m.target]),
                 simultaneous=(m.simultaneous, m.simultaneous_in),
-                channels=tuple(channels),
+                channels=made[key],
                 compression=m.compression,
                 after=tuple(m.after),
                 delay_s=m.delay_s,
@@ -274,3 +266,22 @@ def migration_specs(
         )
     return out
 
+
+def _channels(model: NetworkModel, m: MigrationRequest, index: dict[str, int]) -> tuple[specs.Channel, ...]:
+    """A migration's SMB channels for the core (each bound to its NIC pair, or its team interfaces'
+    endpoints), their paths recorded."""
+    channels: list[specs.Channel] = []
+    rdma_cost = model.cpu.parameters.rdma_cost() if model.cpu is not None else 0.0
+    for channel in m.channels:
+        pair = None
+        if channel.out_nic is not None and channel.in_nic is not None:
+            pair = (model.nic_index[Port.parse(channel.out_nic)], model.nic_index[Port.parse(channel.in_nic)])
+            model.add_path(*pair)
+        cycles = (rdma_cost, rdma_cost) if channel.rdma else None
+        endpoints = None
+        if channel.via is not None:
+            names = (f"{m.source}/{channel.via[0]}", f"{m.target}/{channel.via[1]}")
+            model.add_paths(*names)
+            endpoints = (index[names[0]], index[names[1]])
+        channels.append(specs.Channel(nics=pair, cycles_per_byte=cycles, endpoints=endpoints))
+    return tuple(channels)

@@ -131,6 +131,8 @@ class NetworkModel:
         self._paths: dict[tuple[int, int], list[tuple[float, tuple[NicRoute, ...]]] | None] = {}
         #: The NIC pairs' paths for connections whose endpoints send at most `mtu`: (a, b, mtu) -> its MSS.
         self._framed: dict[tuple[int, int, int], int] = {}
+        #: The endpoint pairs (and their MTU) whose NIC pairs are recorded (`add_paths`).
+        self._pairs_added: set[tuple[str, str, int | None]] = set()
         #: The internal NIC of each (host, virtual switch) that carries traffic between two of its ports.
         self._inside: dict[tuple[str, str], int] = {}
         #: Names of the NICs the core sees: the hosts' NICs, then the virtual switches' internal ones.
@@ -251,6 +253,9 @@ class NetworkModel:
     def add_paths(self, source: str, target: str, endpoint_mtu: int | None = None) -> None:
         """Records the routes of every pair of NICs the two endpoints' uplinks may use
         (and, for endpoints that send at most `endpoint_mtu` bytes, their variant for them)."""
+        if (source, target, endpoint_mtu) in self._pairs_added:
+            return
+        self._pairs_added.add((source, target, endpoint_mtu))
         for a in self.uplink(source)[2]:
             for b in self.uplink(target)[2]:
                 self.add_path(a, b)

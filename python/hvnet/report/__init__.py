@@ -12,9 +12,8 @@ of variants (`hvnet compare ... --report`) has its own page (`comparison`).
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from hvnet.model import Scenario
-from hvnet.report.comparison import render_comparison, write_comparison
 from hvnet.report.failures import failures_section
 from hvnet.report.page import page
 from hvnet.report.resample import Grid
@@ -31,7 +30,21 @@ from hvnet.report.sections import (
 )
 from hvnet.results import Results
 
+if TYPE_CHECKING:
+    from hvnet.model import Scenario
+    from hvnet.report.comparison import render_comparison, write_comparison
+
 __all__ = ["render_comparison", "render_report", "write_comparison", "write_report"]
+
+
+def __getattr__(name: str) -> Any:
+    """The comparison's page (`comparison`), loaded when asked for: it runs variants, which a
+    single run's report does not need."""
+    if name in ("render_comparison", "write_comparison"):
+        from hvnet.report import comparison
+
+        return getattr(comparison, name)
+    raise AttributeError(f"module 'hvnet.report' has no attribute {name!r}")
 
 
 def render_report(results: Results, scenario: Scenario, resolution_s: float | None = None) -> str:

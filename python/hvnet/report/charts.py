@@ -22,7 +22,7 @@ from typing import Any
 
 from plotly.offline import get_plotlyjs  # type: ignore[import-untyped]
 
-from hvnet.report.resample import Grid, significant
+from hvnet.report.resample import Grid, rounded, significant
 from hvnet.results import AdapterSeries, MigrationResult, OperationResult, Results
 from hvnet.series import Series
 from hvnet.units import format_bitrate
@@ -101,7 +101,7 @@ def _axis(grid: Grid) -> tuple[float, float]:
 def _points(series: Series, grid: Grid, end_s: float, scale: float, digits: int = 4) -> list[float]:
     """`series`' exact mean over each bin of `grid`, scaled and rounded to `digits`
     significant digits for a chart."""
-    return [significant(v * scale, digits) for v in grid.means(series, end_s)]
+    return rounded(grid.means(series, end_s, scale), digits)
 
 
 def adapter_chart_title(adapter: AdapterSeries) -> str:

@@ -14,12 +14,15 @@ Values are then rounded to what a chart shows (`significant`).
 
 from __future__ import annotations
 
+import functools
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
-from hvnet.series import Series, bin_integrals
+from hvnet import _core
+from hvnet.series import Series
 
-__all__ = ["MAX_POINTS", "Grid", "bin_factor", "significant"]
+__all__ = ["MAX_POINTS", "Grid", "bin_factor", "rounded", "significant"]
 
 #: The most points a chart gets: about one per pixel of a chart in a two-column grid.
 MAX_POINTS = 800
@@ -65,18 +68,36 @@ class Grid:
         factor = bin_factor(steps, max_points)
         return cls(resolution, factor, steps * resolution, math.ceil(steps / factor))
 
-    def means(self, series: Series, end_s: float) -> list[float]:
+    def means(self, series: Series, end_s: float, scale: float = 1.0) -> list[float]:
         """The exact mean of `series` over each bin (the run ended at `end_s`: nothing after
-        it); the last bin is a mean over its part before the axis's end."""
+        it), times `scale`; the last bin is a mean over its part before the axis's end. Per
+        bin, in the core (`ChangePoints::bin_means`)."""
         width, axis_end = self.width_s, self.end_s
-        sums = bin_integrals(series.t_s, series.values, width, min(end_s, axis_end), self.bins)
-        return [total / (min((k + 1) * width, axis_end) - k * width) for k, total in enumerate(sums)]
+        return _core.bin_means(series.t_s, series.values, width, min(end_s, axis_end), axis_end, self.bins, scale)
 
 
 def significant(value: float, digits: int = 4) -> float:
     """`value` rounded to `digits` significant digits, which JSON writes short: a whole
     number comes back as an int (``0``, not ``0.0``)."""
-    if not math.isfinite(value):
-        return value
-    rounded = float(f"{value:.{digits}g}")
-    return int(rounded) if rounded.is_integer() and abs(rounded) < 1e15 else rounded
+    return _rounders(digits)(value)
+
+
+def rounded(values: list[float], digits: int = 4) -> list[float]:
+    """Each of `values` rounded as `significant` does: a report rounds hundreds of thousands of
+    points that take a few thousand values (a step function's bins repeat), so each value's
+    rounding is remembered."""
+    return list(map(_rounders(digits), values))
+
+
+@functools.cache
+def _rounders(digits: int) -> Callable[[float], float]:
+    """A remembering rounder to `digits` significant digits."""
+
+    @functools.lru_cache(maxsize=1 << 16)
+    def rounder(value: float) -> float:
+        if not math.isfinite(value):
+            return value
+        rounded = float(f"{value:.{digits}g}")
+        return int(rounded) if rounded.is_integer() and abs(rounded) < 1e15 else rounded
+
+    return rounder
