@@ -127,7 +127,13 @@ fn change_points(times: Vec<f64>, values: Vec<f64>) -> PyResult<ChangePoints> {
             values.len()
         )));
     }
-    if times.windows(2).any(|w| !(w[0] <= w[1])) {
+    let out_of_order = |w: &[f64]| {
+        matches!(
+            w[0].partial_cmp(&w[1]),
+            None | Some(std::cmp::Ordering::Greater)
+        )
+    };
+    if times.windows(2).any(out_of_order) {
         return Err(PyValueError::new_err("change points must be in time order"));
     }
     Ok(ChangePoints::from_points(times, values))
