@@ -107,3 +107,25 @@ def test_a_core_failure_reaches_the_user_as_one_line(monkeypatch: pytest.MonkeyP
     assert isinstance(failure.value, HvnetError)
     assert str(failure.value).startswith("x.yaml: hvnet's core could not simulate this scenario (migration 0:")
     assert "\n" not in str(failure.value)
+
+
+def test_the_series_helpers_refuse_what_is_not_a_step_function() -> None:
+    """The per-point helpers the faces call (`hvnet.series`, `report.resample`) take a step
+    function's change points: a value missing, or times out of order, is a ValueError, never a
+    panic; a grid's bins come back one per bin."""
+    for helper in (
+        lambda t, v: _core.scaled_points(t, v, 1.0, 1e-12),
+        lambda t, v: _core.bin_integrals(t, v, 1.0, 3.0, 3),
+        lambda t, v: _core.bin_means(t, v, 1.0, 3.0, 3.0, 3, 1.0),
+        lambda t, v: _core.percentiles_and_busy(t, v, 3.0, [50.0], 0.0),
+    ):
+        with pytest.raises(ValueError, match="each time its value"):
+            helper([0.0, 1.0], [1.0])
+        with pytest.raises(ValueError, match="in time order"):
+            helper([1.0, 0.0], [1.0, 2.0])
+        with pytest.raises(ValueError, match="in time order"):
+            helper([float("nan"), 1.0], [1.0, 2.0])
+    # 2 then 4 from 1 s, to 2.5 s, halved: the last bin is the mean over its half second.
+    assert _core.bin_means([0.0, 1.0], [2.0, 4.0], 1.0, 2.5, 2.5, 3, 0.5) == [1.0, 2.0, 2.0]
+    # 2 for 1 s, then 4: the median over 3 s is 4, and it is above 3 for 2 s.
+    assert _core.percentiles_and_busy([0.0, 1.0], [2.0, 4.0], 3.0, [50.0, 99.0], 3.0) == ([4.0, 4.0], 2.0)
