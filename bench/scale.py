@@ -10,13 +10,19 @@ after each phase a user waits for:
 - **VMs**: a 64-host cluster of 100 ... 10,000 VMs in which half the hosts are
   drained at once (half the VMs live-migrate);
 - **flows**: 1,000 ... 64,000 random flows on a 64-host star (`hvnet flows`'s
-  path: no migrations, the engine alone with the network model).
+  path: no migrations, the engine alone with the network model);
+- **cases**: the 64-host, 1,280-VM rolling update as users run it, once per
+  live-migration option (TCP/IP, Compression, SMB, SMB Direct over RDMA
+  NICs), and once with a failure mid-run (a switch down for ten minutes):
+  SET teams, vRSS and every host's cores modelled in each.
 
 Phases: **import** (Python starts hvnet), **load** (read and check the YAML), **simulate** (lower, run the core,
-read back; the engine's own time is reported apart), **json** (the results
-document written), **report** (the HTML report written; hosts and VMs sweeps
-only). Peak RSS is the process's high-water mark when the phase ends, so it
-includes the phases before it.
+read back; the engine's own time is reported apart, and Python's share is
+the rest), **json** (the results document written), **report** (the HTML
+report written; hosts, VMs and cases sweeps only), and **command** (the whole
+`hvnet simulate FILE --json --report` in a process of its own, as a user
+waits for it; the 64-host points). Peak RSS is the process's high-water mark
+when the phase ends, so it includes the phases before it.
 
 It prints a table as it goes (with a progress bar), fits the growth exponent
 of each phase's wall time against the sweep's size (least squares in log-log:
@@ -53,19 +59,22 @@ DOC = REPO / "docs" / "performance.md"
 PLOT = REPO / "docs" / "performance.png"
 
 
-def cluster_yaml(hosts: int, vms: int, operation: str) -> str:
-    """`hosts` hosts (2 x 16 cores, two 10 GbE NICs in a SET team under a vSwitch, TCP/IP live
-    migration, two at a time) on two switches, `vms` VMs dealt round robin (4-16 GiB), and
-    one `operation`: "rolling_update" of every node, or "drain" of the first half of the hosts."""
-    lines = [f"name: {hosts} hosts, {vms} VMs, {operation}", "hosts:"]
+def cluster_yaml(hosts: int, vms: int, operation: str, option: str = "tcp_ip", failure: bool = False) -> str:
+    """`hosts` hosts (2 x 16 cores, two 10 GbE NICs in a SET team under a vSwitch, live
+    migration by `option`, two at a time; RDMA NICs for smb_direct) on two switches, `vms` VMs
+    dealt round robin (4-16 GiB, 2 vCPUs: vRSS), and one `operation`: "rolling_update" of every
+    node, or "drain" of the first half of the hosts; with `failure`, tor1 down from 10 to 20 min."""
+    rdma = ", rdma: true" if option == "smb_direct" else ""
+    name = f"{hosts} hosts, {vms} VMs, {operation}" + ("" if option == "tcp_ip" else f", {option}") + (", a failure" if failure else "")
+    lines = [f"name: {name}", "hosts:"]
     for h in range(1, hosts + 1):
         lines += [
             f"  - name: hv{h}",
             "    cpu: {sockets: 2, cores_per_socket: 16, ghz: 2.6}",
-            "    nics: [{name: nic1, speed: 10Gbps, mtu: 9000}, {name: nic2, speed: 10Gbps, mtu: 9000}]",
+            f"    nics: [{{name: nic1, speed: 10Gbps, mtu: 9000{rdma}}}, {{name: nic2, speed: 10Gbps, mtu: 9000{rdma}}}]",
             "    teams: [{name: team1, kind: set, members: [nic1, nic2], load_balancing: hyperv_port}]",
             "    vswitches: [{name: vSwitch, uplink: team1}]",
-            "    live_migration: {option: tcp_ip, simultaneous: 2}",
+            f"    live_migration: {{option: {option}, simultaneous: 2}}",
         ]
     ports = max(hosts, 2)
     lines += [f"switches: [{{name: tor1, ports: {ports}, port_speed: 10Gbps}}, {{name: tor2, ports: {ports}, port_speed: 10Gbps}}]"]
@@ -75,9 +84,11 @@ def cluster_yaml(hosts: int, vms: int, operation: str) -> str:
         for i in range(vms)
     ]
     if operation == "rolling_update":
-        lines += ["events: [{at: 0s, action: rolling_update, patch_time: 10min}]"]
+        lines += ["events:", "  - {at: 0s, action: rolling_update, patch_time: 10min}"]
     else:
         lines += ["events:"] + [f"  - {{at: 0s, action: drain, target: hv{h}}}" for h in range(1, hosts // 2 + 1)]
+    if failure:
+        lines += ["  - {at: 10min, action: switch_down, target: tor1}", "  - {at: 20min, action: switch_up, target: tor1}"]
     return "\n".join(lines) + "\n"
 
 
@@ -129,7 +140,7 @@ else:
     results = hvnet.simulate(scenario)
     mark("simulate", t, engine_s=results.wall_s)
     t = time.perf_counter()
-    Path(out + ".json").write_text(json.dumps(results.model_dump(mode="json")))
+    Path(out + ".json").write_text(results.model_dump_json())
     mark("json", t, mib=Path(out + ".json").stat().st_size / 2**20)
     t = time.perf_counter()
     write_report(results, scenario, Path(out + ".html"))
@@ -148,6 +159,11 @@ class Point:
     peak_mib: float
     engine_s: float | None = None
     output_mib: float | None = None
+
+    @property
+    def python_s(self) -> float | None:
+        """Python's share of the simulate phase: its wall time less the engine's."""
+        return None if self.engine_s is None else self.wall_s - self.engine_s
 
 
 def run_point(sweep: str, size: int, label: str, kind: str, scenario: str, extra: str = "") -> list[Point]:
@@ -169,10 +185,33 @@ def run_point(sweep: str, size: int, label: str, kind: str, scenario: str, extra
         tail = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["(no output)"]
         raise SystemExit(f"{sweep} {label}: the child failed (exit {done.returncode}): {tail[0]}")
     marks = json.loads(done.stdout.strip().splitlines()[-1])
-    return [
+    points = [
         Point(sweep, size, label, m["phase"], m["wall_s"], m["peak_mib"], m.get("engine_s"), m.get("mib"))
         for m in marks
     ]
+    if kind == "simulate" and (sweep == "cases" or size == 64 and sweep == "hosts"):
+        points.append(run_command(sweep, size, label, path))
+    return points
+
+
+def run_command(sweep: str, size: int, label: str, scenario: Path) -> Point:
+    """The whole `hvnet simulate FILE --json --report` as a user runs it: wall time and peak RSS."""
+    out = OUT / f"{sweep}-{size}-command"
+    command = [sys.executable, "-m", "hvnet", "simulate", str(scenario), "--json", f"{out}.json", "--report", f"{out}.html", "--force"]
+    started = time.perf_counter()
+    done = subprocess.run(command, capture_output=True, text=True)
+    wall = time.perf_counter() - started
+    if done.returncode != 0:
+        raise SystemExit(f"{sweep} {label}: hvnet simulate failed (exit {done.returncode})")
+    peak = _child_peak_mib()
+    return Point(sweep, size, label, "command", wall, peak)
+
+
+def _child_peak_mib() -> float:
+    """The largest peak RSS of a child process waited for so far (the last command's, at least)."""
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
 
 
 def exponent(points: list[Point], phase: str) -> float | None:
@@ -193,22 +232,27 @@ def plan(quick: bool, big: bool) -> list[tuple[str, int, str, str, str, str]]:
     points = [("hosts", h, f"{h} hosts x 20 VMs, rolling update", "simulate", cluster_yaml(h, 20 * h, "rolling_update"), "") for h in hosts]
     points += [("VMs", v, f"64 hosts, {v} VMs, 32 drained", "simulate", cluster_yaml(64, v, "drain"), "") for v in vms]
     points += [("flows", f, f"64-host star, {f} flows", "flows", star_yaml(64), flows_csv(64, f)) for f in flows]
+    cases = [("tcp_ip", False), ("compression", False), ("smb", False), ("smb_direct", False), ("smb", True)]
+    for k, (option, failure) in enumerate([] if quick else cases, start=1):
+        label = f"64 x 20 rolling update, {option}" + (", a switch down 10 min" if failure else "")
+        points.append(("cases", k, label, "simulate", cluster_yaml(64, 1280, "rolling_update", option, failure), ""))
     return points
 
 
 def markdown(points: list[Point]) -> str:
     rows = [
-        "| sweep | point | phase | wall s | engine s | peak RSS MiB | output MiB |",
-        "|---|---|---|---:|---:|---:|---:|",
+        "| sweep | point | phase | wall s | engine s | Python s | peak RSS MiB | output MiB |",
+        "|---|---|---|---:|---:|---:|---:|---:|",
     ]
     for p in points:
         engine = "" if p.engine_s is None else f"{p.engine_s:.3f}"
+        python = "" if p.python_s is None else f"{p.python_s:.3f}"
         output = "" if p.output_mib is None else f"{p.output_mib:.1f}"
-        rows.append(f"| {p.sweep} | {p.label} | {p.phase} | {p.wall_s:.3f} | {engine} | {p.peak_mib:.0f} | {output} |")
+        rows.append(f"| {p.sweep} | {p.label} | {p.phase} | {p.wall_s:.3f} | {engine} | {python} | {p.peak_mib:.0f} | {output} |")
     rows += ["", "| sweep | phase | growth exponent of wall time |", "|---|---|---:|"]
-    for sweep in dict.fromkeys(p.sweep for p in points):
+    for sweep in dict.fromkeys(p.sweep for p in points if p.sweep != "cases"):  # cases are not a size
         mine = [p for p in points if p.sweep == sweep]
-        for phase in dict.fromkeys(p.phase for p in mine):
+        for phase in dict.fromkeys(p.phase for p in mine if p.phase != "command"):
             k = exponent(mine, phase)
             rows.append(f"| {sweep} | {phase} | {'-' if k is None else f'{k:.2f}'} |")
     return "\n".join(rows) + "\n"
@@ -219,11 +263,11 @@ def plot(points: list[Point], png: Path) -> None:
     import plotly.graph_objects as go
     from plotly.subplots import make_subplots
 
-    sweeps = list(dict.fromkeys(p.sweep for p in points))
+    sweeps = list(dict.fromkeys(p.sweep for p in points if p.sweep != "cases"))
     figure = make_subplots(rows=1, cols=len(sweeps), subplot_titles=[f"wall time vs {s}" for s in sweeps])
     for col, sweep in enumerate(sweeps, start=1):
         mine = [p for p in points if p.sweep == sweep]
-        for phase in dict.fromkeys(p.phase for p in mine):
+        for phase in dict.fromkeys(p.phase for p in mine if p.phase != "command"):
             ps = [p for p in mine if p.phase == phase]
             figure.add_trace(go.Scatter(x=[p.size for p in ps], y=[p.wall_s for p in ps], name=f"{sweep}: {phase}", mode="lines+markers"), row=1, col=col)
         figure.update_xaxes(type="log", title_text=sweep, row=1, col=col)
