@@ -18,6 +18,7 @@ Exit status: 0 if every completion time agrees within --tol (default 1e-4),
     python bench/compare_simgrid.py --only-simgrid        # SimGrid side alone
     python bench/compare_simgrid.py --flows 4000,16000 --spread 10   # flows starting over 10 s
 """
+
 from __future__ import annotations
 
 import argparse
@@ -47,8 +48,7 @@ def hvnet_cmd() -> list[str]:
 def run(cmd, stdout=None) -> float:
     """Run cmd, return whole-process wall time; raise ToolError on failure."""
     t0 = time.perf_counter()
-    p = subprocess.run(cmd, stdout=stdout if stdout is not None else subprocess.PIPE,
-                       stderr=subprocess.PIPE, text=True)
+    p = subprocess.run(cmd, stdout=stdout if stdout is not None else subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     dt = time.perf_counter() - t0
     if p.returncode != 0:
         raise ToolError(f"command failed ({p.returncode}): {' '.join(map(str, cmd))}\n{p.stderr.strip()}")
@@ -134,18 +134,30 @@ def main(argv=None) -> int:
     ap.add_argument("--flows", default="1000,4000,8000,16000", help="comma-separated flow counts")
     ap.add_argument("--hosts", type=int, default=64)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--spread", type=float, default=0.0,
-                    help="seconds over which the flows start (default 0: all at 0; bench/workload.py)")
+    ap.add_argument(
+        "--spread",
+        type=float,
+        default=0.0,
+        help="seconds over which the flows start (default 0: all at 0; bench/workload.py)",
+    )
     ap.add_argument("--nic-bps", type=float, default=1e10, help="NIC capacity, bit/s (default 1e10 = 10 Gbps)")
     ap.add_argument("--repeat", type=int, default=1, help="runs per size; best time reported (default 1)")
     ap.add_argument("--tol", type=float, default=1e-4, help="max allowed relative difference (default 1e-4)")
     ap.add_argument("--json", dest="json_out", help="save the result rows to this JSON file")
     ap.add_argument("--workdir", default=str(HERE / "out"), help="where workloads/outputs go (default bench/out)")
     ap.add_argument("--only-simgrid", action="store_true", help="skip hvnet (SimGrid side alone)")
-    ap.add_argument("--simgrid-python", default=DEFAULT_SIMGRID_PY,
-                    help=f"interpreter with SimGrid bindings (default {DEFAULT_SIMGRID_PY})")
-    ap.add_argument("--simgrid-arg", action="append", default=[], metavar="ARG",
-                    help="extra argument for simgrid_flows.py, e.g. --simgrid-arg=--cfg=network/optim:Lazy")
+    ap.add_argument(
+        "--simgrid-python",
+        default=DEFAULT_SIMGRID_PY,
+        help=f"interpreter with SimGrid bindings (default {DEFAULT_SIMGRID_PY})",
+    )
+    ap.add_argument(
+        "--simgrid-arg",
+        action="append",
+        default=[],
+        metavar="ARG",
+        help="extra argument for simgrid_flows.py, e.g. --simgrid-arg=--cfg=network/optim:Lazy",
+    )
     a = ap.parse_args(argv)
     if a.spread < 0:
         ap.error("--spread must be >= 0")
@@ -186,7 +198,9 @@ def main(argv=None) -> int:
             for _ in range(a.repeat):
                 hv_end = None
                 if not a.only_simgrid:
-                    t = run(hv + ["flows", str(scenario), str(flows_csv), "--json", str(hv_json), "--force", "--links-only"])
+                    t = run(
+                        hv + ["flows", str(scenario), str(flows_csv), "--json", str(hv_json), "--force", "--links-only"]
+                    )
                     d = load(hv_json)
                     engines["hvnet"] = d["engine"]
                     keep("hvnet_proc_s", t)
@@ -194,8 +208,20 @@ def main(argv=None) -> int:
                     if "cpu_s" in d:
                         keep("hvnet_cpu_s", float(d["cpu_s"]))
                     hv_end = d["end_s"]
-                t = run([a.simgrid_python, sg_script, "--hosts", str(a.hosts), "--nic-bps", repr(a.nic_bps),
-                         str(flows_csv), "--json", str(sg_json)] + a.simgrid_arg)
+                t = run(
+                    [
+                        a.simgrid_python,
+                        sg_script,
+                        "--hosts",
+                        str(a.hosts),
+                        "--nic-bps",
+                        repr(a.nic_bps),
+                        str(flows_csv),
+                        "--json",
+                        str(sg_json),
+                    ]
+                    + a.simgrid_arg
+                )
                 d = load(sg_json)
                 engines["simgrid"] = d["engine"]
                 if "config" in d:
@@ -219,18 +245,35 @@ def main(argv=None) -> int:
         rows.append(row)
         if worst_diff is not None and not worst_diff <= a.tol:
             failed = True
-        print(f"[{n} flows] " + ", ".join(f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}"
-                                         for k, v in row.items() if k not in ("flows", "hosts", "seed")),
-              file=sys.stderr, flush=True)
+        print(
+            f"[{n} flows] "
+            + ", ".join(
+                f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}"
+                for k, v in row.items()
+                if k not in ("flows", "hosts", "seed")
+            ),
+            file=sys.stderr,
+            flush=True,
+        )
 
     starts = f"starts over {a.spread:g} s" if a.spread else "all at 0"
-    title = (f"{a.hosts}-host star, {nic} NICs, seed {a.seed}, {starts}, best of {a.repeat}: "
-             f"{engines.get('hvnet', 'hvnet (skipped)')} vs {engines.get('simgrid', 'simgrid')}")
+    title = (
+        f"{a.hosts}-host star, {nic} NICs, seed {a.seed}, {starts}, best of {a.repeat}: "
+        f"{engines.get('hvnet', 'hvnet (skipped)')} vs {engines.get('simgrid', 'simgrid')}"
+    )
     print_table(rows, title, a.only_simgrid)
 
     if a.json_out:
-        out = {"hosts": a.hosts, "seed": a.seed, "spread_s": a.spread, "nic_bps": a.nic_bps, "repeat": a.repeat, "tol": a.tol,
-               "engines": engines, "rows": rows}
+        out = {
+            "hosts": a.hosts,
+            "seed": a.seed,
+            "spread_s": a.spread,
+            "nic_bps": a.nic_bps,
+            "repeat": a.repeat,
+            "tol": a.tol,
+            "engines": engines,
+            "rows": rows,
+        }
         Path(a.json_out).parent.mkdir(parents=True, exist_ok=True)
         with open(a.json_out, "w") as f:
             json.dump(out, f, indent=2)

@@ -25,6 +25,7 @@ side's Rust build output.
     python bench/engine_ab.py --against af17d28
     python bench/engine_ab.py --against af17d28 --star 4000,8000,16000 --repeat 7 --json bench/out/engine_ab.json
 """
+
 from __future__ import annotations
 
 import argparse
@@ -100,12 +101,19 @@ def build_star(src: Path, target: Path | None) -> Path:
         own = (src / example).read_text()
         (src / example).write_text((REPO / example).read_text())
         if subprocess.run(build, cwd=src, env=env, capture_output=True).returncode != 0:
-            print(f"{src.name}: the current star example does not build there; using its own",
-                  file=sys.stderr, flush=True)
+            print(
+                f"{src.name}: the current star example does not build there; using its own", file=sys.stderr, flush=True
+            )
             (src / example).write_text(own)
     subprocess.run(build, cwd=src, env=env, check=True)
-    done = subprocess.run(["cargo", "metadata", "--format-version", "1", "--no-deps"], cwd=src, env=env,
-                          check=True, capture_output=True, text=True)
+    done = subprocess.run(
+        ["cargo", "metadata", "--format-version", "1", "--no-deps"],
+        cwd=src,
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+    )
     return Path(json.loads(done.stdout)["target_directory"]) / "release" / "examples" / "star"
 
 
@@ -137,8 +145,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeat", type=int, default=5, help="runs per side and workload (default 5)")
     ap.add_argument("--json", type=Path, help="write every run here")
     a = ap.parse_args(argv)
-    counts = {k: [int(n) for n in v.split(",") if n] for k, v in
-              (("star", a.star), ("flows", a.flows), ("staggered", a.staggered))}
+    counts = {
+        k: [int(n) for n in v.split(",") if n]
+        for k, v in (("star", a.star), ("flows", a.flows), ("staggered", a.staggered))
+    }
     OUT.mkdir(parents=True, exist_ok=True)
 
     before = simulate_cost.build_revision(a.against)
@@ -151,6 +161,7 @@ def main(argv: list[str] | None = None) -> int:
 
     star_yaml = OUT / "engine_ab_star.yaml"
     star_yaml.write_text(scale.star_yaml(64))
+
     # Each job runs its workload once, on the side it is given.
     def star_job(n: int) -> Callable[[str], Run]:
         return lambda side: star_run(stars[side], n)
@@ -179,20 +190,36 @@ def main(argv: list[str] | None = None) -> int:
                 row.runs[side].append(job(side))
         rows.append(row)
 
-    print(f"engine: {tag} (before) against the current checkout (after), best of {a.repeat}, "
-          f"{time.perf_counter() - started:.0f} s of measuring")
-    print(f"{'workload':<16} {'before s':>9} {'after s':>9} {'after/before':>12} "
-          f"{'before MiB':>10} {'after MiB':>9} {'max rel diff':>12}")
+    print(
+        f"engine: {tag} (before) against the current checkout (after), best of {a.repeat}, "
+        f"{time.perf_counter() - started:.0f} s of measuring"
+    )
+    print(
+        f"{'workload':<16} {'before s':>9} {'after s':>9} {'after/before':>12} "
+        f"{'before MiB':>10} {'after MiB':>9} {'max rel diff':>12}"
+    )
     for r in rows:
-        print(f"{r.workload:<16} {r.best('before'):>9.3f} {r.best('after'):>9.3f} "
-              f"{r.best('after') / r.best('before'):>12.3f} {r.peak('before'):>10.0f} "
-              f"{r.peak('after'):>9.0f} {r.max_rel_diff():>12.1e}")
+        print(
+            f"{r.workload:<16} {r.best('before'):>9.3f} {r.best('after'):>9.3f} "
+            f"{r.best('after') / r.best('before'):>12.3f} {r.peak('before'):>10.0f} "
+            f"{r.peak('after'):>9.0f} {r.max_rel_diff():>12.1e}"
+        )
     if a.json:
-        a.json.write_text(json.dumps([{
-            "workload": r.workload, "max_rel_diff": r.max_rel_diff(),
-            **{f"{side}_s": [x.seconds for x in r.runs[side]] for side in sides},
-            **{f"{side}_peak_mib": [x.peak_mib for x in r.runs[side]] for side in sides},
-        } for r in rows], indent=1) + "\n")
+        a.json.write_text(
+            json.dumps(
+                [
+                    {
+                        "workload": r.workload,
+                        "max_rel_diff": r.max_rel_diff(),
+                        **{f"{side}_s": [x.seconds for x in r.runs[side]] for side in sides},
+                        **{f"{side}_peak_mib": [x.peak_mib for x in r.runs[side]] for side in sides},
+                    }
+                    for r in rows
+                ],
+                indent=1,
+            )
+            + "\n"
+        )
     return 0
 
 

@@ -84,8 +84,13 @@ FAILURES = CLASSES[2:]
 CLEAN_LINE = re.compile(r"^[^:\n]+(:\d+)?: \S.*$")
 #: The names the case's files have in the child's working directory (messages name them).
 CASE_FILE = {
-    "scenario": "case.yaml", "flows": "case.csv", "ntttcp": "case.json", "variants": "case.yaml", "config": "case.json",
-    "prices": "case.yaml", "candidates": "case.yaml",
+    "scenario": "case.yaml",
+    "flows": "case.csv",
+    "ntttcp": "case.json",
+    "variants": "case.yaml",
+    "config": "case.json",
+    "prices": "case.yaml",
+    "candidates": "case.yaml",
 }
 #: The targets, each an entry point that reads what people write or tools produce.
 TARGETS = ("scenario", "flows", "ntttcp", "variants", "measurement", "config", "prices", "candidates")
@@ -94,25 +99,150 @@ TARGETS = ("scenario", "flows", "ntttcp", "variants", "measurement", "config", "
 
 #: Numbers at and around every boundary a field may have.
 EXTREME_NUMBERS: list[object] = [
-    0, -1, 1, -0.0, 0.5, 2, 576, 9216, 9217, 4097, 65, 241, 1e308, -1e308, 1e-320, 5e-324,
-    float("nan"), float("inf"), float("-inf"), 2**31, 2**63, 2**64, -(2**64), 10**400, 1.6e12, 1e6, 999999,
+    0,
+    -1,
+    1,
+    -0.0,
+    0.5,
+    2,
+    576,
+    9216,
+    9217,
+    4097,
+    65,
+    241,
+    1e308,
+    -1e308,
+    1e-320,
+    5e-324,
+    float("nan"),
+    float("inf"),
+    float("-inf"),
+    2**31,
+    2**63,
+    2**64,
+    -(2**64),
+    10**400,
+    1.6e12,
+    1e6,
+    999999,
 ]
 #: How numbers are written inside quantities and as plain scalars.
 NUMBER_TEXTS = [
-    "0", "-1", "1", "-0", "0.5", "1e308", "1e309", "1e-320", "nan", "NaN", "inf", "-inf", ".inf", ".nan",
-    "18446744073709551616", "1_000", "0x10", "0o17", "0b11", "1e400", ".5", "1.", "1e", "9" * 400,
-    "1.6", "1.600001", "0.999999", "8760", "8761", "1,5", "١٠", "１０", "1e-7",
+    "0",
+    "-1",
+    "1",
+    "-0",
+    "0.5",
+    "1e308",
+    "1e309",
+    "1e-320",
+    "nan",
+    "NaN",
+    "inf",
+    "-inf",
+    ".inf",
+    ".nan",
+    "18446744073709551616",
+    "1_000",
+    "0x10",
+    "0o17",
+    "0b11",
+    "1e400",
+    ".5",
+    "1.",
+    "1e",
+    "9" * 400,
+    "1.6",
+    "1.600001",
+    "0.999999",
+    "8760",
+    "8761",
+    "1,5",
+    "١٠",
+    "１０",
+    "1e-7",
 ]
 UNITS = [
-    "", "bps", "Kbps", "Mbps", "Gbps", "Tbps", "Pbps", "MBps", "GBps", "B", "KB", "KiB", "MB", "GiB", "GB", "TiB",
-    "PiB", "EiB", "s", "ms", "us", "ns", "min", "h", "d", " Gbps", "gbps", "GBPS", "Gb", "Gbps ", "Gbit/s",
+    "",
+    "bps",
+    "Kbps",
+    "Mbps",
+    "Gbps",
+    "Tbps",
+    "Pbps",
+    "MBps",
+    "GBps",
+    "B",
+    "KB",
+    "KiB",
+    "MB",
+    "GiB",
+    "GB",
+    "TiB",
+    "PiB",
+    "EiB",
+    "s",
+    "ms",
+    "us",
+    "ns",
+    "min",
+    "h",
+    "d",
+    " Gbps",
+    "gbps",
+    "GBPS",
+    "Gb",
+    "Gbps ",
+    "Gbit/s",
 ]
 #: Text that renders oddly or not at all: right-to-left, zero-width, emoji, NUL, line and byte-order marks.
 ODD_TEXTS = [
-    "", " ", "\t", "\u202ehv1", "hv\u200b1", "hv1\u200d", "\u2066hv1\u2069", "💥", "🖥️/nic1", "hv1\x00", "\x00",
-    "\ufeffhv1", "hv1\u0085", "hv1\u2028nic", "ｈｖ１", "𝕙𝕧𝟙", "a/b", "hv1/", "/", "hv1//nic1", "é", "e\u0301",
-    "hv1 ", " hv1", "null", "~", "yes", "true", "0", "*", "&x", "!!str", "<<", "- x", "x: y", "#", "a" * 5000,
-    "\U0010ffff", "\ud7ff", "COM1", "..", "%", "{{x}}", "'", '"',
+    "",
+    " ",
+    "\t",
+    "\u202ehv1",
+    "hv\u200b1",
+    "hv1\u200d",
+    "\u2066hv1\u2069",
+    "💥",
+    "🖥️/nic1",
+    "hv1\x00",
+    "\x00",
+    "\ufeffhv1",
+    "hv1\u0085",
+    "hv1\u2028nic",
+    "ｈｖ１",
+    "𝕙𝕧𝟙",
+    "a/b",
+    "hv1/",
+    "/",
+    "hv1//nic1",
+    "é",
+    "e\u0301",
+    "hv1 ",
+    " hv1",
+    "null",
+    "~",
+    "yes",
+    "true",
+    "0",
+    "*",
+    "&x",
+    "!!str",
+    "<<",
+    "- x",
+    "x: y",
+    "#",
+    "a" * 5000,
+    "\U0010ffff",
+    "\ud7ff",
+    "COM1",
+    "..",
+    "%",
+    "{{x}}",
+    "'",
+    '"',
 ]
 CONTAINERS: list[object] = [None, True, False, [], {}, [1, 2], {"x": 1}, [[[[]]]], {"name": None}]
 
@@ -120,10 +250,33 @@ CONTAINERS: list[object] = [None, True, False, [], {}, [1, 2], {"x": 1}, [[[[]]]
 #: Quantities at the documented bounds and just past them, and tiny or huge ones that are within them:
 #: what the engine gets when the checks let a value through.
 BOUNDARY_QUANTITIES = [
-    "1Mbps", "999999bps", "1.6Tbps", "1.600001Tbps", "1e-300bps", "1e-300Gbps", "1bps", "0.001bps", "1000000bps",
-    "1PiB", "1125899906842624B", "1125899906842625B", "1B", "0B", "1e-300B", "0.5B",
-    "8760h", "8760.0001h", "525600min", "0s", "1e-300s", "1ns", "31536000s", "31536001s",
-    "1.6Tbps", "0bps", "1e-320bps",
+    "1Mbps",
+    "999999bps",
+    "1.6Tbps",
+    "1.600001Tbps",
+    "1e-300bps",
+    "1e-300Gbps",
+    "1bps",
+    "0.001bps",
+    "1000000bps",
+    "1PiB",
+    "1125899906842624B",
+    "1125899906842625B",
+    "1B",
+    "0B",
+    "1e-300B",
+    "0.5B",
+    "8760h",
+    "8760.0001h",
+    "525600min",
+    "0s",
+    "1e-300s",
+    "1ns",
+    "31536000s",
+    "31536001s",
+    "1.6Tbps",
+    "0bps",
+    "1e-320bps",
 ]
 
 
@@ -176,8 +329,24 @@ def mutate_tree(data: st.DataObject, tree: object, log: list[str]) -> object:
     """One structure-level change at a drawn place of the tree."""
     places = list(paths(tree))
     kind = data.draw(
-        st.sampled_from(["replace", "replace", "replace", "drop", "duplicate", "share", "retype", "rename", "add",
-                         "copy", "grow", "merge", "bound", "bound"]),
+        st.sampled_from(
+            [
+                "replace",
+                "replace",
+                "replace",
+                "drop",
+                "duplicate",
+                "share",
+                "retype",
+                "rename",
+                "add",
+                "copy",
+                "grow",
+                "merge",
+                "bound",
+                "bound",
+            ]
+        ),
         label="mutation",
     )
     quantity_places = [p for p in places if p and isinstance(get(tree, p), str) and QUANTITY.fullmatch(get(tree, p))]
@@ -219,7 +388,9 @@ def mutate_tree(data: st.DataObject, tree: object, log: list[str]) -> object:
         log.append(f"retype {shown} -> {retyped!r:.60}")
         parent[step] = retyped
     elif kind == "rename" and isinstance(parent, dict):
-        new = data.draw(st.one_of(st.sampled_from(ODD_TEXTS), st.sampled_from([str(step).upper(), f"{step}s", 1, True, None])))
+        new = data.draw(
+            st.one_of(st.sampled_from(ODD_TEXTS), st.sampled_from([str(step).upper(), f"{step}s", 1, True, None]))
+        )
         log.append(f"rename {shown} -> {new!r:.40}")
         parent[new] = parent.pop(step)
     elif kind == "copy":  # a value from elsewhere in the file: a name where a number goes, and so on
@@ -233,7 +404,9 @@ def mutate_tree(data: st.DataObject, tree: object, log: list[str]) -> object:
     elif kind == "merge" and isinstance(get(tree, path), dict):
         target = get(tree, path)
         log.append(f"merge key into {shown}")
-        target["<<"] = copy.deepcopy(data.draw(st.sampled_from([{"mtu": 9000}, [{"x": 1}], "text", None, {"name": "m"}])))
+        target["<<"] = copy.deepcopy(
+            data.draw(st.sampled_from([{"mtu": 9000}, [{"x": 1}], "text", None, {"name": "m"}]))
+        )
     else:  # add a field, known or not, where there is a mapping
         target = get(tree, path) if isinstance(get(tree, path), dict) else parent
         if isinstance(target, dict):
@@ -284,7 +457,10 @@ YAML_EDITS: list[tuple[str, Callable[[str, int], str]]] = [
     ("deep nesting", lambda t, i: _after_colon(t, i, "[" * (40 + i % 60) + "]" * (40 + i % 60) + " #")),
     ("alias bomb", lambda t, i: t + _bomb(4 + i % 6)),
     ("self alias", lambda t, i: t + "loop: &l [*l]\n"),
-    ("merge of an alias", lambda t, i: "x-defaults: &d {mtu: 9000, speed: 10Gbps}\n" + t.replace("speed:", "<<: *d\n  zz:", 1)),
+    (
+        "merge of an alias",
+        lambda t, i: "x-defaults: &d {mtu: 9000, speed: 10Gbps}\n" + t.replace("speed:", "<<: *d\n  zz:", 1),
+    ),
     ("tab indent", lambda t, i: t.replace("  ", "\t", 1 + i % 3)),
     ("comment everywhere", lambda t, i: t.replace("\n", " # x\n")),
     ("duplicate key", lambda t, i: t.replace("name:", "name: dup\n  name:", 1)),
@@ -325,7 +501,12 @@ def mutate_bytes(data: st.DataObject, raw: bytes, log: list[str]) -> bytes:
         log.append(f"truncate at {at}")
         return raw[:at]
     if kind == "insert":
-        blob = data.draw(st.one_of(st.binary(min_size=1, max_size=8), st.sampled_from([b"\x00", b"\xff\xfe", b"\xc3", b"\xed\xa0\x80", b"\x1b[31m", b"\r", b"\x85"])))
+        blob = data.draw(
+            st.one_of(
+                st.binary(min_size=1, max_size=8),
+                st.sampled_from([b"\x00", b"\xff\xfe", b"\xc3", b"\xed\xa0\x80", b"\x1b[31m", b"\r", b"\x85"]),
+            )
+        )
         log.append(f"insert {blob!r} at {at}")
         return raw[:at] + blob + raw[at:]
     if kind == "delete":
@@ -402,14 +583,23 @@ def flows_case(data: st.DataObject) -> tuple[str, list[str], bytes]:
         kind = data.draw(st.sampled_from(["cell", "cell", "number", "number", "drop", "dup", "extra", "short", "grow"]))
         if kind == "number" and r > 0 and len(rows[r]) == 4:  # an extreme size or start on a row kept valid
             c = data.draw(st.sampled_from([2, 3]))
-            value = data.draw(st.sampled_from(NUMBER_TEXTS + ["1e15", "1125899906842625", "31536000", "31536001", "1e300"]))
+            value = data.draw(
+                st.sampled_from(NUMBER_TEXTS + ["1e15", "1125899906842625", "31536000", "31536001", "1e300"])
+            )
             log.append(f"row {r} col {c} := {value!r}")
             rows[r][c] = value
         elif kind in ("cell", "number"):
             c = data.draw(st.integers(0, max(len(rows[r]) - 1, 0)))
-            value = data.draw(st.one_of(st.sampled_from(NUMBER_TEXTS), st.sampled_from(ODD_TEXTS), st.sampled_from(FLOWS_NAMES), quantities()))
+            value = data.draw(
+                st.one_of(
+                    st.sampled_from(NUMBER_TEXTS),
+                    st.sampled_from(ODD_TEXTS),
+                    st.sampled_from(FLOWS_NAMES),
+                    quantities(),
+                )
+            )
             log.append(f"row {r} col {c} := {value!r:.40}")
-            rows[r][c:c + 1] = [value]
+            rows[r][c : c + 1] = [value]
         elif kind == "drop" and len(rows) > 1:
             log.append(f"drop row {r}")
             del rows[r]
@@ -438,7 +628,21 @@ def flows_case(data: st.DataObject) -> tuple[str, list[str], bytes]:
 
 #: The arguments of `hvnet ntttcp` the ntttcp target draws from (run on FLOWS_SCENARIO).
 NTTTCP_NAMES = FLOWS_NAMES + ["hv3", "vm-9", "HV1", "hv1/nic1", ""]
-NTTTCP_DURATIONS = ["15s", "1s", "0s", "1ns", "8760h", "8761h", "1e308s", "nan s", "-1s", "60", "10min", "1e-300s", "1d"]
+NTTTCP_DURATIONS = [
+    "15s",
+    "1s",
+    "0s",
+    "1ns",
+    "8760h",
+    "8761h",
+    "1e308s",
+    "nan s",
+    "-1s",
+    "60",
+    "10min",
+    "1e-300s",
+    "1d",
+]
 NTTTCP_BUFFERS = ["128KiB", "1B", "0B", "1PiB", "2PiB", "64KB", "1e308B", "nanB", "-1KiB", "0.5B", "128k", "128KiB "]
 
 
@@ -446,25 +650,58 @@ def ntttcp_case(data: st.DataObject) -> tuple[str, list[str], bytes]:
     """Random `hvnet ntttcp` arguments: sender, receiver, threads, duration and buffer."""
     names = st.sampled_from(NTTTCP_NAMES) if data.draw(st.integers(0, 3)) else st.sampled_from(ODD_TEXTS)
     if data.draw(st.booleans()):  # a pair that can talk (all VMs are on hv1), so that half the cases run
-        sender, receiver = data.draw(st.sampled_from([("hv1", "hv2"), ("hv2", "hv1"), ("vm-big", "hv2"), ("hv2", "vm-1"), ("vm-5", "hv2")]))
+        sender, receiver = data.draw(
+            st.sampled_from([("hv1", "hv2"), ("hv2", "hv1"), ("vm-big", "hv2"), ("hv2", "vm-1"), ("vm-5", "hv2")])
+        )
     else:
         sender, receiver = data.draw(names, label="sender"), data.draw(names, label="receiver")
     args = {
         "sender": sender,
         "receiver": receiver,
-        "threads": data.draw(st.integers(1, 64) if data.draw(st.integers(0, 7)) else st.sampled_from([0, -1, 65, 1000, 2**31]), label="threads"),
-        "time": data.draw(st.sampled_from(["15s", "60s", "1s"]) if data.draw(st.integers(0, 3)) else st.one_of(st.sampled_from(NTTTCP_DURATIONS), quantities()), label="time"),
-        "buffer": data.draw(st.sampled_from(["128KiB", "64KiB", "1MiB"]) if data.draw(st.integers(0, 3)) else st.one_of(st.sampled_from(NTTTCP_BUFFERS), quantities()), label="buffer"),
+        "threads": data.draw(
+            st.integers(1, 64) if data.draw(st.integers(0, 7)) else st.sampled_from([0, -1, 65, 1000, 2**31]),
+            label="threads",
+        ),
+        "time": data.draw(
+            st.sampled_from(["15s", "60s", "1s"])
+            if data.draw(st.integers(0, 3))
+            else st.one_of(st.sampled_from(NTTTCP_DURATIONS), quantities()),
+            label="time",
+        ),
+        "buffer": data.draw(
+            st.sampled_from(["128KiB", "64KiB", "1MiB"])
+            if data.draw(st.integers(0, 3))
+            else st.one_of(st.sampled_from(NTTTCP_BUFFERS), quantities()),
+            label="buffer",
+        ),
     }
     return "failover.yaml + ntttcp arguments", [f"{k} = {v!r:.60}" for k, v in args.items()], json.dumps(args).encode()
 
 
 #: Where a variants axis may point (valid for failover.yaml) and where it may not.
 VARIANT_PATHS = [
-    "hosts[*].nics[*].speed", "hosts[*].nics[nic1].speed", "hosts[hv2].nics[1].mtu", "hosts[*].teams[*].load_balancing",
-    "events[1].target", "traffic[0].size", "traffic[*].connections", "vms[*].memory", "hosts[0].cpu.ghz", "name",
-    "hosts[*]", "hosts", "", "[*]", "hosts[99].nics[0].speed", "hosts[*].nics[*].speed.x", "hosts[-1].memory",
-    "hosts[*][*]", "hosts[hv1", "hosts[*].nics[\u200b].speed", "events[*].at", "traffic[*].start",
+    "hosts[*].nics[*].speed",
+    "hosts[*].nics[nic1].speed",
+    "hosts[hv2].nics[1].mtu",
+    "hosts[*].teams[*].load_balancing",
+    "events[1].target",
+    "traffic[0].size",
+    "traffic[*].connections",
+    "vms[*].memory",
+    "hosts[0].cpu.ghz",
+    "name",
+    "hosts[*]",
+    "hosts",
+    "",
+    "[*]",
+    "hosts[99].nics[0].speed",
+    "hosts[*].nics[*].speed.x",
+    "hosts[-1].memory",
+    "hosts[*][*]",
+    "hosts[hv1",
+    "hosts[*].nics[\u200b].speed",
+    "events[*].at",
+    "traffic[*].start",
 ]
 
 
@@ -489,8 +726,14 @@ def variants_case(data: st.DataObject) -> tuple[str, list[str], bytes]:
             block[name] = {"set": path, "values": list(values)}
             log.append(f"valid axis {name}")
             continue
-        name = data.draw(st.one_of(st.sampled_from(["speed", "mtu", "algorithm", f"axis{a}"]), st.sampled_from(ODD_TEXTS)))
-        values = data.draw(st.lists(st.one_of(st.sampled_from(BOUNDARY_QUANTITIES), quantities(), odd_values()), min_size=0, max_size=6))
+        name = data.draw(
+            st.one_of(st.sampled_from(["speed", "mtu", "algorithm", f"axis{a}"]), st.sampled_from(ODD_TEXTS))
+        )
+        values = data.draw(
+            st.lists(
+                st.one_of(st.sampled_from(BOUNDARY_QUANTITIES), quantities(), odd_values()), min_size=0, max_size=6
+            )
+        )
         if data.draw(st.integers(0, 5)) == 0:
             values = values * data.draw(st.sampled_from([10, 100, 1000]))
         block[str(name)] = {"set": data.draw(st.sampled_from(VARIANT_PATHS)), "values": values}
@@ -507,8 +750,11 @@ def variants_case(data: st.DataObject) -> tuple[str, list[str], bytes]:
 
 #: The measurement files the measurement target mutates: the importers' samples and the shared formats.
 MEASUREMENT_SAMPLES = sorted(
-    p for folder in (ROOT / "tests" / "importers" / "samples", Path("/work/shared/data/formats")) if folder.is_dir()
-    for p in folder.iterdir() if p.is_file() and "SOURCE" not in p.name and not p.name.startswith("README")
+    p
+    for folder in (ROOT / "tests" / "importers" / "samples", Path("/work/shared/data/formats"))
+    if folder.is_dir()
+    for p in folder.iterdir()
+    if p.is_file() and "SOURCE" not in p.name and not p.name.startswith("README")
 )
 #: The configuration dumps the config target mutates.
 CONFIG_FIXTURES = sorted((ROOT / "tests" / "importers" / "config" / "fixtures").glob("*.json"))
@@ -528,7 +774,7 @@ def _text_lines(data: st.DataObject, text: str, log: list[str]) -> str:
                 m = data.draw(st.sampled_from(numbers))
                 value = data.draw(st.sampled_from(NUMBER_TEXTS))
                 log.append(f"line {i + 1}: {m.group()!r} -> {value!r}")
-                lines[i] = lines[i][: m.start()] + value + lines[i][m.end():]
+                lines[i] = lines[i][: m.start()] + value + lines[i][m.end() :]
         elif kind == "drop":
             log.append(f"drop line {i + 1}")
             del lines[i]
@@ -546,7 +792,7 @@ def _text_lines(data: st.DataObject, text: str, log: list[str]) -> str:
         else:
             times = data.draw(st.sampled_from([10, 1000, 20000]))
             log.append(f"grow line {i + 1} x{times}")
-            lines[i:i + 1] = [lines[i]] * times
+            lines[i : i + 1] = [lines[i]] * times
     return "".join(lines)
 
 
@@ -645,9 +891,16 @@ def entry(target: str) -> int:
 
             args = json.loads(Path("case.json").read_text())
             scenario = hvnet.load("scenario.yaml")
-            time_s, buffer = parse_option("--time", args["time"], parse_duration), parse_option("--buffer", args["buffer"], parse_bytes)
+            time_s, buffer = (
+                parse_option("--time", args["time"], parse_duration),
+                parse_option("--buffer", args["buffer"], parse_bytes),
+            )
             result = run_ntttcp(scenario, args["sender"], args["receiver"], args["threads"], time_s, buffer)
-            document: object = {"total_mb_per_s": result.total_mb_per_s, "cpu_percent": result.cpu_percent, "seconds": result.seconds}
+            document: object = {
+                "total_mb_per_s": result.total_mb_per_s,
+                "cpu_percent": result.cpu_percent,
+                "seconds": result.seconds,
+            }
         elif target == "variants":
             from hvnet.variants import load_variants
 
@@ -830,10 +1083,16 @@ class Runner:
         args = command(self.target, workdir)
         env = {**os.environ, "COLUMNS": "100", "NO_COLOR": "1"}
         if self.execute:
-            program = [str(Path(__file__).resolve()), "--entry", args[1]] if args[0] == "--entry" else ["-m", "hvnet", *args]
+            program = (
+                [str(Path(__file__).resolve()), "--entry", args[1]] if args[0] == "--entry" else ["-m", "hvnet", *args]
+            )
             with open(workdir / "stdout", "wb") as out, open(workdir / "stderr", "wb") as err:
                 proc = subprocess.Popen(
-                    [sys.executable, *program], cwd=workdir, stdout=out, stderr=err, env=env,
+                    [sys.executable, *program],
+                    cwd=workdir,
+                    stdout=out,
+                    stderr=err,
+                    env=env,
                     preexec_fn=lambda: _limit(self.memory, self.seconds),
                 )
             return proc.pid, os.pidfd_open(proc.pid), time.monotonic(), workdir, proc
@@ -901,7 +1160,9 @@ def nonsense(scenario_path: Path) -> str:
     for host in scenario.hosts:
         check(f"{host.name}.cpu.ghz", host.cpu.ghz, 0, 10, low_open=True)
         check(f"{host.name}.memory", host.memory, 0, LARGEST_BYTES, low_open=True)
-        check(f"{host.name}.smb_bandwidth_limit", host.live_migration.smb_bandwidth_limit, 0, LINK_BPS[1], low_open=True)
+        check(
+            f"{host.name}.smb_bandwidth_limit", host.live_migration.smb_bandwidth_limit, 0, LINK_BPS[1], low_open=True
+        )
         for nic in host.nics:
             check(f"{host.name}/{nic.name}.speed", nic.speed, *LINK_BPS)
     for switch in scenario.switches:
@@ -928,7 +1189,8 @@ def nonsense(scenario_path: Path) -> str:
 
 
 def _strict_json(path: Path) -> str:
-    """"" when `path` is JSON without NaN or infinity, else what is wrong."""
+    """ "" when `path` is JSON without NaN or infinity, else what is wrong."""
+
     def refuse(constant: str) -> object:
         raise ValueError(f"the JSON holds {constant}")
 
@@ -1015,17 +1277,23 @@ def save(outcome: Outcome, out: Path, target: str, number: int) -> Path:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--cases", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--target", choices=list(TARGETS), default="scenario")
     parser.add_argument("--timeout", type=float, default=20.0, help="seconds a case may take (default 20)")
     parser.add_argument("--memory", type=float, default=2.0, help="GiB of address space a case may use (default 2)")
     parser.add_argument("--jobs", type=int, default=1, help="cases run at once (default 1)")
-    parser.add_argument("--exec", dest="execute", action="store_true", help="run `python -m hvnet` per case, not a fork")
+    parser.add_argument(
+        "--exec", dest="execute", action="store_true", help="run `python -m hvnet` per case, not a fork"
+    )
     parser.add_argument("--out", type=Path, default=OUT, help="where failing cases go (default bench/out/fuzz)")
     parser.add_argument("--json", type=Path, help="write the counts and times as JSON here")
-    parser.add_argument("--entry", choices=list(TARGETS), help=argparse.SUPPRESS)  # one case, in this directory (--exec)
+    parser.add_argument(
+        "--entry", choices=list(TARGETS), help=argparse.SUPPRESS
+    )  # one case, in this directory (--exec)
     args = parser.parse_args(argv)
     if args.entry:
         return entry(args.entry)
@@ -1058,7 +1326,10 @@ def main(argv: list[str] | None = None) -> int:
         if outcome.kind in FAILURES:
             path = save(outcome, args.out, args.target, saved[outcome.kind])
             saved[outcome.kind] += 1
-            print(f"{outcome.kind:8} {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}: {outcome.why[:150]}", flush=True)
+            print(
+                f"{outcome.kind:8} {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}: {outcome.why[:150]}",
+                flush=True,
+            )
         shutil.rmtree(workdir, ignore_errors=True)
         total = sum(counts.values())
         if total % 250 == 0:
@@ -1067,11 +1338,25 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="hvnet-fuzz-") as scratch:
         Runner(args.target, args.timeout, memory, args.jobs, args.execute, Path(scratch)).run(cases, done)
     elapsed = time.monotonic() - began
-    print(f"\n{args.target}: {len(cases)} cases, seed {args.seed}, {elapsed:.0f} s ({generated:.1f} s drawing them), slowest case {slowest[0]:.1f} s")
+    print(
+        f"\n{args.target}: {len(cases)} cases, seed {args.seed}, {elapsed:.0f} s ({generated:.1f} s drawing them), slowest case {slowest[0]:.1f} s"
+    )
     for kind in CLASSES:
         print(f"  {kind:9} {counts[kind]:6}")
     if args.json is not None:
-        args.json.write_text(json.dumps({"target": args.target, "cases": len(cases), "seed": args.seed, "seconds": round(elapsed, 1), "counts": {k: counts[k] for k in CLASSES}}, indent=2) + "\n")
+        args.json.write_text(
+            json.dumps(
+                {
+                    "target": args.target,
+                    "cases": len(cases),
+                    "seed": args.seed,
+                    "seconds": round(elapsed, 1),
+                    "counts": {k: counts[k] for k in CLASSES},
+                },
+                indent=2,
+            )
+            + "\n"
+        )
     return 1 if any(counts[k] for k in FAILURES) else 0
 
 

@@ -12,6 +12,7 @@ completion).  Quadratic-ish: NOT a benchmark, only a correctness oracle.
 ``--check`` compares against a JSON produced by simgrid_flows.py or
 ``hvnet flows`` and prints the largest relative difference.
 """
+
 from __future__ import annotations
 
 import argparse

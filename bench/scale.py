@@ -65,7 +65,11 @@ def cluster_yaml(hosts: int, vms: int, operation: str, option: str = "tcp_ip", f
     dealt round robin (4-16 GiB, 2 vCPUs: vRSS), and one `operation`: "rolling_update" of every
     node, or "drain" of the first half of the hosts; with `failure`, tor1 down from 10 to 20 min."""
     rdma = ", rdma: true" if option == "smb_direct" else ""
-    name = f"{hosts} hosts, {vms} VMs, {operation}" + ("" if option == "tcp_ip" else f", {option}") + (", a failure" if failure else "")
+    name = (
+        f"{hosts} hosts, {vms} VMs, {operation}"
+        + ("" if option == "tcp_ip" else f", {option}")
+        + (", a failure" if failure else "")
+    )
     lines = [f"name: {name}", "hosts:"]
     for h in range(1, hosts + 1):
         lines += [
@@ -77,7 +81,9 @@ def cluster_yaml(hosts: int, vms: int, operation: str, option: str = "tcp_ip", f
             f"    live_migration: {{option: {option}, simultaneous: 2}}",
         ]
     ports = max(hosts, 2)
-    lines += [f"switches: [{{name: tor1, ports: {ports}, port_speed: 10Gbps}}, {{name: tor2, ports: {ports}, port_speed: 10Gbps}}]"]
+    lines += [
+        f"switches: [{{name: tor1, ports: {ports}, port_speed: 10Gbps}}, {{name: tor2, ports: {ports}, port_speed: 10Gbps}}]"
+    ]
     lines += ["cables:"] + [f"  - {{a: hv{h}/nic{n}, b: tor{n}/{h}}}" for h in range(1, hosts + 1) for n in (1, 2)]
     lines += ["vms:"] + [
         f"  - {{name: vm{i}, host: hv{i % hosts + 1}, vcpus: 2, memory: {4 + 4 * (i % 4)}GiB, vswitch: vSwitch}}"
@@ -88,7 +94,10 @@ def cluster_yaml(hosts: int, vms: int, operation: str, option: str = "tcp_ip", f
     else:
         lines += ["events:"] + [f"  - {{at: 0s, action: drain, target: hv{h}}}" for h in range(1, hosts // 2 + 1)]
     if failure:
-        lines += ["  - {at: 10min, action: switch_down, target: tor1}", "  - {at: 20min, action: switch_up, target: tor1}"]
+        lines += [
+            "  - {at: 10min, action: switch_down, target: tor1}",
+            "  - {at: 20min, action: switch_up, target: tor1}",
+        ]
     return "\n".join(lines) + "\n"
 
 
@@ -197,7 +206,18 @@ def run_point(sweep: str, size: int, label: str, kind: str, scenario: str, extra
 def run_command(sweep: str, size: int, label: str, scenario: Path) -> Point:
     """The whole `hvnet simulate FILE --json --report` as a user runs it: wall time and peak RSS."""
     out = OUT / f"{sweep}-{size}-command"
-    command = [sys.executable, "-m", "hvnet", "simulate", str(scenario), "--json", f"{out}.json", "--report", f"{out}.html", "--force"]
+    command = [
+        sys.executable,
+        "-m",
+        "hvnet",
+        "simulate",
+        str(scenario),
+        "--json",
+        f"{out}.json",
+        "--report",
+        f"{out}.html",
+        "--force",
+    ]
     started = time.perf_counter()
     done = subprocess.run(command, capture_output=True, text=True)
     wall = time.perf_counter() - started
@@ -229,7 +249,10 @@ def plan(quick: bool, big: bool) -> list[tuple[str, int, str, str, str, str]]:
     hosts = [4, 16] if quick else [4, 16, 64] + ([256] if big else [])
     vms = [100, 1000] if quick else [100, 1000, 2500, 5000, 10000]
     flows = [1000, 4000] if quick else [1000, 4000, 16000, 64000]
-    points = [("hosts", h, f"{h} hosts x 20 VMs, rolling update", "simulate", cluster_yaml(h, 20 * h, "rolling_update"), "") for h in hosts]
+    points = [
+        ("hosts", h, f"{h} hosts x 20 VMs, rolling update", "simulate", cluster_yaml(h, 20 * h, "rolling_update"), "")
+        for h in hosts
+    ]
     points += [("VMs", v, f"64 hosts, {v} VMs, 32 drained", "simulate", cluster_yaml(64, v, "drain"), "") for v in vms]
     points += [("flows", f, f"64-host star, {f} flows", "flows", star_yaml(64), flows_csv(64, f)) for f in flows]
     cases = [("tcp_ip", False), ("compression", False), ("smb", False), ("smb_direct", False), ("smb", True)]
@@ -248,7 +271,9 @@ def markdown(points: list[Point]) -> str:
         engine = "" if p.engine_s is None else f"{p.engine_s:.3f}"
         python = "" if p.python_s is None else f"{p.python_s:.3f}"
         output = "" if p.output_mib is None else f"{p.output_mib:.1f}"
-        rows.append(f"| {p.sweep} | {p.label} | {p.phase} | {p.wall_s:.3f} | {engine} | {python} | {p.peak_mib:.0f} | {output} |")
+        rows.append(
+            f"| {p.sweep} | {p.label} | {p.phase} | {p.wall_s:.3f} | {engine} | {python} | {p.peak_mib:.0f} | {output} |"
+        )
     rows += ["", "| sweep | phase | growth exponent of wall time |", "|---|---|---:|"]
     for sweep in dict.fromkeys(p.sweep for p in points if p.sweep != "cases"):  # cases are not a size
         mine = [p for p in points if p.sweep == sweep]
@@ -269,7 +294,13 @@ def plot(points: list[Point], png: Path) -> None:
         mine = [p for p in points if p.sweep == sweep]
         for phase in dict.fromkeys(p.phase for p in mine if p.phase != "command"):
             ps = [p for p in mine if p.phase == phase]
-            figure.add_trace(go.Scatter(x=[p.size for p in ps], y=[p.wall_s for p in ps], name=f"{sweep}: {phase}", mode="lines+markers"), row=1, col=col)
+            figure.add_trace(
+                go.Scatter(
+                    x=[p.size for p in ps], y=[p.wall_s for p in ps], name=f"{sweep}: {phase}", mode="lines+markers"
+                ),
+                row=1,
+                col=col,
+            )
         figure.update_xaxes(type="log", title_text=sweep, row=1, col=col)
         figure.update_yaxes(type="log", title_text="s", row=1, col=col)
     figure.update_layout(width=1400, height=450, margin={"l": 50, "r": 20, "t": 40, "b": 40})
@@ -277,7 +308,15 @@ def plot(points: list[Point], png: Path) -> None:
         html = Path(tmp) / "plot.html"
         figure.write_html(html, include_plotlyjs=True, config={"displayModeBar": False})
         subprocess.run(
-            ["chromium", "--headless", "--no-sandbox", "--hide-scrollbars", f"--screenshot={png}", "--window-size=1400,460", html.as_uri()],
+            [
+                "chromium",
+                "--headless",
+                "--no-sandbox",
+                "--hide-scrollbars",
+                f"--screenshot={png}",
+                "--window-size=1400,460",
+                html.as_uri(),
+            ],
             check=True,
             capture_output=True,
         )

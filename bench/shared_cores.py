@@ -60,13 +60,17 @@ def fit() -> None:
     from hvnet.validate import v2_figures
 
     shipped = hvnet.Calibration()
-    print(f"V2 testbed; shipped overhead {shipped.cpu.shared_queue_overhead}; Van Hoye: about 17 Gbps, 22 % -> 12 % CPU")
+    print(
+        f"V2 testbed; shipped overhead {shipped.cpu.shared_queue_overhead}; Van Hoye: about 17 Gbps, 22 % -> 12 % CPU"
+    )
     print("| overhead | default Gbps | default CPU % | tuned Gbps | tuned CPU % | CPU cut % |")
     print("|---:|---:|---:|---:|---:|---:|")
     for overhead in (0.0, 0.15, 0.21, 0.27, 0.36, 0.5, 1.0):
         calibration = dataclasses.replace(shipped, cpu=dataclasses.replace(shipped.cpu, shared_queue_overhead=overhead))
         (gbps, cpu), (tuned_gbps, tuned_cpu) = v2_figures(0, calibration), v2_figures(8, calibration)
-        print(f"| {overhead} | {gbps:.2f} | {cpu:.2f} | {tuned_gbps:.2f} | {tuned_cpu:.2f} | {100 * (1 - tuned_cpu / cpu):.1f} |")
+        print(
+            f"| {overhead} | {gbps:.2f} | {cpu:.2f} | {tuned_gbps:.2f} | {tuned_cpu:.2f} | {100 * (1 - tuned_cpu / cpu):.1f} |"
+        )
 
 
 def child(workload: str, overhead: float) -> tuple[dict[str, float], float]:
@@ -87,7 +91,9 @@ def cost(repeat: int, workloads: list[str]) -> None:
 
     shipped = hvnet.Calibration().cpu.shared_queue_overhead
     print(f"\nbest of {repeat} runs a side, each in a fresh process, the sides in turns")
-    print("| workload | wall s, off | wall s, on | on / off | peak MiB, off | peak MiB, on | end s, off -> on | core-s, off -> on |")
+    print(
+        "| workload | wall s, off | wall s, on | on / off | peak MiB, off | peak MiB, on | end s, off -> on | core-s, off -> on |"
+    )
     print("|---|---:|---:|---:|---:|---:|---|---|")
     for workload in workloads:
         runs: dict[float, list[tuple[dict[str, float], float]]] = {0.0: [], shipped: []}

@@ -30,6 +30,7 @@ platform building and CSV parsing are excluded.  Output JSON::
 (``cpu_s`` = process CPU time over the same region: less sensitive to a
 busy machine than ``wall_s``.)
 """
+
 from __future__ import annotations
 
 import argparse
@@ -85,7 +86,9 @@ def read_flows(path):
     flows = []
     with open(path, newline="") as f:
         for row in csv.DictReader(f):
-            flows.append((row["src"].strip(), row["dst"].strip(), float(row["bytes"]), float(row.get("start_s") or 0.0)))
+            flows.append(
+                (row["src"].strip(), row["dst"].strip(), float(row["bytes"]), float(row.get("start_s") or 0.0))
+            )
     return flows
 
 
@@ -111,9 +114,14 @@ def build_platform(hosts: int, nic_bps: float, zone_kind: str):
         for i, (hi, li) in enumerate(zip(hs, links)):
             for j, (hj, lj) in enumerate(zip(hs, links)):
                 if i != j:
-                    zone.add_route(hi.netpoint, hj.netpoint, None, None,
-                                   [sg.LinkInRoute(li, sg.LinkInRoute.UP), sg.LinkInRoute(lj, sg.LinkInRoute.DOWN)],
-                                   False)
+                    zone.add_route(
+                        hi.netpoint,
+                        hj.netpoint,
+                        None,
+                        None,
+                        [sg.LinkInRoute(li, sg.LinkInRoute.UP), sg.LinkInRoute(lj, sg.LinkInRoute.DOWN)],
+                        False,
+                    )
     zone.seal()
     return {h.name: h for h in hs}
 
@@ -124,13 +132,22 @@ def main(argv=None) -> int:
     ap.add_argument("--hosts", type=int, required=True, help="number of hosts hv1..hvN")
     ap.add_argument("--nic-bps", type=float, default=1e10, help="NIC capacity in bit/s (default 1e10)")
     ap.add_argument("--json", dest="json_out", required=True, help="output JSON path")
-    ap.add_argument("--zone", choices=["star", "full"], default="star",
-                    help="star zone (default) or full zone with explicit host->host routes")
-    ap.add_argument("--launch", choices=["detach", "wait"], default="detach",
-                    help="detach (default): detached host-to-host comms, t=0 flows started from maestro; "
-                         "wait: one actor starts every comm then waits on each")
-    ap.add_argument("--cfg", action="append", default=[], metavar="KEY:VALUE",
-                    help="extra/overriding SimGrid config (repeatable)")
+    ap.add_argument(
+        "--zone",
+        choices=["star", "full"],
+        default="star",
+        help="star zone (default) or full zone with explicit host->host routes",
+    )
+    ap.add_argument(
+        "--launch",
+        choices=["detach", "wait"],
+        default="detach",
+        help="detach (default): detached host-to-host comms, t=0 flows started from maestro; "
+        "wait: one actor starts every comm then waits on each",
+    )
+    ap.add_argument(
+        "--cfg", action="append", default=[], metavar="KEY:VALUE", help="extra/overriding SimGrid config (repeatable)"
+    )
     ap.add_argument("--verbose", action="store_true", help="keep SimGrid's INFO logging")
     a = ap.parse_args(argv)
 
@@ -180,7 +197,7 @@ def main(argv=None) -> int:
     later = order[now_idx:]
 
     def driver():
-        for k in (order if a.launch == "wait" else later):
+        for k in order if a.launch == "wait" else later:
             start = flows[k][3]
             if start > sg.Engine.clock:
                 sg.this_actor.sleep_until(start)
@@ -221,8 +238,11 @@ def main(argv=None) -> int:
     }
     with open(a.json_out, "w") as f:
         json.dump(out, f)
-    print(f"simgrid {sg_version()}: {len(flows)} flows on {a.hosts} hosts, run() {wall:.3f} s (cpu {cpu:.3f} s), "
-          f"makespan {max(end_s, default=0.0):.6f} s", file=sys.stderr)
+    print(
+        f"simgrid {sg_version()}: {len(flows)} flows on {a.hosts} hosts, run() {wall:.3f} s (cpu {cpu:.3f} s), "
+        f"makespan {max(end_s, default=0.0):.6f} s",
+        file=sys.stderr,
+    )
     return 0
 
 

@@ -35,6 +35,7 @@ Without ``--against`` only the current install (``sys.executable``, or
 
 Not a test: nothing here asserts on time; read the table.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -204,7 +205,9 @@ def build_revision(rev: str) -> Side:
 def hvnet_location(side: Side) -> str:
     """Where `side`'s interpreter imports hvnet from (a check that each side runs its own hvnet)."""
     code = "import hvnet, os; print(os.path.dirname(hvnet.__file__))"
-    done = subprocess.run([side.python, "-c", code], check=True, capture_output=True, text=True, cwd=OUT, env=child_env())
+    done = subprocess.run(
+        [side.python, "-c", code], check=True, capture_output=True, text=True, cwd=OUT, env=child_env()
+    )
     return done.stdout.strip()
 
 
@@ -371,7 +374,9 @@ def print_table(table_rows: list[dict[str, object]], sides: list[Side], repeat: 
         ]
     else:
         headers = ["workload", "wall s", "peak MiB"]
-        body = [[str(r["workload"]), _fmt(r["after_wall_s"], ".3f"), _fmt(r["after_peak_mib"], ".1f")] for r in table_rows]
+        body = [
+            [str(r["workload"]), _fmt(r["after_wall_s"], ".3f"), _fmt(r["after_peak_mib"], ".1f")] for r in table_rows
+        ]
     title = f"hvnet simulate: best wall time and largest peak RSS of {repeat} runs"
     try:
         from rich.console import Console

@@ -83,8 +83,13 @@ def _size_gib(rng: random.Random) -> str:
     return f"{rng.choice((1, 2, 4, 4, 8, 8, 16))}GiB"
 
 
-def generate(rng: random.Random, hosts: tuple[int, int] = (4, 8), vms: tuple[int, int] = (10, 40),
-             failures: tuple[int, int] = (1, 10), flows: tuple[int, int] = (0, 6)) -> Sequence:
+def generate(
+    rng: random.Random,
+    hosts: tuple[int, int] = (4, 8),
+    vms: tuple[int, int] = (10, 40),
+    failures: tuple[int, int] = (1, 10),
+    flows: tuple[int, int] = (0, 6),
+) -> Sequence:
     """A random cluster with a drain or a rolling update (or both) and failures during it."""
     n = rng.randint(*hosts)
     names = [f"hv{i + 1}" for i in range(n)]
@@ -92,22 +97,33 @@ def generate(rng: random.Random, hosts: tuple[int, int] = (4, 8), vms: tuple[int
     host_list = []
     for name in names:
         if rng.random() < 0.5:
-            team: dict[str, Any] = {"name": "team1", "kind": "set", "members": ["nic1", "nic2"],
-                                    "load_balancing": rng.choice(("hyperv_port", "dynamic"))}
+            team: dict[str, Any] = {
+                "name": "team1",
+                "kind": "set",
+                "members": ["nic1", "nic2"],
+                "load_balancing": rng.choice(("hyperv_port", "dynamic")),
+            }
         else:
-            team = {"name": "team1", "kind": "lbfo", "members": ["nic1", "nic2"],
-                    "mode": rng.choice(LBFO_MODES), "load_balancing": rng.choice(LBFO_BALANCING)}
+            team = {
+                "name": "team1",
+                "kind": "lbfo",
+                "members": ["nic1", "nic2"],
+                "mode": rng.choice(LBFO_MODES),
+                "load_balancing": rng.choice(LBFO_BALANCING),
+            }
             if team["load_balancing"] == "address_hash":
                 team["address_hash"] = rng.choice(ADDRESS_HASH)
-        host_list.append({
-            "name": name,
-            "cpu": {"ghz": 3.0},
-            "power_plan": "high_performance",
-            "live_migration": {"option": rng.choice(OPTIONS), "simultaneous": rng.randint(1, 4)},
-            "nics": [{"name": "nic1", "speed": speed}, {"name": "nic2", "speed": speed}],
-            "teams": [team],
-            "vswitches": [{"name": "vSwitch", "uplink": "team1"}],
-        })
+        host_list.append(
+            {
+                "name": name,
+                "cpu": {"ghz": 3.0},
+                "power_plan": "high_performance",
+                "live_migration": {"option": rng.choice(OPTIONS), "simultaneous": rng.randint(1, 4)},
+                "nics": [{"name": "nic1", "speed": speed}, {"name": "nic2", "speed": speed}],
+                "teams": [team],
+                "vswitches": [{"name": "vSwitch", "uplink": "team1"}],
+            }
+        )
     switches = [{"name": "tor1", "ports": 48, "stack": "mlag1"}, {"name": "tor2", "ports": 48, "stack": "mlag1"}]
     cables = []
     for i, name in enumerate(names):
@@ -116,8 +132,12 @@ def generate(rng: random.Random, hosts: tuple[int, int] = (4, 8), vms: tuple[int
     cables.append({"a": "tor1/48", "b": "tor2/48", "speed": "100Gbps"})
     vm_list = []
     for i in range(rng.randint(*vms)):
-        vm: dict[str, Any] = {"name": f"vm{i + 1}", "host": rng.choice(names), "memory": _size_gib(rng),
-                              "vswitch": "vSwitch"}
+        vm: dict[str, Any] = {
+            "name": f"vm{i + 1}",
+            "host": rng.choice(names),
+            "memory": _size_gib(rng),
+            "vswitch": "vSwitch",
+        }
         if rng.random() < 0.4:
             vm["dirty_rate"] = f"{rng.choice((100, 400, 800))}Mbps"
             vm["working_set"] = "1GiB"
@@ -128,14 +148,27 @@ def generate(rng: random.Random, hosts: tuple[int, int] = (4, 8), vms: tuple[int
     if kinds in ("drain", "both"):
         host = rng.choice(names)
         at = rng.uniform(0, 20)
-        events.append({"at": f"{at:.3f}s", "action": "drain", "target": host,
-                       "placement": rng.choice(("balanced", "round_robin"))})
+        events.append(
+            {
+                "at": f"{at:.3f}s",
+                "action": "drain",
+                "target": host,
+                "placement": rng.choice(("balanced", "round_robin")),
+            }
+        )
         seq.drained[host] = [v["name"] for v in vm_list if v["host"] == host]
     if kinds in ("rolling_update", "both"):
         nodes = rng.sample(names, rng.randint(2, min(4, n)))
         at = rng.uniform(0, 20) if kinds == "rolling_update" else rng.uniform(60, 200)
-        events.append({"at": f"{at:.3f}s", "action": "rolling_update", "nodes": nodes,
-                       "patch_time": f"{rng.randint(10, 120)}s", "fail_back": rng.random() < 0.7})
+        events.append(
+            {
+                "at": f"{at:.3f}s",
+                "action": "rolling_update",
+                "nodes": nodes,
+                "patch_time": f"{rng.randint(10, 120)}s",
+                "fail_back": rng.random() < 0.7,
+            }
+        )
     # Failures: each of a thing that is up, restored or not, at random times in the first minutes.
     ports = [(f"tor{k}", f"{i + 1}", f"{name}/nic{k}") for i, name in enumerate(names) for k in (1, 2)]
     down_until: dict[tuple[str, str], float] = {}
@@ -164,10 +197,24 @@ def generate(rng: random.Random, hosts: tuple[int, int] = (4, 8), vms: tuple[int
     traffic = []
     for i in range(rng.randint(*flows)):
         src, dst = rng.sample(names if rng.random() < 0.5 else endpoints, 2)
-        traffic.append({"name": f"f{i + 1}", "from": src, "to": dst, "size": f"{rng.choice((1, 5, 20))}GB",
-                        "start": f"{rng.uniform(0, 120):.3f}s", "connections": rng.randint(1, 4)})
-    seq.data = {"name": "soak", "hosts": host_list, "switches": switches, "cables": cables, "vms": vm_list,
-                "events": sorted(events, key=lambda e: float(e["at"][:-1]))}
+        traffic.append(
+            {
+                "name": f"f{i + 1}",
+                "from": src,
+                "to": dst,
+                "size": f"{rng.choice((1, 5, 20))}GB",
+                "start": f"{rng.uniform(0, 120):.3f}s",
+                "connections": rng.randint(1, 4),
+            }
+        )
+    seq.data = {
+        "name": "soak",
+        "hosts": host_list,
+        "switches": switches,
+        "cables": cables,
+        "vms": vm_list,
+        "events": sorted(events, key=lambda e: float(e["at"][:-1])),
+    }
     if traffic:
         seq.data["traffic"] = traffic
     return seq
@@ -181,7 +228,9 @@ def _in_force_at_end(seq: Sequence) -> bool:
 def _both_switches_down(seq: Sequence) -> list[tuple[float, float]]:
     """The intervals during which both switches are down (from their switch_down/up events)."""
     changes = sorted((at, target, -1) for kind, target, at, _ in seq.failures if kind == "switch_down")
-    changes += sorted((back, target, +1) for kind, target, _, back in seq.failures if kind == "switch_down" and back is not None)
+    changes += sorted(
+        (back, target, +1) for kind, target, _, back in seq.failures if kind == "switch_down" and back is not None
+    )
     down: set[str] = set()
     out: list[tuple[float, float]] = []
     since: float | None = None
@@ -224,7 +273,9 @@ def check(seq: Sequence, results: Results) -> list[tuple[str, str]]:
             if not in_force and not waited:
                 bad.append(("lost_migration", f"migration {i} ({m.vm}) never ended, with every failure restored"))
             if waited and not any(o.end_s is None and o.start_s is not None for o in results.migrations):
-                bad.append(("lost_migration", f"migration {i} ({m.vm}) never started, and none it could wait for is stuck"))
+                bad.append(
+                    ("lost_migration", f"migration {i} ({m.vm}) never started, and none it could wait for is stuck")
+                )
             if m.duration_s is not None or m.blackout_s is not None:
                 bad.append(("lost_migration", f"migration {i} ({m.vm}) has no end but a duration or blackout"))
         else:
@@ -244,18 +295,33 @@ def check(seq: Sequence, results: Results) -> list[tuple[str, str]]:
             bad.append(("blackhole", f"flow {t.name}: black-holed {t.blackholed_s} s of a {life} s life"))
         for c in t.connection_results:
             if c.end_s is None and (c.stalled_since_s is None or not in_force):
-                bad.append(("blackhole", f"flow {t.name}: a connection never ended and is not reported stalled "
-                                         f"(failure in force at the end: {in_force})"))
+                bad.append(
+                    (
+                        "blackhole",
+                        f"flow {t.name}: a connection never ended and is not reported stalled "
+                        f"(failure in force at the end: {in_force})",
+                    )
+                )
             if c.stalled_since_s is not None and c.blackholed_s < end - c.stalled_since_s - 1e-6:
-                bad.append(("blackhole", f"flow {t.name}: stalled since {c.stalled_since_s} but black-holed {c.blackholed_s} s"))
+                bad.append(
+                    (
+                        "blackhole",
+                        f"flow {t.name}: stalled since {c.stalled_since_s} but black-holed {c.blackholed_s} s",
+                    )
+                )
         # Between two hosts (which never move), every path crosses a switch: while both are
         # down the flow is black-holed, and says so.
         if t.source in hosts and t.destination in hosts:
             t_end = t.end_s if t.end_s is not None else end
             overlap = max((min(b, t_end) - max(a, t.start_s) for a, b in dark), default=0.0)
             if overlap > 1e-6 and t.blackholed_s < overlap - 1e-6:
-                bad.append(("blackhole", f"flow {t.name}: both switches down for {overlap} s of its life, "
-                                         f"black-holed {t.blackholed_s} s"))
+                bad.append(
+                    (
+                        "blackhole",
+                        f"flow {t.name}: both switches down for {overlap} s of its life, "
+                        f"black-holed {t.blackholed_s} s",
+                    )
+                )
     owner: Counter[int] = Counter()
     for k, op in enumerate(results.operations):
         ms = [results.migrations[i] for i in op.migrations]
@@ -271,7 +337,9 @@ def check(seq: Sequence, results: Results) -> list[tuple[str, str]]:
         elif ms and (op.end_s is None or op.end_s < max(e for e in ends if e is not None) - REL):
             bad.append(("operation", f"operation {k} ends at {op.end_s}, before its last migration"))
         if op.kind == "drain" and op.host in seq.drained and len(ms) != len(seq.drained[op.host]):
-            bad.append(("lost_migration", f"drain of {op.host}: {len(ms)} migrations for {len(seq.drained[op.host])} VMs"))
+            bad.append(
+                ("lost_migration", f"drain of {op.host}: {len(ms)} migrations for {len(seq.drained[op.host])} VMs")
+            )
         last = op.start_s
         for node in op.nodes:
             times = [node.drain_start_s, node.down_s, node.back_s, node.end_s]
@@ -350,18 +418,27 @@ def main(argv: list[str] | None = None) -> int:
             args.out.mkdir(parents=True, exist_ok=True)
             path = args.out / f"{n:03d}.yaml"
             notes = "".join(f"# {kind}: {line}\n" for kind, detail in bad for line in detail.splitlines())
-            path.write_text(f"# bench/soak.py --seed {args.seed}, sequence {n}\n{notes}"
-                            + yaml.safe_dump(seq.data, sort_keys=False))
+            path.write_text(
+                f"# bench/soak.py --seed {args.seed}, sequence {n}\n{notes}" + yaml.safe_dump(seq.data, sort_keys=False)
+            )
         if not args.quiet and (n + 1) % 50 == 0:
-            print(f"{n + 1} sequences, {counts['violating']} violating, {time.perf_counter() - began:.0f} s",
-                  file=sys.stderr)
+            print(
+                f"{n + 1} sequences, {counts['violating']} violating, {time.perf_counter() - began:.0f} s",
+                file=sys.stderr,
+            )
     elapsed = time.perf_counter() - began
-    print(f"sequences: {args.sequences} (seed {args.seed}), simulations: {simulations}, "
-          f"failures injected: {failures}, time: {elapsed:.1f} s (slowest sequence {slowest:.2f} s)")
-    print(f"violations: {sum(v for k, v in kinds.items() if k != 'crash')}"
-          + "".join(f", {k}: {v}" for k, v in sorted(kinds.items()) if k != "crash"))
-    print(f"crashes: {counts['crash']}; sequences with a violation or crash: {counts['violating']}"
-          + (f" (written to {args.out})" if counts["violating"] else ""))
+    print(
+        f"sequences: {args.sequences} (seed {args.seed}), simulations: {simulations}, "
+        f"failures injected: {failures}, time: {elapsed:.1f} s (slowest sequence {slowest:.2f} s)"
+    )
+    print(
+        f"violations: {sum(v for k, v in kinds.items() if k != 'crash')}"
+        + "".join(f", {k}: {v}" for k, v in sorted(kinds.items()) if k != "crash")
+    )
+    print(
+        f"crashes: {counts['crash']}; sequences with a violation or crash: {counts['violating']}"
+        + (f" (written to {args.out})" if counts["violating"] else "")
+    )
     peak_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"peak memory: {peak_mib:.0f} MiB")
     print("exercised: " + ", ".join(f"{k}: {v}" for k, v in stats.items()))

@@ -35,7 +35,18 @@ def sweep(scenario: Path, workers: int) -> tuple[float, float]:
     out = OUT / f"sweep-{workers}.parquet"
     began = time.perf_counter()
     done = subprocess.run(
-        [sys.executable, "-m", "hvnet", "sweep", str(scenario), "--out", str(out), "--workers", str(workers), "--force"],
+        [
+            sys.executable,
+            "-m",
+            "hvnet",
+            "sweep",
+            str(scenario),
+            "--out",
+            str(out),
+            "--workers",
+            str(workers),
+            "--force",
+        ],
         capture_output=True,
         text=True,
         check=True,

@@ -11,6 +11,7 @@ Standard library only, so it runs under any Python 3.
     python bench/workload.py --hosts 64 --flows 8000 --seed 1 -o flows.csv
     python bench/workload.py --flows 16000 --spread 10 -o staggered.csv
 """
+
 from __future__ import annotations
 
 import argparse
@@ -58,7 +59,9 @@ def main(argv=None) -> int:
     ap.add_argument("--hosts", type=int, default=64, help="number of hosts (default 64)")
     ap.add_argument("--flows", type=int, default=1000, help="number of flows (default 1000)")
     ap.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
-    ap.add_argument("--spread", type=float, default=0.0, help="seconds over which the flows start (default 0: all at 0)")
+    ap.add_argument(
+        "--spread", type=float, default=0.0, help="seconds over which the flows start (default 0: all at 0)"
+    )
     ap.add_argument("-o", "--output", default="-", help="output CSV path ('-' = stdout)")
     a = ap.parse_args(argv)
     if a.spread < 0:

@@ -43,19 +43,28 @@ def test_docs_list_every_parameter_as_the_code_has_it() -> None:
     text = MODEL_DOC.read_text()
     start = text.index("<!-- parameters: generated")
     table = text[text.index("\n", start) + 1 : text.index("<!-- end of parameters -->")]
-    assert table == calibration_markdown(), "docs/model.md's parameter table is stale: regenerate it from calibration_markdown()"
+    assert table == calibration_markdown(), (
+        "docs/model.md's parameter table is stale: regenerate it from calibration_markdown()"
+    )
 
 
 @pytest.mark.parametrize(
     ("group", "name", "value", "message"),
     [
         ("compression", "weight", 0.0, "compression.weight: 0.0 must be more than 0 (share weight)"),
-        ("cpu", "receive_cycles_per_byte", float("nan"), "cpu.receive_cycles_per_byte: nan is not a finite number (cycles/byte)"),
+        (
+            "cpu",
+            "receive_cycles_per_byte",
+            float("nan"),
+            "cpu.receive_cycles_per_byte: nan is not a finite number (cycles/byte)",
+        ),
         ("migration", "setup_s", -1.0, "migration.setup_s: -1.0 must be 0 or more (s)"),
         ("vmq", "busy", 1.5, "vmq.busy: 1.5 must be at most 1 (share of a core)"),
     ],
 )
-def test_a_calibration_with_a_value_no_model_can_take_is_refused_in_one_line(group: str, name: str, value: float, message: str) -> None:
+def test_a_calibration_with_a_value_no_model_can_take_is_refused_in_one_line(
+    group: str, name: str, value: float, message: str
+) -> None:
     """Issue 15: the core never sees it (a zero weight once reached the engine's assertions)."""
     calibration = Calibration()
     with pytest.raises(InputError) as caught:

@@ -331,7 +331,10 @@ def test_simulate_says_a_files_variants_are_not_simulated(cli: Invoke, write: Wr
 
 def test_flows_prints_its_summary_beside_a_json_file(cli: Invoke, write: WriteFile, tmp_path: Path) -> None:
     """--json FILE writes the file and still says what happened; only --json - keeps stdout for the JSON."""
-    scenario = write("s.yaml", "name: s\nhosts:\n  - {name: hv1, nics: [{name: nic1, speed: 10Gbps}]}\n  - {name: hv2, nics: [{name: nic1, speed: 10Gbps}]}\ncables: [{a: hv1/nic1, b: hv2/nic1}]\n")
+    scenario = write(
+        "s.yaml",
+        "name: s\nhosts:\n  - {name: hv1, nics: [{name: nic1, speed: 10Gbps}]}\n  - {name: hv2, nics: [{name: nic1, speed: 10Gbps}]}\ncables: [{a: hv1/nic1, b: hv2/nic1}]\n",
+    )
     matrix = write("m.csv", "src,dst,bytes,start_s\nhv1,hv2,1000000000,0\n")
     result = cli("flows", scenario, matrix, "--json", tmp_path / "ends.json")
     assert result.exit_code == 0 and "1 flow, 1 completed" in result.stdout

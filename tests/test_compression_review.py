@@ -26,7 +26,14 @@ def duration(option: MigrationOption, speed_bps: float, busy: bool = False) -> f
     )
     others = tuple(
         base.vms[0].model_copy(
-            update={"name": f"busy{i}", "memory": 2**30, "populated": 2**30, "working_set": 2**30, "vcpus": 4, "cpu_load": 1.0}
+            update={
+                "name": f"busy{i}",
+                "memory": 2**30,
+                "populated": 2**30,
+                "working_set": 2**30,
+                "vcpus": 4,
+                "cpu_load": 1.0,
+            }
         )
         for i in range(3 if busy else 0)
     )

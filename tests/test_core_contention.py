@@ -49,7 +49,9 @@ def busy_cores(results: Results, host: str) -> int:
     return sum(1 for c in results.cores if c.host == host and c.busy.peak() > 0)
 
 
-MIGRATION = "vms: [{name: vm1, host: hv1, vcpus: 4, memory: 32GiB}]\nevents: [{at: 0s, action: migrate, target: vm1, to: hv2}]"
+MIGRATION = (
+    "vms: [{name: vm1, host: hv1, vcpus: 4, memory: 32GiB}]\nevents: [{at: 0s, action: migrate, target: vm1, to: hv2}]"
+)
 
 
 def test_an_smb_migration_over_two_nics_is_slower_with_their_rss_on_the_same_cores() -> None:

@@ -161,7 +161,9 @@ def test_only_a_single_queue_on_a_vmq_nic_with_dynamic_vmq_can_move() -> None:
     on a 10 Gbps NIC keep their spread)."""
 
     def queue_cores(nic: str, vcpus: int = 1) -> tuple[int, ...]:
-        text = (SCENARIO % {"dynamic": "true"} + "  - {from: hv1, to: vm-a, size: 1GB}\n").replace("{name: nic1, speed: 10Gbps, dynamic_vmq: true}", nic)
+        text = (SCENARIO % {"dynamic": "true"} + "  - {from: hv1, to: vm-a, size: 1GB}\n").replace(
+            "{name: nic1, speed: 10Gbps, dynamic_vmq: true}", nic
+        )
         text = text.replace("{name: vm-a, host: hv2,", f"{{name: vm-a, host: hv2, vcpus: {vcpus},")
         s = parse_scenario(text)
         names: list[str] = []

@@ -62,7 +62,11 @@ def teamed_clusters(draw: st.DrawFn) -> tuple[str, float, int]:
     drain_at = draw(st.integers(0, 5))
     yaml = (
         "name: random\nhosts:\n" + "\n".join(hosts) + "\nswitches: [{name: sw, ports: 48, port_speed: 25Gbps}]\n"
-        "cables:\n" + "\n".join(cables) + "\nvms:\n" + "\n".join(vms) + "\n"
+        "cables:\n"
+        + "\n".join(cables)
+        + "\nvms:\n"
+        + "\n".join(vms)
+        + "\n"
         + ("traffic:\n" + "\n".join(flows) + "\n" if flows else "")
         + f"events:\n  - {{at: {drain_at}s, action: drain, target: hv1}}\n"
     )
@@ -99,7 +103,9 @@ def one_nic_clusters(draw: st.DrawFn) -> tuple[str, list[tuple[str, int]]]:
         a, b = draw(st.permutations([f"hv{i}" for i in range(1, 5)]))[:2]
         size = draw(st.integers(1, 3000)) * 1_000_000
         start = draw(st.integers(0, 300)) / 100
-        flows.append(f"  - {{from: {a}, to: {b}, size: {size}B, connections: {draw(st.integers(1, 3))}, start: {start}s}}")
+        flows.append(
+            f"  - {{from: {a}, to: {b}, size: {size}B, connections: {draw(st.integers(1, 3))}, start: {start}s}}"
+        )
         sent.append((a, size))
     yaml = (
         f"name: one NIC each\nhosts:\n{hosts}\nswitches: [{{name: sw, ports: 8, port_speed: 10Gbps}}]\n"

@@ -30,7 +30,9 @@ def four_hosts() -> Scenario:
     Their cores are 6 GHz on the high-performance plan, so that the link, not
     the receiving core, limits a stream (the CPU model is tested elsewhere).
     """
-    text = re.sub(r"(?m)^- name: (hv\d+)$", r"- name: \1\n  cpu: {ghz: 6}\n  power_plan: high_performance", star(4, "10Gbps"))
+    text = re.sub(
+        r"(?m)^- name: (hv\d+)$", r"- name: \1\n  cpu: {ghz: 6}\n  power_plan: high_performance", star(4, "10Gbps")
+    )
     return parse_scenario(text + "vms: [{name: vm1, host: hv4, memory: 1GiB}]\n")
 
 

@@ -186,7 +186,9 @@ def test_a_spine_too_small_for_jumbo_frames_black_holes_only_the_flows_hashed_on
     to hv3 over both spines: those on spine1 complete, those on spine2 are black-holed from the
     start, and the warning names spine2."""
     text = leaf_spine(hosts=4, nic="10Gbps", leaves=2, spines=2, uplink="40Gbps")
-    text = text.replace("name: spine2", "name: spine2, mtu: 1500").replace("speed: 10Gbps}", "speed: 10Gbps, mtu: 9000}")
+    text = text.replace("name: spine2", "name: spine2, mtu: 1500").replace(
+        "speed: 10Gbps}", "speed: 10Gbps, mtu: 9000}"
+    )
     text += "traffic: [{name: t, from: hv1, to: hv3, size: 8GB, connections: 8}]\n"
     scenario = parse_scenario(text)
     first, second = route_mtus(scenario, "hv1/nic1", "hv3/nic1")
@@ -224,7 +226,6 @@ def test_a_switch_mtu_is_576_to_9216(mtu: int) -> None:
         two_hosts(1500, 1500, switch=f"{{name: tor1, mtu: {mtu}}}")
 
 
-
 def test_simulate_prints_the_warning_after_the_tables(cli: Invoke, write: WriteFile) -> None:
     """The terminal shows `warning: ...` under the summary line; the JSON lists it in `warnings`."""
     path = write("mtu.yaml", two_hosts_yaml(9000, 9000, switch="{name: tor1, mtu: 1500}"))
@@ -235,4 +236,7 @@ def test_simulate_prints_the_warning_after_the_tables(cli: Invoke, write: WriteF
     after = result.stdout.split(summary_line, 1)[1]
     assert "\nwarning: hv1/nic1 → hv2/nic1: both NICs use MTU 9000 but switch tor1 carries at most 1500" in after
     document = json.loads(cli("simulate", path, "--json", "-").stdout)
-    assert [w.split(":")[0] for w in document["warnings"]] == ["hv1/nic1 → hv2/nic1", "traffic hv1 → hv2 never completes"]
+    assert [w.split(":")[0] for w in document["warnings"]] == [
+        "hv1/nic1 → hv2/nic1",
+        "traffic hv1 → hv2 never completes",
+    ]

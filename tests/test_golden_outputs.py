@@ -42,6 +42,7 @@ RELATIVE = 1e-12
 #: Fields that measure the machine, not the network.
 UNSTABLE = {"wall_s"}
 
+
 def _strip(document: Any) -> Any:
     if isinstance(document, dict):
         return {k: _strip(v) for k, v in document.items() if k not in UNSTABLE}
@@ -49,10 +50,13 @@ def _strip(document: Any) -> Any:
         return [_strip(v) for v in document]
     return document
 
+
 def _differences(expected: Any, actual: Any, where: str = "$") -> list[str]:
     """Where `actual` differs from `expected`: numbers beyond RELATIVE, anything else at all."""
-    if isinstance(expected, bool) or isinstance(actual, bool) or not (
-        isinstance(expected, (int, float)) and isinstance(actual, (int, float))
+    if (
+        isinstance(expected, bool)
+        or isinstance(actual, bool)
+        or not (isinstance(expected, (int, float)) and isinstance(actual, (int, float)))
     ):
         if type(expected) is not type(actual):
             return [f"{where}: {expected!r} became {actual!r}"]
@@ -76,6 +80,7 @@ def _differences(expected: Any, actual: Any, where: str = "$") -> list[str]:
         return []
     return [] if expected == actual else [f"{where}: {expected!r} became {actual!r}"]
 
+
 def _steps(series: dict[str, Any]) -> list[tuple[float, float]]:
     """A change-point series (docs/output.md) without the points that move its value by no more
     than RELATIVE of its largest value: rounding in the last digits, which adds or removes a
@@ -88,10 +93,14 @@ def _steps(series: dict[str, Any]) -> list[tuple[float, float]]:
         kept.append((t, v))
     return kept
 
+
 def _series_differences(expected: dict[str, Any], actual: dict[str, Any], where: str) -> list[str]:
     """Two change-point series as the step functions they are (and their other keys as usual)."""
-    found = _differences({k: v for k, v in expected.items() if k not in ("t_s", "values")},
-                         {k: v for k, v in actual.items() if k not in ("t_s", "values")}, where)
+    found = _differences(
+        {k: v for k, v in expected.items() if k not in ("t_s", "values")},
+        {k: v for k, v in actual.items() if k not in ("t_s", "values")},
+        where,
+    )
     old, new = _steps(expected), _steps(actual)
     if len(old) != len(new):
         return found + [f"{where}: {len(old)} steps became {len(new)}"]
@@ -102,6 +111,7 @@ def _series_differences(expected: dict[str, Any], actual: dict[str, Any], where:
         if abs(v0 - v1) > RELATIVE * max(scale, 1e-300):
             found.append(f"{where}: step {i} (at {t0!r} s) {v0!r} became {v1!r}")
     return found
+
 
 def check(request: pytest.FixtureRequest, name: str, document: Any) -> None:
     """Compares `document` with golden/outputs/NAME.json, or rewrites it with --update-golden."""
@@ -118,9 +128,11 @@ def check(request: pytest.FixtureRequest, name: str, document: Any) -> None:
         shown = "\n".join(found[:20]) + (f"\n... and {len(found) - 20} more" if len(found) > 20 else "")
         pytest.fail(f"{name}: hvnet's answer changed ({len(found)} differences):\n{shown}", pytrace=False)
 
+
 # --- built-in examples and commands -------------------------------------------------------------
 
 EXAMPLE_FILES = sorted(p.relative_to(EXAMPLES) for p in EXAMPLES.rglob("*.yaml"))
+
 
 @pytest.mark.parametrize("example", EXAMPLE_FILES, ids=str)
 def test_every_example_simulates_as_recorded(request: pytest.FixtureRequest, example: Path) -> None:
@@ -128,11 +140,14 @@ def test_every_example_simulates_as_recorded(request: pytest.FixtureRequest, exa
     results = simulate(parse_scenario(path.read_text(), str(path)), filename=str(path))
     check(request, "simulate-" + str(example.with_suffix("")).replace("/", "-"), results.model_dump(mode="json"))
 
+
 def test_the_demo_compares_as_recorded(request: pytest.FixtureRequest) -> None:
     check(request, "demo", comparison_document(run_demo()))
 
+
 def test_validate_predicts_as_recorded(request: pytest.FixtureRequest) -> None:
     check(request, "validate", [c.to_json() for c in run_validation()])
+
 
 def test_a_predicted_ntttcp_run_is_as_recorded(request: pytest.FixtureRequest) -> None:
     path = EXAMPLES / "validation" / "c9-set.yaml"
@@ -141,12 +156,19 @@ def test_a_predicted_ntttcp_run_is_as_recorded(request: pytest.FixtureRequest) -
     run = run_ntttcp(scenario, vms[0], vms[1], threads=8, seconds=15.0)
     check(request, "ntttcp-c9-set", dataclasses.asdict(run))
 
+
 def test_a_traffic_matrix_runs_as_recorded(request: pytest.FixtureRequest, tmp_path: Path) -> None:
     scenario = parse_scenario(_star(4), "star.yaml")
     matrix = tmp_path / "matrix.csv"
-    rows = [f"hv{a},hv{b},{((a * 7 + b * 3) % 5 + 1) * 10**9},{(a + b) % 3}" for a in range(1, 5) for b in range(1, 5) if a != b]
+    rows = [
+        f"hv{a},hv{b},{((a * 7 + b * 3) % 5 + 1) * 10**9},{(a + b) % 3}"
+        for a in range(1, 5)
+        for b in range(1, 5)
+        if a != b
+    ]
     matrix.write_text("src,dst,bytes,start_s\n" + "\n".join(rows) + "\n")
     check(request, "flows-star", run_flows(scenario, read_flows(matrix, scenario), matrix).to_json())
+
 
 def _star(hosts: int) -> str:
     lines = ["name: star", "hosts:"]
@@ -155,11 +177,15 @@ def _star(hosts: int) -> str:
     lines += [f"  - {{a: hv{i}/nic1, b: sw/{i}}}" for i in range(1, hosts + 1)]
     return "\n".join(lines) + "\n"
 
+
 # --- generated designs: every team mode and algorithm, with failures ------------------------------
 
-TEAMS = [("lbfo", mode, lb) for mode in ("switch_independent", "static", "lacp") for lb in (
-    "transport_ports", "ip_addresses", "mac_addresses", "hyperv_port", "dynamic"
-)] + [("set", "switch_independent", lb) for lb in ("hyperv_port", "dynamic")]
+TEAMS = [
+    ("lbfo", mode, lb)
+    for mode in ("switch_independent", "static", "lacp")
+    for lb in ("transport_ports", "ip_addresses", "mac_addresses", "hyperv_port", "dynamic")
+] + [("set", "switch_independent", lb) for lb in ("hyperv_port", "dynamic")]
+
 
 def _team_yaml(kind: str, mode: str, balancing: str) -> str:
     if balancing in ("transport_ports", "ip_addresses", "mac_addresses"):
@@ -207,10 +233,14 @@ events:
   - {{at: 8s, action: migrate, target: vm2, to: hv2}}
 """
 
+
 @pytest.mark.parametrize(("kind", "mode", "balancing"), TEAMS, ids=lambda v: str(v))
-def test_every_team_design_runs_as_recorded(request: pytest.FixtureRequest, kind: str, mode: str, balancing: str) -> None:
+def test_every_team_design_runs_as_recorded(
+    request: pytest.FixtureRequest, kind: str, mode: str, balancing: str
+) -> None:
     scenario = parse_scenario(_team_yaml(kind, mode, balancing), "team.yaml")
     check(request, f"team-{kind}-{mode}-{balancing}", simulate(scenario).model_dump(mode="json"))
+
 
 LEAF_SPINE = """name: leaf-spine with a switch failure
 hosts:
@@ -247,10 +277,15 @@ events:
   - {at: 6s, action: cable_down, target: hv1/nic1}
 """
 
+
 def test_a_leaf_spine_fabric_with_a_switch_failure_runs_as_recorded(request: pytest.FixtureRequest) -> None:
-    check(request, "leaf-spine-failures", simulate(parse_scenario(LEAF_SPINE, "leaf-spine.yaml")).model_dump(mode="json"))
+    check(
+        request, "leaf-spine-failures", simulate(parse_scenario(LEAF_SPINE, "leaf-spine.yaml")).model_dump(mode="json")
+    )
+
 
 TRANSPORTS = ("tcp_ip", "compression", "smb", "smb_direct")
+
 
 def _migration_yaml(transport: str) -> str:
     host = """
@@ -290,9 +325,11 @@ events:
   - {{at: 20s, action: nic_up, target: hv2/nic2}}
 """
 
+
 @pytest.mark.parametrize("transport", TRANSPORTS)
 def test_every_transport_drains_as_recorded(request: pytest.FixtureRequest, transport: str) -> None:
     scenario = parse_scenario(_migration_yaml(transport), "drain.yaml")
     check(request, f"drain-{transport}", simulate(scenario).model_dump(mode="json"))
+
 
 CASES: dict[str, Callable[..., None]] = {}

@@ -212,7 +212,14 @@ def test_smb_carries_on_over_the_other_nic_when_one_fails() -> None:
     assert both.end_s is not None and one.end_s is not None
     # The set-up, 1 s at both NICs' rate, then the rest of 8 GiB (and the device state) at one NIC's.
     moved_by_1s = 2 * RATE * 1.0
-    expected = SETUP + 1.0 + (8 * GiB - moved_by_1s) / RATE + 8 * GiB / PREPARE + 32 * MiB * (1 / RATE + 1 / PREPARE) + SWITCHOVER
+    expected = (
+        SETUP
+        + 1.0
+        + (8 * GiB - moved_by_1s) / RATE
+        + 8 * GiB / PREPARE
+        + 32 * MiB * (1 / RATE + 1 / PREPARE)
+        + SWITCHOVER
+    )
     assert one.end_s == pytest.approx(expected, rel=1e-6)
     assert one.end_s > both.end_s
 
@@ -224,7 +231,9 @@ def test_deep_c_states_lengthen_the_switch_over_and_nothing_else() -> None:
     exchanges × 2 × (82 − 1) µs, and so is the migration."""
     vm, event = "  - {name: vm1, host: hv1, memory: 4GiB}\n", "  - {at: 0s, action: migrate, target: vm1, to: hv2}\n"
     (deep,) = run(vm, event).migrations
-    awake = (HOSTS % {"option": "tcp_ip", "simultaneous": 2}).replace("cpu: {ghz: 6}", "cpu: {ghz: 6, deepest_c_state: c1}")
+    awake = (HOSTS % {"option": "tcp_ip", "simultaneous": 2}).replace(
+        "cpu: {ghz: 6}", "cpu: {ghz: 6, deepest_c_state: c1}"
+    )
     (shallow,) = simulate(parse_scenario(awake + "vms:\n" + vm + "events:\n" + event)).migrations
     saved = MigrationParameters().switchover_exchanges * 2 * (82e-6 - 1e-6)
     assert deep.blackout_s is not None and shallow.blackout_s is not None
@@ -243,7 +252,9 @@ def test_one_host_with_deep_c_states_pays_its_own_wake_only() -> None:
     scenario = parse_scenario(text + "vms:\n  - {name: vm1, host: hv1, memory: 1GiB}\n")
     parameters = MigrationParameters()
     expected = parameters.switchover_exchanges * (parameters.exchange_round_trip_s + 82e-6 + 1e-6)
-    assert parameters.switchover_s(scenario.host("hv1"), scenario.host("hv2"), CpuParameters()) == pytest.approx(expected)
+    assert parameters.switchover_s(scenario.host("hv1"), scenario.host("hv2"), CpuParameters()) == pytest.approx(
+        expected
+    )
 
 
 def test_many_smb_migrations_keep_their_source_ports_in_the_dynamic_range() -> None:
@@ -255,9 +266,13 @@ def test_many_smb_migrations_keep_their_source_ports_in_the_dynamic_range() -> N
     )
     vms = "".join(f"  - {{name: vm{i}, host: hv1, memory: 64MiB}}\n" for i in range(64))
     text = (
-        "name: many\nhosts:\n" + host % "hv1" + host % "hv2"
+        "name: many\nhosts:\n"
+        + host % "hv1"
+        + host % "hv2"
         + "cables:\n  - {a: hv1/nic1, b: hv2/nic1}\n  - {a: hv1/nic2, b: hv2/nic2}\n"
-        + "vms:\n" + vms + "events:\n  - {at: 0s, action: drain, target: hv1}\n"
+        + "vms:\n"
+        + vms
+        + "events:\n  - {at: 0s, action: drain, target: hv1}\n"
     )
     results = simulate(parse_scenario(text))
     assert len(results.migrations) == 64 and all(m.end_s is not None for m in results.migrations)
@@ -270,11 +285,14 @@ def test_smbs_connections_per_interface_are_the_calibrations() -> None:
 
     from hvnet.calibration import Calibration
 
-    text = SMB_HOSTS % {"hosts": "".join(
-        "  - name: %s\n    cpu: {ghz: 6}\n    power_plan: high_performance\n    live_migration: {option: smb}\n"
-        "    nics:\n      - {name: nic1, speed: 10Gbps, rss_queues: 4}\n"
-        "      - {name: nic2, speed: 10Gbps, rss_queues: 4, rss_base_core: 4}\n" % name for name in ("hv1", "hv2")
-    )}
+    text = SMB_HOSTS % {
+        "hosts": "".join(
+            "  - name: %s\n    cpu: {ghz: 6}\n    power_plan: high_performance\n    live_migration: {option: smb}\n"
+            "    nics:\n      - {name: nic1, speed: 10Gbps, rss_queues: 4}\n"
+            "      - {name: nic2, speed: 10Gbps, rss_queues: 4, rss_base_core: 4}\n" % name
+            for name in ("hv1", "hv2")
+        )
+    }
     calibration = Calibration()
     one = dataclasses.replace(calibration, smb=dataclasses.replace(calibration.smb, connections_per_rss_interface=1))
     default, single = simulate(parse_scenario(text)), simulate(parse_scenario(text), calibration=one)
@@ -291,6 +309,7 @@ def test_smb_over_two_team_interfaces_uses_both() -> None:
     each (8 in all), each team's placed by its own rules from its own interface. Switch independent with
     address hashing receives on each team's primary: two members' worth, twice what one team interface
     alone receives (issue 16, item 5; it was refused as not simulated)."""
+
     def scenario(teams: int) -> str:
         host = (
             "  - name: %s\n    cpu: {ghz: 6}\n    power_plan: high_performance\n    live_migration: {option: smb}\n"
@@ -299,7 +318,10 @@ def test_smb_over_two_team_interfaces_uses_both() -> None:
         ) + ("      - {name: team2, members: [nic3, nic4], load_balancing: address_hash}\n" if teams == 2 else "")
         cables = "".join(f"  - {{a: hv1/nic{n}, b: hv2/nic{n}}}\n" for n in range(1, 5))
         return (
-            "name: two teams\nhosts:\n" + "".join(host % h for h in ("hv1", "hv2")) + "cables:\n" + cables
+            "name: two teams\nhosts:\n"
+            + "".join(host % h for h in ("hv1", "hv2"))
+            + "cables:\n"
+            + cables
             + "vms:\n  - {name: vm1, host: hv1, memory: 8GiB}\nevents:\n  - {at: 0s, action: migrate, target: vm1, to: hv2}\n"
         )
 

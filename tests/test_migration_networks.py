@@ -98,8 +98,14 @@ def test_no_common_network_is_refused_with_both_lists() -> None:
 @pytest.mark.parametrize(
     ("networks", "expected"),
     [
-        ("[nic9]", "hosts[0].live_migration.networks[0]: unknown interface 'nic9'; hv1 has NICs: nic1, nic2, nic3; teams: team1"),
-        ("[nic1]", "hosts[0].live_migration.networks[0]: 'nic1' is a member of team team1; live migration uses the team: list team1"),
+        (
+            "[nic9]",
+            "hosts[0].live_migration.networks[0]: unknown interface 'nic9'; hv1 has NICs: nic1, nic2, nic3; teams: team1",
+        ),
+        (
+            "[nic1]",
+            "hosts[0].live_migration.networks[0]: 'nic1' is a member of team team1; live migration uses the team: list team1",
+        ),
     ],
 )
 def test_a_network_that_is_not_an_interface_of_the_host_is_refused(networks: str, expected: str) -> None:
@@ -149,7 +155,9 @@ def test_smb_direct_over_a_set_team_uses_every_member_at_line_rate() -> None:
 
 
 def test_smb_direct_is_refused_on_an_lbfo_team() -> None:
-    with pytest.raises(ScenarioError, match="SMB Direct is refused on an LBFO team .hv1's team1.: an LBFO team gives no RDMA"):
+    with pytest.raises(
+        ScenarioError, match="SMB Direct is refused on an LBFO team .hv1's team1.: an LBFO team gives no RDMA"
+    ):
         run(option="smb", rdma=True)
 
 
@@ -193,7 +201,9 @@ def test_the_smb_direct_option_without_rdma_nics_is_refused_where_it_is_written(
 
 
 def test_the_smb_direct_option_with_rdma_only_in_an_lbfo_team_is_refused() -> None:
-    with pytest.raises(ScenarioError, match=r"smb_direct needs RDMA, but its RDMA NICs \(nic1 and nic2\) are in an LBFO team"):
+    with pytest.raises(
+        ScenarioError, match=r"smb_direct needs RDMA, but its RDMA NICs \(nic1 and nic2\) are in an LBFO team"
+    ):
         parse_scenario(cluster(option="smb_direct", rdma=True), "cluster.yaml")
 
 
@@ -202,7 +212,9 @@ def test_the_smb_direct_option_needs_rdma_on_the_destination_too() -> None:
     text = cluster(option="smb_direct", team=SET, rdma=True)
     hv2 = text.index("- name: hv2")
     text = text[:hv2] + text[hv2:].replace("rdma: true", "rdma: false").replace("option: smb_direct", "option: smb")
-    with pytest.raises(ScenarioError, match="hv1 asks for smb_direct, but hv1 and hv2 do not both have an RDMA interface"):
+    with pytest.raises(
+        ScenarioError, match="hv1 asks for smb_direct, but hv1 and hv2 do not both have an RDMA interface"
+    ):
         simulate(parse_scenario(text))
 
 
@@ -219,7 +231,10 @@ def test_a_destination_without_the_setting_takes_the_migration_on_any_interface(
     migration arrives on the first of hv2's interfaces a cable path joins (its first NIC)."""
     text = cluster(extra=(", networks: [team1]", ""))
     hv2 = text.index("- name: hv2")
-    text = text[:hv2] + text[hv2:].replace("    teams: [{name: team1, members: [nic1, nic2], mode: switch_independent, load_balancing: dynamic}]\n", "    teams: []\n")
+    text = text[:hv2] + text[hv2:].replace(
+        "    teams: [{name: team1, members: [nic1, nic2], mode: switch_independent, load_balancing: dynamic}]\n",
+        "    teams: []\n",
+    )
     results = simulate(parse_scenario(text))
     assert nics_used(results, "hv2") == {"nic1"}
 

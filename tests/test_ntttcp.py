@@ -132,7 +132,9 @@ def test_the_report_reads_like_ntttcp() -> None:
     text = format_ntttcp(run)
     for heading in ("Thread  Time(s) Throughput(KB/s) Avg B / Compl", "#####  Totals:  #####", "Cycles/Byte"):
         assert heading in text
-    total_line = text.splitlines()[text.splitlines().index("================ =========== ============== ================") + 1]
+    total_line = text.splitlines()[
+        text.splitlines().index("================ =========== ============== ================") + 1
+    ]
     assert float(total_line.split()[0]) == pytest.approx(run.total_bytes / MEG, rel=1e-6)
 
 

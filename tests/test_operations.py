@@ -161,16 +161,37 @@ def test_the_terminal_table_shows_the_window_and_each_node() -> None:
 @pytest.mark.parametrize(
     ("event", "expected"),
     [
-        ("{at: 0s, action: drain, target: hv9}", "events[0].target: 'hv9' is not a host of the scenario; hosts: hv1, hv2, hv3"),
+        (
+            "{at: 0s, action: drain, target: hv9}",
+            "events[0].target: 'hv9' is not a host of the scenario; hosts: hv1, hv2, hv3",
+        ),
         ("{at: 0s, action: drain, target: vm1}", "events[0].target: 'vm1' is a VM; drain empties a host"),
         ("{at: 0s, action: drain}", "events[0].target: drain needs a target (a host)"),
         ("{at: 0s, action: rolling_update}", "events[0].patch_time: rolling_update needs patch_time"),
-        ("{at: 0s, action: rolling_update, patch_time: 1min, nodes: [hv1, hv7]}", "events[0].nodes[1]: 'hv7' is not a host"),
-        ("{at: 0s, action: rolling_update, patch_time: 1min, nodes: [hv1, hv1]}", "events[0].nodes[1]: hv1 is listed twice"),
-        ("{at: 0s, action: rolling_update, patch_time: 1min, target: hv1}", "events[0].target: rolling_update takes nodes"),
-        ("{at: 0s, action: nic_down, target: hv1/nic1, placement: balanced}", "events[0].placement: only drain and rolling_update take placement"),
-        ("{at: 0s, action: drain, target: hv1, patch_time: 1min}", "events[0].patch_time: only rolling_update takes patch_time"),
-        ("{at: 0s, action: drain, target: hv1, placement: nearest}", "events[0].placement: 'nearest' is not allowed; choose one of balanced, round_robin"),
+        (
+            "{at: 0s, action: rolling_update, patch_time: 1min, nodes: [hv1, hv7]}",
+            "events[0].nodes[1]: 'hv7' is not a host",
+        ),
+        (
+            "{at: 0s, action: rolling_update, patch_time: 1min, nodes: [hv1, hv1]}",
+            "events[0].nodes[1]: hv1 is listed twice",
+        ),
+        (
+            "{at: 0s, action: rolling_update, patch_time: 1min, target: hv1}",
+            "events[0].target: rolling_update takes nodes",
+        ),
+        (
+            "{at: 0s, action: nic_down, target: hv1/nic1, placement: balanced}",
+            "events[0].placement: only drain and rolling_update take placement",
+        ),
+        (
+            "{at: 0s, action: drain, target: hv1, patch_time: 1min}",
+            "events[0].patch_time: only rolling_update takes patch_time",
+        ),
+        (
+            "{at: 0s, action: drain, target: hv1, placement: nearest}",
+            "events[0].placement: 'nearest' is not allowed; choose one of balanced, round_robin",
+        ),
     ],
 )
 def test_bad_operations_are_refused_with_the_rule(event: str, expected: str) -> None:
@@ -235,6 +256,6 @@ def test_a_migration_to_a_host_without_room_is_refused() -> None:
 def test_a_host_whose_vms_do_not_fit_its_memory_is_refused_where_it_is_written() -> None:
     with pytest.raises(ScenarioError) as raised:
         sized("  - {at: 0s, action: drain, target: hv1}\n", ("12GiB", "8GiB", "6GiB"))
-    assert (
-        "hosts[0].memory: hv1 has 12 GiB for VMs, but its VMs (vm1, vm2 and vm3) are assigned 16 GiB" in str(raised.value)
+    assert "hosts[0].memory: hv1 has 12 GiB for VMs, but its VMs (vm1, vm2 and vm3) are assigned 16 GiB" in str(
+        raised.value
     )

@@ -30,7 +30,9 @@ def test_all_lists_exactly_what_the_package_exports() -> None:
     checked = {
         alias.asname or alias.name
         for node in ast.walk(ast.parse(source))
-        if isinstance(node, ast.ImportFrom) and node.module != "__future__" and node.module not in ("importlib", "typing")
+        if isinstance(node, ast.ImportFrom)
+        and node.module != "__future__"
+        and node.module not in ("importlib", "typing")
         for alias in node.names
     }
     assert checked == set(homes)

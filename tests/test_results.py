@@ -226,6 +226,22 @@ def test_output_md_documents_the_flows_document() -> None:
 def test_every_results_field_is_mentioned_in_output_md() -> None:
     """The brief version of the check above, for any field a table might miss."""
     text = OUTPUT_DOC.read_text()
-    for model in (Results, TrafficResult, ConnectionResult, NicChoice, MigrationResult, MigrationPass, CoreSeries, VcpuSeries, AdapterSeries, NicUtilisation, TeamUtilisation, CoreUtilisation, FailureResult, RoutingChange, FlowHit):
+    for model in (
+        Results,
+        TrafficResult,
+        ConnectionResult,
+        NicChoice,
+        MigrationResult,
+        MigrationPass,
+        CoreSeries,
+        VcpuSeries,
+        AdapterSeries,
+        NicUtilisation,
+        TeamUtilisation,
+        CoreUtilisation,
+        FailureResult,
+        RoutingChange,
+        FlowHit,
+    ):
         for field in model.model_fields:
             assert f"`{field}`" in text, f"docs/output.md does not mention {model.__name__}.{field}"

@@ -148,9 +148,7 @@ def test_each_connection_gets_its_own_share() -> None:
 
 def test_a_slower_switch_port_limits_the_cable() -> None:
     """10 Gbps NICs on a switch with 1 Gbps ports: 1.25 GB takes 10 × FRAME s."""
-    results = simulate(
-        scenario("traffic: [{from: h1, to: h2, size: 1.25GB}]", switch="{name: sw, port_speed: 1Gbps}")
-    )
+    results = simulate(scenario("traffic: [{from: h1, to: h2, size: 1.25GB}]", switch="{name: sw, port_speed: 1Gbps}"))
     assert ends(results) == [pytest.approx(10 * FRAME)]
 
 
@@ -321,9 +319,7 @@ def test_a_vms_traffic_goes_through_its_vswitchs_uplink() -> None:
     but they leave hv1 on different NICs.
     """
     results = simulate(
-        parse_scenario(
-            VM_HOSTS + "traffic: [{from: vm1, to: hv2, size: 1.25GB}, {from: hv1, to: hv2, size: 1.25GB}]\n"
-        )
+        parse_scenario(VM_HOSTS + "traffic: [{from: vm1, to: hv2, size: 1.25GB}, {from: hv1, to: hv2, size: 1.25GB}]\n")
     )
     assert ends(results) == [pytest.approx(2 * FRAME), pytest.approx(2 * FRAME)]
     peak_send = {a.nic: a.send_bps.peak() for a in results.adapters if a.host == "hv1"}

@@ -107,7 +107,10 @@ def test_a_hundred_variants_on_a_local_cluster(cli: Invoke, write: WriteFile, tm
     summary = _rows(result.stdout)
     assert summary["drain time"] == ["0.84 s", "size=1GB, connections=1 (and 9 more)"]
     assert summary["stalled"] == ["0", "all variants agree"]
-    assert "100 variants on 2 Dask workers in " in result.stdout and f"{100 * len(METRICS)} rows written to {out}" in result.stdout
+    assert (
+        "100 variants on 2 Dask workers in " in result.stdout
+        and f"{100 * len(METRICS)} rows written to {out}" in result.stdout
+    )
     assert "100/100" in result.stderr, "the progress bar, finished"
 
 

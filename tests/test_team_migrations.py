@@ -41,14 +41,24 @@ HOST = """  - name: {name}
     teams: [{{name: t, kind: {kind}, members: [nic1, nic2], mode: {mode}, {balancing}}}]
     vswitches: [{{name: vs, uplink: t}}]
 """
-DESIGNS = [("lbfo", mode, lb) for mode in ("switch_independent", "static", "lacp") for lb in ("transport_ports", "hyperv_port", "dynamic")]
+DESIGNS = [
+    ("lbfo", mode, lb)
+    for mode in ("switch_independent", "static", "lacp")
+    for lb in ("transport_ports", "hyperv_port", "dynamic")
+]
 DESIGNS += [("set", "switch_independent", "hyperv_port"), ("set", "switch_independent", "dynamic")]
 ONE_MEMBER = 10e9
 
 
 def drain(kind: str, mode: str, balancing: str, migrations: int) -> Results:
-    lb = f"load_balancing: address_hash, address_hash: {balancing}" if balancing == "transport_ports" else f"load_balancing: {balancing}"
-    hosts = "".join(HOST.format(name=n, simultaneous=migrations, kind=kind, mode=mode, balancing=lb) for n in ("hv1", "hv2"))
+    lb = (
+        f"load_balancing: address_hash, address_hash: {balancing}"
+        if balancing == "transport_ports"
+        else f"load_balancing: {balancing}"
+    )
+    hosts = "".join(
+        HOST.format(name=n, simultaneous=migrations, kind=kind, mode=mode, balancing=lb) for n in ("hv1", "hv2")
+    )
     vms = "".join(f"  - {{name: vm{i}, host: hv1, vcpus: 4, memory: 16GiB, vswitch: vs}}\n" for i in range(migrations))
     return hvnet.simulate(hvnet.parse_scenario(SCENARIO.format(hosts=hosts, vms=vms), "team-migrations.yaml"))
 

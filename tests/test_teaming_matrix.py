@@ -101,9 +101,7 @@ class Team:
         return {f"{host}/nic{n}" for n in range(1, self.members + 1)}
 
 
-def scenario_text(
-    team: Team, switch_hash: SwitchHash = "transport_ports", traffic: str = "", events: str = ""
-) -> str:
+def scenario_text(team: Team, switch_hash: SwitchHash = "transport_ports", traffic: str = "", events: str = "") -> str:
     """hv1 and hv2 with `team`, vm1 and vm2, one switch; `traffic` and `events` as YAML list items."""
     lines = ["name: teaming-matrix", "hosts:"]
     for host in ("hv1", "hv2"):

@@ -69,7 +69,9 @@ def test_the_residual_beside_each_band_is_validates_rms_over_its_checks() -> Non
 
     from hvnet.validate import run_validation
 
-    errors = [c.error_pct for c in run_validation() if c.role == "check" and c.error_pct is not None and "cpu" not in c.id]
+    errors = [
+        c.error_pct for c in run_validation() if c.role == "check" and c.error_pct is not None and "cpu" not in c.id
+    ]
     expected = round(math.sqrt(sum(e * e for e in errors) / len(errors)), 1)
     found = bands(hvnet.load(EXAMPLES / "failover.yaml"))
     assert found and {b.validation_residual_pct for b in found} == {expected} and expected > 0
@@ -80,9 +82,7 @@ def test_past_twenty_migrations_the_longest_blackout_is_a_figure_in_seconds() ->
     figure is (a blackout once came out a thousand times too short here)."""
     from hvnet.uncertainty import MIGRATION_FIGURES, figures
 
-    hosts = "".join(
-        f"  - {{name: hv{h}, nics: [{{name: nic1, speed: 10Gbps}}]}}\n" for h in (1, 2)
-    )
+    hosts = "".join(f"  - {{name: hv{h}, nics: [{{name: nic1, speed: 10Gbps}}]}}\n" for h in (1, 2))
     vms = "".join(f"  - {{name: vm{i}, host: hv1, memory: 1GiB}}\n" for i in range(MIGRATION_FIGURES + 1))
     text = (
         "name: many\nhosts:\n" + hosts + "switches: [{name: sw}]\ncables:\n"

@@ -121,18 +121,34 @@ def test_parse_duration(text: str, expected: float) -> None:
         (parse_bitrate, "-1Gbps", "'-1Gbps' is negative; a bit rate cannot be negative"),
         (parse_duration, -3, "-3 is negative; a duration cannot be negative"),
         # b is a bit, B a byte: each mix-up gets a hint.
-        (parse_bytes, "10Gb", "'10Gb' is in bits, not bytes; write a size in bytes such as 10GB (b is a bit, B a byte)"),
+        (
+            parse_bytes,
+            "10Gb",
+            "'10Gb' is in bits, not bytes; write a size in bytes such as 10GB (b is a bit, B a byte)",
+        ),
         (parse_bytes, "10Gbps", "'10Gbps' is a rate, not a size; write a size such as 10GB"),
         (parse_bitrate, "10GB", "'10GB' is a size, not a bit rate; write 10Gbps, or 10GB/s for bytes per second"),
         (parse_bitrate, "10Gb", "'10Gb' is an amount of bits, not a rate; write 10Gbps"),
         (parse_bytes, "1.5B", "'1.5B' is not a whole number of bytes"),
         (parse_duration, "5m", "'5m' is ambiguous; write 5min for minutes or 5ms for milliseconds"),
         # Not text and not a number (YAML null, true, a list).
-        (parse_bitrate, None, "null is not a bit rate; write a number and a unit: bps, Kbps, Mbps, Gbps, Tbps (e.g. 10Gbps)"),
-        (parse_bytes, True, "true is not a size; write a number and a unit: B, KB, MB, GB, TB, KiB, MiB, GiB, TiB (e.g. 55GiB)"),
+        (
+            parse_bitrate,
+            None,
+            "null is not a bit rate; write a number and a unit: bps, Kbps, Mbps, Gbps, Tbps (e.g. 10Gbps)",
+        ),
+        (
+            parse_bytes,
+            True,
+            "true is not a size; write a number and a unit: B, KB, MB, GB, TB, KiB, MiB, GiB, TiB (e.g. 55GiB)",
+        ),
         (parse_duration, [1], "[1] is not a duration; write a number and a unit: ns, us, ms, s, min, h (e.g. 250ms)"),
         (parse_bitrate, "1e400Gbps", "'1e400Gbps' is too large for a bit rate"),
-        (parse_bytes, "9EB", "'9EB' is not a size; write a number and a unit: B, KB, MB, GB, TB, KiB, MiB, GiB, TiB (e.g. 55GiB)"),
+        (
+            parse_bytes,
+            "9EB",
+            "'9EB' is not a size; write a number and a unit: B, KB, MB, GB, TB, KiB, MiB, GiB, TiB (e.g. 55GiB)",
+        ),
         (parse_bytes, "10000000TB", "'10000000TB' is too large for a size"),
     ],
 )
@@ -207,8 +223,33 @@ def test_format_duration_round_trips(seconds: float) -> None:
 _NUMBERS = st.sampled_from(["10", "2.5", ".5", "1e3", "0", "7.", "12.25"])
 _SPACES = st.sampled_from(["", " ", "  "])
 _UNITS = st.sampled_from(
-    ["B", "KB", "kB", "GiB", "Gb", "b", "Gbps", "gbps", "Mb/s", "GB/s", "GBps", "Gbit/s", "ms", "µs", "μs", "us",
-     "s", "min", "h", "m", "Gbs", "sec", "iB", "TiB", "Tibps"]
+    [
+        "B",
+        "KB",
+        "kB",
+        "GiB",
+        "Gb",
+        "b",
+        "Gbps",
+        "gbps",
+        "Mb/s",
+        "GB/s",
+        "GBps",
+        "Gbit/s",
+        "ms",
+        "µs",
+        "μs",
+        "us",
+        "s",
+        "min",
+        "h",
+        "m",
+        "Gbs",
+        "sec",
+        "iB",
+        "TiB",
+        "Tibps",
+    ]
 )
 
 
@@ -218,7 +259,9 @@ def _schema_pattern(annotated: object) -> re.Pattern[str]:
     return re.compile(schema["pattern"])
 
 
-@pytest.mark.parametrize(("annotated", "parse"), [(Bytes, parse_bytes), (BitRate, parse_bitrate), (Duration, parse_duration)])
+@pytest.mark.parametrize(
+    ("annotated", "parse"), [(Bytes, parse_bytes), (BitRate, parse_bitrate), (Duration, parse_duration)]
+)
 @settings(derandomize=True)
 @given(number=_NUMBERS, space=_SPACES, unit=_UNITS)
 def test_schema_pattern_accepts_what_the_parser_accepts(
@@ -235,7 +278,15 @@ def test_schema_pattern_accepts_what_the_parser_accepts(
 
 @pytest.mark.parametrize(
     ("seconds", "shown"),
-    [(0.35, "0.35 s"), (42.1, "42.10 s"), (59.994, "59.99 s"), (185.4, "3 min 05 s"), (3599.6, "1 h 00 min"), (3725, "1 h 02 min"), (90061, "25 h 01 min")],
+    [
+        (0.35, "0.35 s"),
+        (42.1, "42.10 s"),
+        (59.994, "59.99 s"),
+        (185.4, "3 min 05 s"),
+        (3599.6, "1 h 00 min"),
+        (3725, "1 h 02 min"),
+        (90061, "25 h 01 min"),
+    ],
 )
 def test_a_table_shows_a_long_time_in_minutes_and_hours(seconds: float, shown: str) -> None:
     assert human_duration(seconds) == shown

@@ -22,7 +22,9 @@ GBPS = 1e9
 
 
 def adapter(nic: str, send: Series, team: str | None = "team1", receive: Series | None = None) -> AdapterSeries:
-    return AdapterSeries(host="hv1", nic=nic, team=team, speed_bps=10 * GBPS, send_bps=send, receive_bps=receive or Series())
+    return AdapterSeries(
+        host="hv1", nic=nic, team=team, speed_bps=10 * GBPS, send_bps=send, receive_bps=receive or Series()
+    )
 
 
 def test_half_speed_for_half_the_run() -> None:
@@ -30,9 +32,21 @@ def test_half_speed_for_half_the_run() -> None:
     half the run (p50 = 0) and at 0.5 for the other half (p90 = p99 = max = 0.5); busy 5 s;
     headroom 1 − 0.5; 5 Gbps × 5 s = 3.125 GB. Alone in its team, it carried all its bytes."""
     (send, receive) = nic_utilisation([adapter("nic1", Series(t_s=[0.0, 5.0], values=[5 * GBPS, 0.0]))], 10.0)
-    assert (send.direction, send.p50_share, send.p90_share, send.p99_share, send.max_share) == ("send", 0.0, 0.5, 0.5, 0.5)
+    assert (send.direction, send.p50_share, send.p90_share, send.p99_share, send.max_share) == (
+        "send",
+        0.0,
+        0.5,
+        0.5,
+        0.5,
+    )
     assert (send.busy_s, send.headroom_share, send.carried_bytes, send.team_share) == (5.0, 0.5, 3_125_000_000, 1.0)
-    assert (receive.direction, receive.p99_share, receive.max_share, receive.busy_s, receive.headroom_share) == ("receive", 0, 0, 0, 1)
+    assert (receive.direction, receive.p99_share, receive.max_share, receive.busy_s, receive.headroom_share) == (
+        "receive",
+        0,
+        0,
+        0,
+        1,
+    )
     assert receive.team_share is None, "the team carried nothing in that direction"
 
 
@@ -69,14 +83,23 @@ def test_a_hot_spot_is_one_member_over_70_percent_and_another_under_10(gbps: tup
     assert send.member_shares == pytest.approx([g / total if total else 0.0 for g in gbps])
     assert send.members == [f"nic{i}" for i in range(len(gbps))] and send.carried_bytes == round(total * GBPS)
     assert send.hot_spot is hot and receive.hot_spot is False
-    assert [n.team_share for n in nics if n.direction == "send"] == pytest.approx([g / total for g in gbps] if total else [None] * len(gbps))
+    assert [n.team_share for n in nics if n.direction == "send"] == pytest.approx(
+        [g / total for g in gbps] if total else [None] * len(gbps)
+    )
 
 
 def test_core_busy_for_a_quarter_of_the_run() -> None:
     """A core fully busy from 1 s to 2 s of 4 s: at 0 for 75 % of the run, so p50 = 0 and
     p90 = p99 = max = 1 (the top 25 %); busy 1 s; no headroom at p99."""
     (core,) = core_utilisation([CoreSeries(host="hv1", core=0, busy=Series(t_s=[1.0, 2.0], values=[1.0, 0.0]))], 4.0)
-    assert (core.p50_share, core.p90_share, core.p99_share, core.max_share, core.busy_s, core.headroom_share) == (0, 1, 1, 1, 1, 0)
+    assert (core.p50_share, core.p90_share, core.p99_share, core.max_share, core.busy_s, core.headroom_share) == (
+        0,
+        1,
+        1,
+        1,
+        1,
+        0,
+    )
 
 
 def failover() -> Results:
@@ -115,7 +138,10 @@ def test_the_table_caps_its_rows_and_says_how_many_more() -> None:
     lines += [f"  - {{name: h{i:02d}, nics: [{{name: nic1, speed: 10Gbps}}]}}" for i in range(12)]
     results = simulate(parse_scenario("\n".join(lines) + "\n"))
     table = utilisation_table(results)
-    assert table.row_count == UTILISATION_ROWS and table.caption == "and 4 more NIC directions, less busy (all in --json and --report)"
+    assert (
+        table.row_count == UTILISATION_ROWS
+        and table.caption == "and 4 more NIC directions, less busy (all in --json and --report)"
+    )
     assert utilisation_table(results, rows=None).row_count == 24
 
 

@@ -110,8 +110,8 @@ def test_a_path_selects_entries_by_name_or_number_and_sets_fields_the_file_leave
             "t.yaml",
             TEAMS
             + "variants:\n"
-            + "  fast: {set: \"hosts[hv2].nics[1].speed\", values: [25Gbps]}\n"
-            + "  clock: {set: \"hosts[*].cpu.ghz\", values: [3.5]}\n",
+            + '  fast: {set: "hosts[hv2].nics[1].speed", values: [25Gbps]}\n'
+            + '  clock: {set: "hosts[*].cpu.ghz", values: [3.5]}\n',
         )
     )
     (variant,) = variants
@@ -124,7 +124,7 @@ def test_a_path_selects_entries_by_name_or_number_and_sets_fields_the_file_leave
 
 def test_a_value_can_be_a_mapping_and_its_name_is_compact_json(write: WriteFile) -> None:
     variants = load_variants(
-        write("t.yaml", TEAMS + "variants:\n  cpu: {set: \"hosts[*].cpu\", values: [{ghz: 2}, {ghz: 3, smt: false}]}\n")
+        write("t.yaml", TEAMS + 'variants:\n  cpu: {set: "hosts[*].cpu", values: [{ghz: 2}, {ghz: 3, smt: false}]}\n')
     )
     assert [v.name for v in variants] == ['cpu={"ghz":2}', 'cpu={"ghz":3,"smt":false}']
     assert variants.scenario(list(variants)[1]).host("hv1").cpu.smt is False
@@ -133,7 +133,7 @@ def test_a_value_can_be_a_mapping_and_its_name_is_compact_json(write: WriteFile)
 def test_a_file_without_variants_is_one_variant_and_simulate_runs_the_base_design(write: WriteFile) -> None:
     plain = load_variants(write("plain.yaml", TEAMS))
     assert [v.name for v in plain] == ["base"] and plain.axes == ()
-    with_axes = write("axes.yaml", TEAMS + "variants:\n  jumbo: {set: \"hosts[*].nics[*].mtu\", values: [9000]}\n")
+    with_axes = write("axes.yaml", TEAMS + 'variants:\n  jumbo: {set: "hosts[*].nics[*].mtu", values: [9000]}\n')
     assert load_scenario(with_axes) == load_scenario(write("plain.yaml", TEAMS)), "variants: is not the design"
 
 
@@ -156,7 +156,7 @@ TOO_MANY += "  b: {set: name, values: [" + ", ".join(f"b{i}" for i in range(100)
     ("axes", "expected"),
     [
         pytest.param(
-            "  algorithm: {set: \"hosts[*].teams[*].load_balancing\", values: [dynamic]}\n",
+            '  algorithm: {set: "hosts[*].teams[*].load_balancing", values: [dynamic]}\n',
             "t.yaml:5: variants.algorithm.set: 'hosts[*].teams[*].load_balancing' matches nothing: "
             "the scenario has no hosts[*].teams[*]",
             id="matches-nothing",
@@ -168,7 +168,7 @@ TOO_MANY += "  b: {set: name, values: [" + ", ".join(f"b{i}" for i in range(100)
             id="value-refused",
         ),
         pytest.param(
-            "  speed: {set: \"hosts[*].nics[*].speed\", values: [10Gbs]}\n",
+            '  speed: {set: "hosts[*].nics[*].speed", values: [10Gbs]}\n',
             "t.yaml:5: variants.speed.values[0]: with '10Gbs', hosts[0].nics[0].speed: '10Gbs' is not a bit rate; "
             "write a number and a unit: bps, Kbps, Mbps, Gbps, Tbps (e.g. 10Gbps) (and 1 more)",
             id="bad-unit",
@@ -179,30 +179,30 @@ TOO_MANY += "  b: {set: name, values: [" + ", ".join(f"b{i}" for i in range(100)
             id="too-many",
         ),
         pytest.param(
-            "  bad: {set: \"hosts[*.mtu\", values: [1500]}\n",
+            '  bad: {set: "hosts[*.mtu", values: [1500]}\n',
             "t.yaml:5: variants.bad.set: 'hosts[*.mtu' is not a path; write fields joined by dots, and after a list "
             "[*] for every entry, [N] for entry N (from 0) or [name] for the entry of that name "
             "(e.g. hosts[*].nics[*].mtu)",
             id="not-a-path",
         ),
         pytest.param(
-            "  jumbo: {set: \"hosts[*].nics[*].mtu\", values: []}\n",
+            '  jumbo: {set: "hosts[*].nics[*].mtu", values: []}\n',
             "t.yaml:5: variants.jumbo.values: expected a list of one or more values, got an empty list",
             id="no-values",
         ),
         pytest.param(
-            "  jumbo: {set: \"hosts[*].nics[*].mtu\", values: [9000, 9000]}\n",
+            '  jumbo: {set: "hosts[*].nics[*].mtu", values: [9000, 9000]}\n',
             "t.yaml:5: variants.jumbo.values[1]: 9000 is listed twice (values[0]); each value makes one variant",
             id="twice",
         ),
         pytest.param(
-            "  jumbo: {set: \"hosts[*].nics[*].mtu\", value: [9000]}\n",
+            '  jumbo: {set: "hosts[*].nics[*].mtu", value: [9000]}\n',
             "t.yaml:5: variants.jumbo.value: unknown field; allowed: set, values\n"
             "t.yaml:5: variants.jumbo.values: required field is missing",
             id="misspelt",
         ),
         pytest.param(
-            "  metric: {set: \"hosts[*].nics[*].mtu\", values: [9000]}\n",
+            '  metric: {set: "hosts[*].nics[*].mtu", values: [9000]}\n',
             "t.yaml:5: variants.metric: 'metric' is reserved; name the axis otherwise (not variant, metric, value)",
             id="reserved",
         ),
@@ -239,8 +239,8 @@ def test_a_combination_refused_as_a_whole_is_reported_on_variants_by_name(cli: I
         "t.yaml",
         TEAMS
         + "variants:\n"
-        + "  kind: {set: \"hosts[hv1].teams[team1].kind\", values: [lbfo, set]}\n"
-        + "  nic2: {set: \"hosts[hv1].nics[nic2].speed\", values: [10Gbps, 25Gbps]}\n",
+        + '  kind: {set: "hosts[hv1].teams[team1].kind", values: [lbfo, set]}\n'
+        + '  nic2: {set: "hosts[hv1].nics[nic2].speed", values: [10Gbps, 25Gbps]}\n',
     )
     lines = bad_input(cli("compare", path))
     assert len(lines) == 1
@@ -334,7 +334,10 @@ def _rows(stdout: str) -> list[list[str]]:
 def test_compare_prints_one_row_per_variant_and_marks_the_best(cli: Invoke, write: WriteFile) -> None:
     result = cli("compare", write("o.yaml", OUTAGE))
     assert result.exit_code == 0, result.output
-    assert "┃ speed  ┃ repair   ┃ last transfer ┃ peak send ┃ stalled ┃ black-holed ┃           CPU ┃  (USD) ┃" in result.stdout
+    assert (
+        "┃ speed  ┃ repair   ┃ last transfer ┃ peak send ┃ stalled ┃ black-holed ┃           CPU ┃  (USD) ┃"
+        in result.stdout
+    )
     # one column per axis, then drain time, peak send, stalled, black-holed, CPU
     rows = [row[:6] for row in _rows(result.stdout)]
     assert rows == [
@@ -452,7 +455,7 @@ def test_an_axis_that_matches_nothing_after_an_earlier_one_is_reported_by_varian
         OUTAGE.split("variants:")[0]
         + "variants:\n"
         + "  traffic: {set: traffic, values: [[], [{from: hv1, to: hv2, size: 1GB}]]}\n"
-        + "  connections: {set: \"traffic[*].connections\", values: [2]}\n",
+        + '  connections: {set: "traffic[*].connections", values: [2]}\n',
     )
     variants = load_variants(path)
     first, second = variants
@@ -484,7 +487,7 @@ def test_an_axis_named_with_a_line_break_is_still_one_line(write: WriteFile) -> 
     """The fuzzer found an axis name with U+2028 split its problem over two lines (issue 15)."""
     path = write(
         "v.yaml",
-        'name: v\nhosts: [{name: hv1, nics: [{name: nic1, speed: 10Gbps}]}]\n'
+        "name: v\nhosts: [{name: hv1, nics: [{name: nic1, speed: 10Gbps}]}]\n"
         'variants:\n  "a\\u2028b": {set: "hosts[*].nics[*].speed", values: [fast]}\n',
     )
     with pytest.raises(ScenarioError) as error:

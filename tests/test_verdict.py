@@ -97,7 +97,9 @@ def test_with_requirements_the_cheapest_design_that_meets_them_wins(write: Write
     judged = verdict(run_comparison([write("tight.yaml", tight)]))
     assert judged.winner == 1 and [d.meets for d in judged.designs] == [False, True]
     assert judged.text.startswith("speed=10Gbps meets the requirements at the lowest cost: USD 10,980.00.")
-    assert f"Not meeting the requirements: speed=1Gbps (max_drain {(slow + fast) / 2:.2f} s: {slow:.2f} s)." in judged.text
+    assert (
+        f"Not meeting the requirements: speed=1Gbps (max_drain {(slow + fast) / 2:.2f} s: {slow:.2f} s)." in judged.text
+    )
 
 
 def test_no_design_meets_requirements_none_of_them_can(write: WriteFile) -> None:
@@ -136,7 +138,10 @@ def test_the_document_has_the_verdict_and_each_variants_cost_and_bottleneck(writ
     assert verdict_part["ranking"] == ["speed=10Gbps", "speed=1Gbps"] and verdict_part["requirements_stated"] is False
     variants = document["variants"]
     assert isinstance(variants, list)
-    assert [v["cost"] for v in variants] == [{"total": 5236.0, "currency": "USD"}, {"total": 10980.0, "currency": "USD"}]
+    assert [v["cost"] for v in variants] == [
+        {"total": 5236.0, "currency": "USD"},
+        {"total": 10980.0, "currency": "USD"},
+    ]
     assert [v["ended"] for v in variants] == ["traffic", "traffic"]
     assert variants[0]["bottleneck"]["text"] == "hv1 nic1 send, 100 % for 100 % of the run"
     assert variants[0]["requirements"] is None

@@ -119,4 +119,6 @@ def test_a_vm_team_over_a_host_team_is_refused_with_the_reason() -> None:
         parse_scenario(text, "cluster.yaml")
     lines = str(refused.value).splitlines()
     assert any("vms[0].team.members[0]: 'vs1' is bound to team 't1'" in line for line in lines), lines
-    assert any("vms[0].vswitch: a VM with a team sends through the team's two virtual switches" in line for line in lines)
+    assert any(
+        "vms[0].vswitch: a VM with a team sends through the team's two virtual switches" in line for line in lines
+    )

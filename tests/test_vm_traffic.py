@@ -81,7 +81,9 @@ def rate(results: Results) -> float:
 
 
 def nic_bits(results: Results) -> float:
-    return sum(a.send_bps.integral(0, results.end_s) + a.receive_bps.integral(0, results.end_s) for a in results.adapters)
+    return sum(
+        a.send_bps.integral(0, results.end_s) + a.receive_bps.integral(0, results.end_s) for a in results.adapters
+    )
 
 
 def guest_core_s(results: Results, vm: str) -> float:

@@ -1,12 +1,30 @@
 """Type stubs of the Rust core (crates/python)."""
 
+from typing_extensions import final
+
 from hvnet.lower.specs import RunSpec
+
+__all__ = [
+    "ConnectionReport",
+    "CoreError",
+    "MigrationReport",
+    "RunReport",
+    "__version__",
+    "bin_integrals",
+    "bin_means",
+    "percentiles_and_busy",
+    "rss_hash",
+    "run",
+    "scaled_points",
+    "toeplitz",
+]
 
 __version__: str
 
 class CoreError(ValueError):
     """The core refused a spec (a bug in lowering) or failed while running it."""
 
+@final
 class ConnectionReport:
     @property
     def end_s(self) -> float | None: ...
@@ -29,6 +47,7 @@ class ConnectionReport:
     @property
     def receive_core_s(self) -> float: ...
 
+@final
 class MigrationReport:
     @property
     def queued_s(self) -> float: ...
@@ -51,6 +70,7 @@ class MigrationReport:
     @property
     def cpu_core_s_destination(self) -> float: ...
 
+@final
 class RunReport:
     @property
     def connections(self) -> list[ConnectionReport]: ...
@@ -68,8 +88,9 @@ class RunReport:
 def run(spec: RunSpec) -> RunReport: ...
 def toeplitz(data: bytes, key: bytes | None = None) -> int: ...
 def rss_hash(src_ip: str, dst_ip: str, src_port: int | None = None, dst_port: int | None = None) -> int: ...
-
-def scaled_points(times: list[float], values: list[float], scale: float, rounding: float) -> tuple[list[float], list[float]]: ...
+def scaled_points(
+    times: list[float], values: list[float], scale: float, rounding: float
+) -> tuple[list[float], list[float]]: ...
 def bin_integrals(times: list[float], values: list[float], width: float, end: float, bins: int) -> list[float]: ...
 def percentiles_and_busy(
     times: list[float], values: list[float], end: float, percentiles: list[float], threshold: float

@@ -43,7 +43,17 @@ from hvnet.errors import HvnetError
 from hvnet.lower import specs
 from hvnet.units import parse_bytes
 
-__all__ = ["BYTES_PER_EVENT", "BYTES_PER_PAIR", "BYTES_PER_POINT", "Estimate", "RunTooLarge", "check", "default_limit", "estimate", "limit"]
+__all__ = [
+    "BYTES_PER_EVENT",
+    "BYTES_PER_PAIR",
+    "BYTES_PER_POINT",
+    "Estimate",
+    "RunTooLarge",
+    "check",
+    "default_limit",
+    "estimate",
+    "limit",
+]
 
 #: Measured peak bytes per recorded change point (core, report, `Results`, JSON), with margin.
 BYTES_PER_POINT = 400
@@ -134,7 +144,9 @@ def estimate(spec: specs.RunSpec) -> Estimate:
     queues = sum(1 for e in network.endpoints if e.queue_cores)
     if queues > 1 and network.dynamic_vmq is not None and network.dynamic_vmq.interval_s > 0:
         # One tick per interval while a core holds two queues in use.
-        what = f"{queues:,} dynamic VM queues rebalanced every {network.dynamic_vmq.interval_s:g} s over {_hours(horizon)}"
+        what = (
+            f"{queues:,} dynamic VM queues rebalanced every {network.dynamic_vmq.interval_s:g} s over {_hours(horizon)}"
+        )
         ticks.append((horizon / network.dynamic_vmq.interval_s, what))
     base = sum(value for value, _ in terms)
     events = base + sum(value for value, _ in ticks)
@@ -154,7 +166,10 @@ def estimate(spec: specs.RunSpec) -> Estimate:
     parts = [
         (events * BYTES_PER_EVENT, max(ticks + terms)[1]),
         (points * BYTES_PER_POINT, f"{_amount(points)} change points from {max(terms)[1]}"),
-        (pairs * BYTES_PER_PAIR, f"{running:,} connections whose rates may change at each of {_amount(changing)} events"),
+        (
+            pairs * BYTES_PER_PAIR,
+            f"{running:,} connections whose rates may change at each of {_amount(changing)} events",
+        ),
     ]
     memory = sum(value for value, _ in parts)
     what = max(parts)[1]

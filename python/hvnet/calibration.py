@@ -143,7 +143,8 @@ class TeamingParameters:
         "exact for the long timer",
     )
     rebalance_interval_s: float = _parameter(
-        1.0, "s", "assumed", "no public figure; dynamic teams rebalance on flowlet gaps", "0.1-10 s", spread=(0.1, 10.0))
+        1.0, "s", "assumed", "no public figure; dynamic teams rebalance on flowlet gaps", "0.1-10 s", spread=(0.1, 10.0)
+    )
 
 
 @dataclass(frozen=True)
@@ -170,7 +171,8 @@ class FabricParameters:
         spread=(0.05, 1.0),
     )
     bfd_multiplier: int = _parameter(
-        3, "packets", "documented", "Arista EOS and Cisco NX-OS default BFD multiplier", "exact for the default")
+        3, "packets", "documented", "Arista EOS and Cisco NX-OS default BFD multiplier", "exact for the default"
+    )
     hold_time_s: float = _parameter(
         90.0,
         "s",
@@ -191,11 +193,14 @@ class FabricParameters:
         spread=(0.05, 5.0),
     )
     stp_hello_s: float = _parameter(
-        2.0, "s", "documented", "IEEE 802.1D-2004 §17.14: Hello Time, 2 s by default", "exact for the default")
+        2.0, "s", "documented", "IEEE 802.1D-2004 §17.14: Hello Time, 2 s by default", "exact for the default"
+    )
     stp_max_age_s: float = _parameter(
-        20.0, "s", "documented", "IEEE 802.1D-2004 §17.14: Max Age, 20 s by default", "exact for the default")
+        20.0, "s", "documented", "IEEE 802.1D-2004 §17.14: Max Age, 20 s by default", "exact for the default"
+    )
     stp_forward_delay_s: float = _parameter(
-        15.0, "s", "documented", "IEEE 802.1D-2004 §17.14: Forward Delay, 15 s by default", "exact for the default")
+        15.0, "s", "documented", "IEEE 802.1D-2004 §17.14: Forward Delay, 15 s by default", "exact for the default"
+    )
 
 
 @dataclass(frozen=True)
@@ -220,14 +225,29 @@ class CpuParameters:
         fitted_on=("C2/peak",),
         spread=15.0,
     )
-    send_cycles_per_byte: float = _parameter(1.0, "cycles/byte", "assumed", "one copy of each byte, below the receive side's", "±50 %", spread=50.0)
+    send_cycles_per_byte: float = _parameter(
+        1.0, "cycles/byte", "assumed", "one copy of each byte, below the receive side's", "±50 %", spread=50.0
+    )
     send_cycles_per_segment: float = _parameter(
-        3800.0, "cycles/segment", "assumed", "the receive side's per-packet cost, paid once per large send", "±50 %", spread=50.0)
+        3800.0,
+        "cycles/segment",
+        "assumed",
+        "the receive side's per-packet cost, paid once per large send",
+        "±50 %",
+        spread=50.0,
+    )
     rsc_packets: float = _parameter(2.36, "packets", "calibrated", C1, "±15 %", fitted_on=("C1/duration",), spread=15.0)
     guest_receive_cycles_per_byte: float = _parameter(
-        1.55, "cycles/byte", "assumed", "the host's copy cost (one copy of each byte to the application)", "±15 %", spread=15.0)
+        1.55,
+        "cycles/byte",
+        "assumed",
+        "the host's copy cost (one copy of each byte to the application)",
+        "±15 %",
+        spread=15.0,
+    )
     guest_receive_cycles_per_packet: float = _parameter(
-        1646.0, "cycles/packet", "calibrated", C9, "±15 %", fitted_on=("C9/cycles-per-byte",), spread=15.0)
+        1646.0, "cycles/packet", "calibrated", C9, "±15 %", fitted_on=("C9/cycles-per-byte",), spread=15.0
+    )
     shared_queue_overhead: float = _parameter(
         0.27,
         "share of the cycles per byte, per other NIC",
@@ -239,7 +259,13 @@ class CpuParameters:
         spread=(0.21, 0.36),
     )
     rdma_cycles_per_byte: float = _parameter(
-        0.05, "cycles/byte", "assumed", f"{BEHAVIOUR}: RDMA moves data with next to no CPU (no figure given)", "0-0.2", spread=(0.0, 0.2))
+        0.05,
+        "cycles/byte",
+        "assumed",
+        f"{BEHAVIOUR}: RDMA moves data with next to no CPU (no figure given)",
+        "0-0.2",
+        spread=(0.0, 0.2),
+    )
     power_plan_factor: dict[str, float] = _parameter(
         {"high_performance": 1.0, "balanced": 0.85, "power_saver": 0.7},
         "share of the clock",
@@ -286,9 +312,12 @@ class CpuParameters:
 class VmqParameters:
     """When dynamic VMQ moves a queue (docs/model.md, "Dynamic VMQ")."""
 
-    interval_s: float = _parameter(1.0, "s", "assumed", "no public source gives Windows' figure", "0.1-10 s", spread=(0.1, 10.0))
+    interval_s: float = _parameter(
+        1.0, "s", "assumed", "no public source gives Windows' figure", "0.1-10 s", spread=(0.1, 10.0)
+    )
     busy: float = _parameter(
-        0.9, "share of a core", "assumed", "no public source gives Windows' threshold", "0.7-1.0", spread=(0.7, 1.0))
+        0.9, "share of a core", "assumed", "no public source gives Windows' threshold", "0.7-1.0", spread=(0.7, 1.0)
+    )
 
 
 @dataclass(frozen=True)
@@ -296,9 +325,21 @@ class MigrationParameters:
     """Pre-copy's stop rule and the switch-over (docs/model.md, "Live migration")."""
 
     max_passes: int = _parameter(
-        5, "passes", "assumed", f"{BEHAVIOUR}: 5 passes from 2012 R2 on, pass 1 included (unconfirmed)", "3-10", spread=(3, 10))
+        5,
+        "passes",
+        "assumed",
+        f"{BEHAVIOUR}: 5 passes from 2012 R2 on, pass 1 included (unconfirmed)",
+        "3-10",
+        spread=(3, 10),
+    )
     stop_bytes: int = _parameter(
-        64 * 2**20, "bytes", "assumed", "Microsoft's text says 'small enough'; no figure given", "16-256 MiB", spread=(16 * 2**20, 256 * 2**20))
+        64 * 2**20,
+        "bytes",
+        "assumed",
+        "Microsoft's text says 'small enough'; no figure given",
+        "16-256 MiB",
+        spread=(16 * 2**20, 256 * 2**20),
+    )
     switchover_exchanges: int = _parameter(
         268,
         "exchanges",
@@ -309,7 +350,13 @@ class MigrationParameters:
         spread=30.0,
     )
     exchange_round_trip_s: float = _parameter(
-        50e-6, "s", "assumed", "one round trip on a 10 GbE LAN whose cores are awake", "20-100 µs", spread=(20e-6, 100e-6))
+        50e-6,
+        "s",
+        "assumed",
+        "one round trip on a 10 GbE LAN whose cores are awake",
+        "20-100 µs",
+        spread=(20e-6, 100e-6),
+    )
     setup_s: float = _parameter(
         2.07,
         "s",
@@ -347,20 +394,31 @@ class SmbParameters:
     """SMB Multichannel: how many TCP connections (RDMA: SMB Direct connections) it opens per interface."""
 
     connections_per_rss_interface: int = _parameter(
-        4, "connections", "documented", f"{SMB_TUNING}: ConnectionCountPerRssNetworkInterface, default 4 (1-16)",
+        4,
+        "connections",
+        "documented",
+        f"{SMB_TUNING}: ConnectionCountPerRssNetworkInterface, default 4 (1-16)",
         "exact default; an administrator may set 1-16",
     )
     connections_per_rdma_interface: int = _parameter(
-        2, "connections", "documented", f"{SMB_TUNING}: ConnectionCountPerRdmaNetworkInterface, default 2 (1-16)",
+        2,
+        "connections",
+        "documented",
+        f"{SMB_TUNING}: ConnectionCountPerRdmaNetworkInterface, default 2 (1-16)",
         "exact default; an administrator may set 1-16",
     )
     connections_per_interface: int = _parameter(
-        1, "connections", "documented",
+        1,
+        "connections",
+        "documented",
         f"{SMB_TUNING}: ConnectionCountPerNetworkInterface, default 1 (1-16), for an interface without RSS",
         "exact default; an administrator may set 1-16",
     )
     max_connections_per_server: int = _parameter(
-        32, "connections", "documented", f"{SMB_TUNING}: MaximumConnectionCountPerServer, default 32 (1-64)",
+        32,
+        "connections",
+        "documented",
+        f"{SMB_TUNING}: MaximumConnectionCountPerServer, default 32 (1-64)",
         "exact default; an administrator may set 1-64",
     )
 
@@ -369,13 +427,31 @@ class SmbParameters:
 class CompressionParameters:
     """The Compression option's costs: no public figure here measures them."""
 
-    ratio: float = _parameter(0.5, "bytes/byte", "assumed", "an LZ-class compressor on ordinary guest memory", "0.3-0.8", spread=(0.3, 0.8))
-    zero_ratio: float = _parameter(0.01, "bytes/byte", "assumed", "zero pages compress to almost nothing", "0-0.05", spread=(0.0, 0.05))
+    ratio: float = _parameter(
+        0.5, "bytes/byte", "assumed", "an LZ-class compressor on ordinary guest memory", "0.3-0.8", spread=(0.3, 0.8)
+    )
+    zero_ratio: float = _parameter(
+        0.01, "bytes/byte", "assumed", "zero pages compress to almost nothing", "0-0.05", spread=(0.0, 0.05)
+    )
     compress_cycles_per_byte: float = _parameter(
-        6.0, "cycles/byte", "assumed", "an LZ-class compressor: about 480 MB/s per 2.9 GHz core", "3-12", spread=(3.0, 12.0))
+        6.0,
+        "cycles/byte",
+        "assumed",
+        "an LZ-class compressor: about 480 MB/s per 2.9 GHz core",
+        "3-12",
+        spread=(3.0, 12.0),
+    )
     decompress_cycles_per_byte: float = _parameter(
-        2.0, "cycles/byte", "assumed", "an LZ-class decompressor: about 1.45 GB/s per 2.9 GHz core", "1-4", spread=(1.0, 4.0))
-    zero_cycles_per_byte: float = _parameter(0.3, "cycles/byte", "assumed", "a zero page is found and skipped", "0.1-1", spread=(0.1, 1.0))
+        2.0,
+        "cycles/byte",
+        "assumed",
+        "an LZ-class decompressor: about 1.45 GB/s per 2.9 GHz core",
+        "1-4",
+        spread=(1.0, 4.0),
+    )
+    zero_cycles_per_byte: float = _parameter(
+        0.3, "cycles/byte", "assumed", "a zero page is found and skipped", "0.1-1", spread=(0.1, 1.0)
+    )
     weight: float = _parameter(
         0.1,
         "share weight",
@@ -439,7 +515,18 @@ class Calibration:
 
 #: Parameters whose 0 means nothing physical (a share weight, a count, an interval, a rate, a clock factor).
 _MORE_THAN_ZERO = frozenset(
-    {"weight", "max_passes", "interval_s", "bfd_interval_s", "bfd_multiplier", "hold_time_s", "rebalance_interval_s", "busy", "power_plan_factor", "prepare_bytes_per_s"}
+    {
+        "weight",
+        "max_passes",
+        "interval_s",
+        "bfd_interval_s",
+        "bfd_multiplier",
+        "hold_time_s",
+        "rebalance_interval_s",
+        "busy",
+        "power_plan_factor",
+        "prepare_bytes_per_s",
+    }
     | {"connections_per_rss_interface", "connections_per_rdma_interface", "connections_per_interface"}
     | {"max_connections_per_server"}
 )

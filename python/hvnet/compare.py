@@ -268,7 +268,8 @@ def comparison_document(runs: Sequence[Run]) -> dict[str, object]:
                 else {
                     "met": design.meets,
                     "evaluated": [
-                        {"name": r.name, "limit": r.limit, "figure": r.figure, "met": r.met} for r in design.requirements
+                        {"name": r.name, "limit": r.limit, "figure": r.figure, "met": r.met}
+                        for r in design.requirements
                     ],
                     "not_evaluated": list(design.not_evaluated),
                 },

@@ -44,7 +44,11 @@ def _hit(hit: FlowHit, costed: bool) -> str:
         done.append("delayed by the traffic it moved")
     else:
         if hit.blackholed_connections:
-            of = f"{hit.blackholed_connections} of {hit.connections} connections" if hit.connections > 1 else "its connection"
+            of = (
+                f"{hit.blackholed_connections} of {hit.connections} connections"
+                if hit.connections > 1
+                else "its connection"
+            )
             done.append(f"{of} black-holed {human_duration(hit.blackholed_s)}")
         if hit.moved_connections:
             done.append(f"{hit.moved_connections} moved")
@@ -57,7 +61,9 @@ def _block(failure: FailureResult) -> list[str]:
     repaired = "never repaired" if failure.repaired_s is None else f"repaired {_at(failure.repaired_s)}"
     lines = [f"{_at(failure.at_s)}  {failure.action} {failure.target}, {repaired}"]
     for change in failure.routing:
-        seen = "not seen before its repair" if change.seen_s is None else f"seen {_at(change.seen_s)} ({change.seen_by})"
+        seen = (
+            "not seen before its repair" if change.seen_s is None else f"seen {_at(change.seen_s)} ({change.seen_by})"
+        )
         around = "" if change.rerouted_s is None else f", routed around {_at(change.rerouted_s)}"
         back = "" if change.restored_s is None else f", back {_at(change.restored_s)}"
         lines.append(f"  routing: {change.link} {seen}{around}{back}")

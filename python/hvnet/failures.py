@@ -35,6 +35,7 @@ from hvnet.lower.network import NetworkModel
 from hvnet.lower.routing import Outage
 from hvnet.model import Scenario
 from hvnet.results import FailureResult, FlowHit, MigrationResult, RoutingChange
+
 if TYPE_CHECKING:
     from hvnet.readback import ConnectionOutcome, Outcomes
 
@@ -74,7 +75,9 @@ class _Failure:
         return self.at_s <= t + _SAME_S and (self.repaired_s is None or self.repaired_s > t + _SAME_S)
 
 
-def _work(scenario: Scenario, run: Outcomes, owner: Sequence[int], migrations: Sequence[MigrationResult]) -> list[_Work]:
+def _work(
+    scenario: Scenario, run: Outcomes, owner: Sequence[int], migrations: Sequence[MigrationResult]
+) -> list[_Work]:
     per_traffic: list[list[int]] = [[] for _ in scenario.traffic]
     for k, entry in enumerate(owner):
         per_traffic[entry].append(k)
@@ -225,7 +228,11 @@ def never_warnings(
     for work in _work(scenario, run, owner, migrations):
         if work.end_s is not None:
             continue
-        stalled = [k for k in work.connections if run.connections[k].end_s is None and run.connections[k].stalled_since_s is not None]
+        stalled = [
+            k
+            for k in work.connections
+            if run.connections[k].end_s is None and run.connections[k].stalled_since_s is not None
+        ]
         if not stalled:
             warnings.append(_waiting(work, run))
             continue
@@ -235,7 +242,11 @@ def never_warnings(
             for cause in _cut_by(model, run, run.connections[k], held):
                 if cause not in causes:
                     causes.append(cause)
-        of = f"{len(stalled)} of its {len(work.connections)} connections are" if len(work.connections) > 1 else "its connection is"
+        of = (
+            f"{len(stalled)} of its {len(work.connections)} connections are"
+            if len(work.connections) > 1
+            else "its connection is"
+        )
         warnings.append(
             f"{work.label} never completes: {of} black-holed from {since:.2f} s to the end of the run: "
             f"{'; '.join(causes) or 'its path is down'}; no path is left for {'them' if len(stalled) > 1 else 'it'}"
@@ -250,7 +261,9 @@ def _waiting(work: _Work, run: Outcomes) -> str:
     return f"{work.label} never completes: it moves nothing from its start to the end of the run ({run.end_s:.2f} s)"
 
 
-def _cut_by(model: NetworkModel, run: Outcomes, outcome: ConnectionOutcome, held: dict[int, list[tuple[str, float]]]) -> list[str]:
+def _cut_by(
+    model: NetworkModel, run: Outcomes, outcome: ConnectionOutcome, held: dict[int, list[tuple[str, float]]]
+) -> list[str]:
     """What holds a stalled connection's path down at the end, in words."""
     causes = []
     events = sorted({event for r in outcome.stalled_on for event in held.get(r, [])}, key=lambda e: (e[1], e[0]))

@@ -67,6 +67,7 @@ MAX_THREADS = 64
 #: The longest predicted run: a day (ntttcp runs are minutes).
 MAX_SECONDS = 86400.0
 
+
 def run_ntttcp(
     scenario: Scenario,
     sender: str,
@@ -87,7 +88,9 @@ def run_ntttcp(
     if not 1 <= threads <= MAX_THREADS:
         raise InputError("<ntttcp>", None, "threads", f"{threads} threads; give 1 to {MAX_THREADS} (ntttcp's -m)")
     if not 0 < seconds <= MAX_SECONDS:
-        raise InputError("<ntttcp>", None, "seconds", f"{seconds:g} s; give a time above 0 s and at most {MAX_SECONDS:g} s")
+        raise InputError(
+            "<ntttcp>", None, "seconds", f"{seconds:g} s; give a time above 0 s and at most {MAX_SECONDS:g} s"
+        )
     calibration = calibration or Calibration()
     cpu = calibration.cpu
     # More than the fastest link carries in the test, so a thread never runs out of

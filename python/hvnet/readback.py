@@ -76,7 +76,9 @@ class ConnectionOutcome:
         """(time, NIC it left by, NIC it arrived on) at its start and at every move; a NIC is
         None while its team had no working member."""
         names = self._names
-        return [(t, None if a is None else names[a], None if b is None else names[b]) for t, a, b in self._report.members]
+        return [
+            (t, None if a is None else names[a], None if b is None else names[b]) for t, a, b in self._report.members
+        ]
 
     @property
     def blackholed_s(self) -> float:
@@ -283,7 +285,10 @@ def vcpu_series(model: NetworkModel, run: NetworkRun) -> list[VcpuSeries]:
 def migration_results(plan: Plan, requests: list[MigrationRequest], named: Outcomes) -> list[MigrationResult]:
     """One record per migration, in the order they were asked for; its CPU cost is the
     core's count (each byte's cycles on the cores it used, compression included)."""
-    return [_record(request, outcome, move.operation) for move, request, outcome in zip(plan.moves, requests, named.migrations)]
+    return [
+        _record(request, outcome, move.operation)
+        for move, request, outcome in zip(plan.moves, requests, named.migrations)
+    ]
 
 
 def _option(request: MigrationRequest) -> str:
@@ -309,7 +314,9 @@ def _record(request: MigrationRequest, outcome: MigrationOutcome, operation: int
         passes=len(outcome.passes),
         pass_details=[MigrationPass(bytes=int(round(b)), start_s=s, end_s=e) for b, s, e in outcome.passes],
         blackout_s=outcome.blackout_s,
-        blackout_start_s=None if outcome.blackout_s is None or outcome.end_s is None else outcome.end_s - outcome.blackout_s,
+        blackout_start_s=None
+        if outcome.blackout_s is None or outcome.end_s is None
+        else outcome.end_s - outcome.blackout_s,
         peak_bps=outcome.peak_bps,
         cpu_core_s_source=outcome.cpu_core_s_source,
         cpu_core_s_destination=outcome.cpu_core_s_destination,

@@ -128,7 +128,9 @@ class Series(BaseModel):
         return step_means(self.t_s, self.values, step_s, end_s)
 
 
-def bin_integrals(times_s: Sequence[float], values: Sequence[float], width_s: float, end_s: float, bins: int) -> list[float]:
+def bin_integrals(
+    times_s: Sequence[float], values: Sequence[float], width_s: float, end_s: float, bins: int
+) -> list[float]:
     """The integral of the step function over each bin `[k·width_s, (k+1)·width_s)` of
     `bins`, up to `end_s` (nothing after it). Exact: each piece adds `value · overlap` to
     every bin it overlaps (`ChangePoints::bin_integrals`, in the core: per-point work).

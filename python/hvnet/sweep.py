@@ -85,9 +85,7 @@ def run_sweep(
             client = stack.enter_context(_connect(scheduler))
         count = len(client.scheduler_info()["workers"])
         [design] = client.scatter([variants], broadcast=True, hash=False)
-        futures = {
-            client.submit(_simulate_one, design, variant, pure=False): variant.index for variant in variants
-        }
+        futures = {client.submit(_simulate_one, design, variant, pure=False): variant.index for variant in variants}
         outcomes: dict[int, Metrics | tuple[Problem, ...]] = {}
         for future in as_completed(futures):  # type: ignore[no-untyped-call]
             index = futures[future]

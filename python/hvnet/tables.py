@@ -36,7 +36,12 @@ MIGRATION_ROWS = 50
 UTILISATION_ROWS = 20
 
 
-def _table(title: str, columns: Sequence[tuple[str, bool | str]], rows: Sequence[Sequence[str]], styles: Sequence[str | None] = ()) -> Table:
+def _table(
+    title: str,
+    columns: Sequence[tuple[str, bool | str]],
+    rows: Sequence[Sequence[str]],
+    styles: Sequence[str | None] = (),
+) -> Table:
     """A table whose number columns (`(header, True)`, right-aligned) are never cut: each
     keeps the width of its widest cell and never wraps; so does a column of single words
     (`(header, "word")`, left-aligned); the text columns fold to fit. A header's line break
@@ -117,7 +122,13 @@ def adapters_table(results: Results) -> Table:
         [a.host, a.nic, format_bitrate(a.speed_bps), _rate(a.send_bps.peak()), _rate(a.receive_bps.peak())]
         for a in results.adapters
     ]
-    columns = [("host", False), ("NIC", False), ("speed", True), ("peak send\n(out)", True), ("peak receive\n(in)", True)]
+    columns = [
+        ("host", False),
+        ("NIC", False),
+        ("speed", True),
+        ("peak send\n(out)", True),
+        ("peak receive\n(in)", True),
+    ]
     return _table(ADAPTERS_TITLE, columns, rows)
 
 
@@ -129,7 +140,9 @@ def _share(value: float) -> str:
 
 def _busiest(figures: Sequence[NicUtilisation] | Sequence[CoreUtilisation]) -> list[int]:
     """Indices of `figures`, busiest first: highest p99, then max, then busy time."""
-    return sorted(range(len(figures)), key=lambda i: (-figures[i].p99_share, -figures[i].max_share, -figures[i].busy_s, i))
+    return sorted(
+        range(len(figures)), key=lambda i: (-figures[i].p99_share, -figures[i].max_share, -figures[i].busy_s, i)
+    )
 
 
 def _more(shown: int, total: int, what: str) -> str | None:
@@ -170,7 +183,14 @@ def utilisation_table(results: Results, rows: int | None = UTILISATION_ROWS) -> 
         f"busy = above {BUSY_SHARE:.0%}; headroom = 1 − p99; hot = a member carried over {HOT_SHARE:.0%} "
         f"of its team's bytes, another under {COLD_SHARE:.0%}"
     )
-    columns: list[tuple[str, bool | str]] = [("NIC", False), ("direction", "word"), ("p50", True), ("p90", True), ("p99", True), ("max", True)]
+    columns: list[tuple[str, bool | str]] = [
+        ("NIC", False),
+        ("direction", "word"),
+        ("p50", True),
+        ("p90", True),
+        ("p99", True),
+        ("max", True),
+    ]
     columns += [("busy", True), ("head-\nroom", True), ("of team", True)]
     table = _table(title, columns, cells)
     table.caption = _more(len(shown), len(nics), "NIC directions")
@@ -199,7 +219,14 @@ def cores_utilisation_table(results: Results, rows: int | None = UTILISATION_ROW
         for i in shown
     ]
     title = "cores: busy share of each core that did network work over the whole run, busiest first"
-    columns: list[tuple[str, bool | str]] = [("host", False), ("core", True), ("p50", True), ("p90", True), ("p99", True), ("max", True)]
+    columns: list[tuple[str, bool | str]] = [
+        ("host", False),
+        ("core", True),
+        ("p50", True),
+        ("p90", True),
+        ("p99", True),
+        ("max", True),
+    ]
     columns += [("busy", True), ("head-\nroom", True)]
     table = _table(title, columns, cells)
     table.caption = _more(len(shown), len(cores), "cores")
@@ -269,7 +296,13 @@ def uncertainty_table(results: Results) -> Table:
         caption=f"beyond its calibration, hvnet validate's checks miss by {residual:g} % (root mean square)",
         caption_justify="left",
     )
-    for header, right in (("figure", False), ("predicted", True), ("low", True), ("high", True), ("moved most by", False)):
+    for header, right in (
+        ("figure", False),
+        ("predicted", True),
+        ("low", True),
+        ("high", True),
+        ("moved most by", False),
+    ):
         table.add_column(header, justify="right" if right else "left", overflow="fold")
     for band in results.uncertainty:
         ends = "never" if band.high is None else _seconds(band.high)
@@ -319,7 +352,11 @@ def migrations_table(results: Results, part: str = "all") -> Table:
     keep = [k for k, (_, _, where) in enumerate(_MIGRATION_COLUMNS) if part == "all" or where in ("both", part)]
     rows = [[row[k] for k in keep] for row in map(_migration_row, results.migrations)]
     columns = [_MIGRATION_COLUMNS[k][:2] for k in keep]
-    title = {"all": "live migrations", "time": "live migrations", "cost": "live migrations: how (option, queue, passes, CPU)"}[part]
+    title = {
+        "all": "live migrations",
+        "time": "live migrations",
+        "cost": "live migrations: how (option, queue, passes, CPU)",
+    }[part]
     return _table(title, columns, rows, ["red" if m.end_s is None else None for m in results.migrations])
 
 
@@ -413,4 +450,6 @@ def nodes_table(results: Results) -> Table:
             down = "never" if node.down_s is None else f"{_seconds(node.down_s)} → {_seconds(node.back_s)}"
             rows.append([node.node, down])
             styles.append("red" if node.down_s is None else None)
-    return _table("rolling update: each node down for its patch", [("node", False), ("down → back", True)], rows, styles)
+    return _table(
+        "rolling update: each node down for its patch", [("node", False), ("down → back", True)], rows, styles
+    )

@@ -70,7 +70,9 @@ def validation_residual_pct() -> float:
     (CPU % left out): how far predictions beyond the calibration have missed."""
     from hvnet.validate import run_validation
 
-    errors = [c.error_pct for c in run_validation() if c.role == "check" and c.error_pct is not None and "cpu" not in c.id]
+    errors = [
+        c.error_pct for c in run_validation() if c.role == "check" and c.error_pct is not None and "cpu" not in c.id
+    ]
     return math.sqrt(sum(e * e for e in errors) / len(errors)) if errors else 0.0
 
 

@@ -93,9 +93,7 @@ class _Kind:
         return UnitError(f"{shown} is not {self.noun}; write a number and a unit: {self.units} (e.g. {self.example})")
 
     def bare(self, shown: str, number: str) -> UnitError:
-        return UnitError(
-            f"{shown} has no unit; write a unit: {self.units} (e.g. {number}{self.example_unit})"
-        )
+        return UnitError(f"{shown} has no unit; write a unit: {self.units} (e.g. {number}{self.example_unit})")
 
     def negative(self, shown: str) -> UnitError:
         return UnitError(f"{shown} is negative; {self.noun} cannot be negative")

@@ -56,7 +56,14 @@ def _figures(series: Series, scale: float, end_s: float) -> dict[str, float]:
     """The percentiles, max, busy time and headroom of `series × scale` over `[0, end_s)`:
     what `Series.percentile`, `peak` and `busy_time` give, in one pass over its pieces
     sorted once (a 64-host run has thousands of series)."""
-    idle = {"p50_share": 0.0, "p90_share": 0.0, "p99_share": 0.0, "max_share": 0.0, "busy_s": 0.0, "headroom_share": 1.0}
+    idle = {
+        "p50_share": 0.0,
+        "p90_share": 0.0,
+        "p99_share": 0.0,
+        "max_share": 0.0,
+        "busy_s": 0.0,
+        "headroom_share": 1.0,
+    }
     if not scale > 0 or not end_s > 0 or not series.nonzero():
         return idle
     # Per piece, in the core (`ChangePoints::percentiles_and_busy`).

@@ -93,7 +93,11 @@ def _c6() -> list[Check]:
     ]
 
 
-DESIGNS = {"switch-independent": ("c9-independent.yaml", 108.9), "lacp": ("c9-lacp.yaml", 111.8), "set": ("c9-set.yaml", 109.1)}
+DESIGNS = {
+    "switch-independent": ("c9-independent.yaml", 108.9),
+    "lacp": ("c9-lacp.yaml", 111.8),
+    "set": ("c9-set.yaml", 109.1),
+}
 
 
 def _evenness(run: NtttcpResult) -> float:
@@ -160,14 +164,27 @@ def _live_migration() -> list[Check]:
     blackout_cut = 100 * (1 - c3.blackout_s / c2.blackout_s)
     checks = [
         _number("C1/duration", "s to migrate 55 GB, TCP/IP, MTU 1500", c1.duration_s, 70.0),
-        Check("C2/faster", "% faster than C1 with jumbo frames", "10 or more", round(speedup, 1), None, speedup >= 10,
-              "" if speedup >= 10 else "jumbo frames do not lift the single-stream cap enough"),
+        Check(
+            "C2/faster",
+            "% faster than C1 with jumbo frames",
+            "10 or more",
+            round(speedup, 1),
+            None,
+            speedup >= 10,
+            "" if speedup >= 10 else "jumbo frames do not lift the single-stream cap enough",
+        ),
         _number("C2/peak", "peak GB/s with jumbo frames", bytes_per_s(c2.peak_bps) / 1e9, 1.25),
         _number("C3/duration", "s with jumbo frames, C-states off", c3.duration_s, 54.0),
         _number("C3/blackout", "% shorter blackout than C2 (C-states off)", blackout_cut, 50.0),
-        Check("C8/jumbo-gain", "% more bandwidth with jumbo frames, tuned host (C3 vs MTU 1500)", "up to 20",
-              round(gain, 1), None, 0 < gain <= 20,
-              "" if 0 < gain <= 20 else "the single-stream cap at MTU 1500 on a tuned host is not where C8 puts it"),
+        Check(
+            "C8/jumbo-gain",
+            "% more bandwidth with jumbo frames, tuned host (C3 vs MTU 1500)",
+            "up to 20",
+            round(gain, 1),
+            None,
+            0 < gain <= 20,
+            "" if 0 < gain <= 20 else "the single-stream cap at MTU 1500 on a tuned host is not where C8 puts it",
+        ),
     ]
     c4, c5, c7 = (simulate(_scenario(f"{case}-smb.yaml")) for case in ("c4", "c5", "c7"))
     m4, m5, m7 = c4.migrations[0], c5.migrations[0], c7.migrations[0]
@@ -180,16 +197,34 @@ def _live_migration() -> list[Check]:
     busy = sum(1 for core in c5.cores if core.host == "hv2" and core.busy.peak() > 0.1)
     jumbo, standard = _payload(c4, "c4-smb.yaml", "nic1"), _payload(c4, "c4-smb.yaml", "nic2")
     checks += [
-        Check(c4_check.id, c4_check.figure, c4_check.reported, c4_check.predicted, c4_check.error_pct,
-              c4_check.explained, "" if c4_check.explained else smb_ideal),
-        Check("C4/jumbo-nic-carries-more", "% more payload on the jumbo NIC", "more",
-              round(100 * (jumbo / standard - 1), 1), None, jumbo > standard),
+        Check(
+            c4_check.id,
+            c4_check.figure,
+            c4_check.reported,
+            c4_check.predicted,
+            c4_check.error_pct,
+            c4_check.explained,
+            "" if c4_check.explained else smb_ideal,
+        ),
+        Check(
+            "C4/jumbo-nic-carries-more",
+            "% more payload on the jumbo NIC",
+            "more",
+            round(100 * (jumbo / standard - 1), 1),
+            None,
+            jumbo > standard,
+        ),
         _number("C5/duration", "s, SMB over 2 × 10 GbE, both jumbo", m5.duration_s, 28.0),
         _number("C5/busy-cores", "cores busy on the destination", float(busy), 8.0),
         _number("C7/rate", "peak Gbps, SMB Direct over 2 × 10 GbE (Task Manager's reading)", m7.peak_bps / 1e9, 20.0),
-        Check("C7/cpu", "destination cores busy on average", "barely above idle",
-              round(m7.cpu_core_s_destination / m7.duration_s, 3), None,
-              m7.cpu_core_s_destination / m7.duration_s < 0.5),
+        Check(
+            "C7/cpu",
+            "destination cores busy on average",
+            "barely above idle",
+            round(m7.cpu_core_s_destination / m7.duration_s, 3),
+            None,
+            m7.cpu_core_s_destination / m7.duration_s < 0.5,
+        ),
     ]
     return checks
 
@@ -202,12 +237,18 @@ def _v1() -> list[Check]:
     jumbo_vms = tuple(vm.model_copy(update={"mtu": 9000}) for vm in scenario.vms)
     jumbo = scenario.model_copy(update={"vms": jumbo_vms})
     standard_gbps, jumbo_gbps = (
-        bits_per_s(run_ntttcp(s, "vm1", "vm2", threads=8, seconds=15.0).total_mb_per_s * 1e6) / 1e9 for s in (scenario, jumbo)
+        bits_per_s(run_ntttcp(s, "vm1", "vm2", threads=8, seconds=15.0).total_mb_per_s * 1e6) / 1e9
+        for s in (scenario, jumbo)
     )
     return [
         _number("V1/mtu-1500", "Gbps between two VMs on one host, MTU 1500 in the guests", standard_gbps, 17.0),
         _number("V1/jumbo", "Gbps between the same VMs, MTU 9000 in the guests", jumbo_gbps, 30.0),
-        _number("V1/jumbo-gain", "jumbo over standard frames, same host (ratio)", jumbo_gbps / standard_gbps, round(30.0 / 17.0, 3)),
+        _number(
+            "V1/jumbo-gain",
+            "jumbo over standard frames, same host (ratio)",
+            jumbo_gbps / standard_gbps,
+            round(30.0 / 17.0, 3),
+        ),
     ]
 
 
@@ -255,7 +296,9 @@ def _f1() -> list[Check]:
         ),
     }
     return [
-        c if c.explained or c.id not in notes else Check(c.id, c.figure, c.reported, c.predicted, c.error_pct, c.explained, notes[c.id])
+        c
+        if c.explained or c.id not in notes
+        else Check(c.id, c.figure, c.reported, c.predicted, c.error_pct, c.explained, notes[c.id])
         for c in checks
     ]
 
@@ -267,7 +310,11 @@ def v2_figures(nic2_base: int, calibration: Calibration | None = None) -> tuple[
     scenario = _scenario("v2-lacp-migrations-cpu.yaml")
     hosts = tuple(
         h.model_copy(
-            update={"nics": tuple(n.model_copy(update={"rss_base_core": nic2_base}) if n.name == "nic2" else n for n in h.nics)}
+            update={
+                "nics": tuple(
+                    n.model_copy(update={"rss_base_core": nic2_base}) if n.name == "nic2" else n for n in h.nics
+                )
+            }
         )
         for h in scenario.hosts
     )
@@ -294,7 +341,10 @@ def _v2() -> list[Check]:
     )
     return [
         _number("V2/rate", "Gbps of four migrations together over a 2 x 10 GbE LACP team", rate, 17.0),
-        Check(*_fields(_number("V2/cpu-default", "CPU % on the destination, RSS at the default", cpu_default, 22.0)), unmodelled),
+        Check(
+            *_fields(_number("V2/cpu-default", "CPU % on the destination, RSS at the default", cpu_default, 22.0)),
+            unmodelled,
+        ),
         Check(*_fields(_number("V2/cpu-tuned", "CPU % on the destination, RSS tuned", cpu_tuned, 12.0)), unmodelled),
         Check(
             "V2/tuning-cuts-cpu",
@@ -340,7 +390,10 @@ def _f2() -> list[Check]:
     return [
         _number("F2/tcp-ip", "s to migrate an 8 GB VM over 1 GbE, TCP/IP", tcp, 78.0),
         _number("F2/compression-gain", "TCP/IP time over Compression time, 1 GbE (Microsoft: halves it)", gain, 2.0),
-        Check(*_fields(_number("F2/teched-gain", "the same, TechEd 2013's demo (over 60 s vs about 15 s)", gain, 4.0)), content),
+        Check(
+            *_fields(_number("F2/teched-gain", "the same, TechEd 2013's demo (over 60 s vs about 15 s)", gain, 4.0)),
+            content,
+        ),
     ]
 
 
@@ -362,8 +415,7 @@ def validation_markdown(checks: list[Check]) -> str:
         "measurements listed below (V1, V2, F1, F2), run on a built-in",
         "scenario of the testbed as reported (`python/hvnet/examples/validation/`, whose",
         "descriptions state every assumption), with the global physical parameters",
-        "(docs/model.md). A figure is explained within "
-        f"{TOLERANCE_PCT:g} % or inside a reported range.",
+        f"(docs/model.md). A figure is explained within {TOLERANCE_PCT:g} % or inside a reported range.",
         "",
         f"**{explained} of {len(checks)} figures explained.**",
         "",
@@ -393,24 +445,24 @@ def validation_markdown(checks: list[Check]) -> str:
         "",
         "**Sources beyond calibration.md**, each a check unless marked above:",
         "",
-        "- V1: Didier Van Hoye, \"Enabling Jumbo Frames Inside Virtual Machines Enhances",
-        "  Throughput & Reduces CPU Load\" (blog.workinghardinit.work): two Windows Server",
+        '- V1: Didier Van Hoye, "Enabling Jumbo Frames Inside Virtual Machines Enhances',
+        '  Throughput & Reduces CPU Load" (blog.workinghardinit.work): two Windows Server',
         "  2012 R2 VMs on one host, vRSS on, about 17 Gbps (21 at best) at MTU 1500 and about",
         "  30 Gbps with jumbo frames in both guests. Neither the VMs' vCPUs, the clock nor the",
         "  tool is reported; the scenario assumes 8 vCPUs each, the common testbed's 2.9 GHz at",
         "  high performance and 8 ntttcp threads. The rates scale with those assumptions (4",
         "  vCPUs halve them); their ratio does not, and is the firmer check.",
-        "- V2: Didier Van Hoye, \"High performance live migration done right means using SMB",
-        "  Direct\" (blog.workinghardinit.work, 2015): TCP/IP live migrations over a 2 × 10 GbE",
+        '- V2: Didier Van Hoye, "High performance live migration done right means using SMB',
+        '  Direct" (blog.workinghardinit.work, 2015): TCP/IP live migrations over a 2 × 10 GbE',
         "  LACP team, about 17 Gbps at 22 % CPU with RSS at the default, about 12 % tuned, the",
         "  throughput then not much better. The rate at the default fixes the cost of a shared",
         "  core; the CPU is not explained (see its notes): hvnet's CPU is the network's work",
         "  only, a lower bound of what Task Manager shows during a live migration.",
-        "- F1: Aidan Finn, \"Windows Server 2012 Hyper-V Concurrent Live Migration & NIC",
-        "  Teaming Speed Comparisons\" (aidanfinn.com/?p=12228): 512 MB VMs over TCP/IP, one and",
+        '- F1: Aidan Finn, "Windows Server 2012 Hyper-V Concurrent Live Migration & NIC',
+        '  Teaming Speed Comparisons" (aidanfinn.com/?p=12228): 512 MB VMs over TCP/IP, one and',
         "  up to 20 at once, on 1 and 10 GbE.",
-        "- F2: Aidan Finn, \"Comparing TCPIP, Compressed, and SMB WS2012 R2 Hyper-V Live",
-        "  Migration Speeds\" (aidanfinn.com/?p=15421): an 8 GB VM over 1 GbE by TCP/IP in over",
+        '- F2: Aidan Finn, "Comparing TCPIP, Compressed, and SMB WS2012 R2 Hyper-V Live',
+        '  Migration Speeds" (aidanfinn.com/?p=15421): an 8 GB VM over 1 GbE by TCP/IP in over',
         "  78 s; Microsoft's expectation that Compression halves it (Ben Armstrong, \"Faster Live",
         "  Migration with Compression in Windows Server 2012 R2\"); TechEd 2013's demo, over 60 s",
         "  against about 15 s (as Impress Cloud Watch reported it).",

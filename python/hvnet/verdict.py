@@ -185,7 +185,9 @@ def bottleneck(results: Results, main: MainFigure | None = None) -> Bottleneck:
     return Bottleneck(name, kind, 0.0, 0.0, top, f"nothing saturated; busiest {name}, at most {_percent(top)}")
 
 
-def requirements_met(results: Results, requirements: Requirements | None) -> tuple[tuple[Requirement, ...], tuple[str, ...]]:
+def requirements_met(
+    results: Results, requirements: Requirements | None
+) -> tuple[tuple[Requirement, ...], tuple[str, ...]]:
     """The requirements this run answers, each met or not, and those it cannot (with ``survive``)."""
     if requirements is None:
         return (), ()
@@ -279,7 +281,18 @@ def verdict(runs: Sequence[Run]) -> Verdict:
     order = range(len(designs))
     if stated:
         # Those that meet their requirements first, cheapest first; then the others by the main figure.
-        ranking = sorted(order, key=lambda i: (not designs[i].meets, designs[i].cost if designs[i].meets else 0.0, designs[i].stalled, _figure(designs[i]), designs[i].cost, _cpu(designs[i]), i))
+        ranking = sorted(
+            order,
+            key=lambda i: (
+                not designs[i].meets,
+                designs[i].cost if designs[i].meets else 0.0,
+                designs[i].stalled,
+                _figure(designs[i]),
+                designs[i].cost,
+                _cpu(designs[i]),
+                i,
+            ),
+        )
         winner = ranking[0] if ranking and designs[ranking[0]].meets else None
     else:
         ranking = sorted(order, key=lambda i: _speed(designs[i], i))
@@ -303,16 +316,17 @@ def _money(design: DesignVerdict) -> str:
 def _against(win: DesignVerdict, other: DesignVerdict) -> str:
     """``drain of hv1 48.00 s vs 2 min 10 s for B (USD 1,200.00 more for 1.37 min saved: ...)``"""
     if _figure(win) == _figure(other) and win.main.seconds is not None:
-        cost = "at the same cost" if win.cost == other.cost else (
-            f"for {format_money(abs(win.cost - other.cost), win.currency)} {'less' if win.cost < other.cost else 'more'}"
-        )
-        return (
-            f"{_name(other)} ties on {win.main.name} ({_figure_words(win)}) {cost}, "
-            + (
-                f"with the same CPU time ({win.cpu_core_s:.2f} core-s)"
-                if f"{win.cpu_core_s:.2f}" == f"{other.cpu_core_s:.2f}"
-                else f"with {win.cpu_core_s:.2f} vs {other.cpu_core_s:.2f} core-s of CPU"
+        cost = (
+            "at the same cost"
+            if win.cost == other.cost
+            else (
+                f"for {format_money(abs(win.cost - other.cost), win.currency)} {'less' if win.cost < other.cost else 'more'}"
             )
+        )
+        return f"{_name(other)} ties on {win.main.name} ({_figure_words(win)}) {cost}, " + (
+            f"with the same CPU time ({win.cpu_core_s:.2f} core-s)"
+            if f"{win.cpu_core_s:.2f}" == f"{other.cpu_core_s:.2f}"
+            else f"with {win.cpu_core_s:.2f} vs {other.cpu_core_s:.2f} core-s of CPU"
         )
     trade = cost_per_minute_saved(other.cost, win.cost, other.main.seconds, win.main.seconds)
     if trade.verdict is Trade.SAME or trade.extra_cost == 0:
@@ -337,7 +351,11 @@ def _text(designs: Sequence[DesignVerdict], ranking: Sequence[int], winner: int 
             parts.append("No design completes all its traffic and migrations.")
     else:
         win = designs[winner]
-        how = "meets the requirements at the lowest cost" if stated else f"is the fastest ({win.main.name} {_figure_words(win)})"
+        how = (
+            "meets the requirements at the lowest cost"
+            if stated
+            else f"is the fastest ({win.main.name} {_figure_words(win)})"
+        )
         parts.append(f"{_name(win)} {how}: {_money(win)}.")
         others = [i for i in ranking if i != winner]
         if others:
@@ -372,5 +390,7 @@ def _text(designs: Sequence[DesignVerdict], ranking: Sequence[int], winner: int 
     if len(designs) == 1:
         parts.append(f"Bottleneck: {designs[0].bottleneck.text}.")
     else:
-        parts.append("Bottlenecks: " + "; ".join(f"{', '.join(labels)}: {text}" for text, labels in groups.items()) + ".")
+        parts.append(
+            "Bottlenecks: " + "; ".join(f"{', '.join(labels)}: {text}" for text, labels in groups.items()) + "."
+        )
     return " ".join(parts)

@@ -79,7 +79,10 @@ def test_one_run_per_distinct_fix() -> None:
 
 def test_a_fix_the_loader_refuses_has_no_effect() -> None:
     scenario = parse_scenario(HVPORT)
-    bad = (Change(path="hosts[hv1].teams[team1].kind", value="set"), Change(path="hosts[hv1].nics[nic2].mtu", value=1500))
+    bad = (
+        Change(path="hosts[hv1].teams[team1].kind", value="set"),
+        Change(path="hosts[hv1].nics[nic2].mtu", value=1500),
+    )
     assert Effects(scenario).of(bad) is None
 
 
@@ -103,7 +106,14 @@ def test_every_example_advises(path: Path) -> None:
 def test_the_failover_example() -> None:
     """LBFO under a virtual switch, with RDMA NICs, on one switch, RSS at core 0, balanced power."""
     rules = [f.rule for f in advise(hvnet.load(EXAMPLES[[p.name for p in EXAMPLES].index("failover.yaml")]))]
-    assert set(rules) == {"lbfo-vswitch-deprecated", "lbfo-rdma-lost", "single-switch-spof", "rss-core0", "rss-overlap", "power-plan"}
+    assert set(rules) == {
+        "lbfo-vswitch-deprecated",
+        "lbfo-rdma-lost",
+        "single-switch-spof",
+        "rss-core0",
+        "rss-overlap",
+        "power-plan",
+    }
 
 
 def test_the_document() -> None:
@@ -115,7 +125,17 @@ def test_the_document() -> None:
     assert finding["fix"]["changes"] == [{"path": "hosts[hv1].teams[team1].load_balancing", "value": "dynamic"}]
     assert finding["fix"]["cmdlet"] == "Set-NetLbfoTeam -Name team1 -LoadBalancingAlgorithm Dynamic"
     assert finding["sources"][0]["url"].startswith("https://learn.microsoft.com/")
-    assert set(finding) == {"rule", "severity", "title", "evidence", "fix", "sources", "confirmed", "note", "expected_effect"}
+    assert set(finding) == {
+        "rule",
+        "severity",
+        "title",
+        "evidence",
+        "fix",
+        "sources",
+        "confirmed",
+        "note",
+        "expected_effect",
+    }
 
 
 def test_the_table_never_cuts_a_number() -> None:

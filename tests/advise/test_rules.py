@@ -195,7 +195,9 @@ def test_transport_says_compression_without_rdma() -> None:
     data = _both(_all_nics(rdma=False))
     scenario = copy.deepcopy(_good())
     data(scenario)
-    [finding] = [f for f in advise(scenario_from_data(scenario), simulate_effects=False) if f.rule == "lm-transport-choice"]
+    [finding] = [
+        f for f in advise(scenario_from_data(scenario), simulate_effects=False) if f.rule == "lm-transport-choice"
+    ]
     assert finding.fix.cmdlet == "Set-VMHost -VirtualMachineMigrationPerformanceOption Compression"
     assert {c.value for c in finding.fix.changes} == {"compression"}
 

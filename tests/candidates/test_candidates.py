@@ -60,8 +60,13 @@ def test_one_gbe_fails_max_drain_ten_gbe_meets_it(tmp_path: Path) -> None:
     assert result.best is ten  # LBFO and SET tie on cost and figures: SET first
     assert [t.status for t in result.tried] == ["pass", "pass", "fail"]
     words = result.reasoning()
-    assert words.startswith("2 × 10 GbE SET, Compression (USD 22,140.00) is the cheapest design that meets every requirement: max_drain 1 min 07 s ≤ 5 min")
-    assert "2 × 1 GbE SET, Compression fails: the closest, 2 × 1 GbE SET, Compression (USD 11,272.00), fails max_drain (8 min 03 s > 5 min)" in words
+    assert words.startswith(
+        "2 × 10 GbE SET, Compression (USD 22,140.00) is the cheapest design that meets every requirement: max_drain 1 min 07 s ≤ 5 min"
+    )
+    assert (
+        "2 × 1 GbE SET, Compression fails: the closest, 2 × 1 GbE SET, Compression (USD 11,272.00), fails max_drain (8 min 03 s > 5 min)"
+        in words
+    )
 
 
 def test_candidate_rebuilds_nics_team_cables_and_ports() -> None:
@@ -104,7 +109,9 @@ def test_refused_candidate_is_listed_with_the_loaders_reason(tmp_path: Path) -> 
     # (a virtual switch per uplink); the search lists it with that reason and carries on.
     base = tmp_path / "base.yaml"
     base.write_text(VM_TEAM)
-    result = search(load_scenario(base), load_candidates(candidates_file(tmp_path, "candidates:\n  - {nics: 2, speed: 10Gbps}\n")))
+    result = search(
+        load_scenario(base), load_candidates(candidates_file(tmp_path, "candidates:\n  - {nics: 2, speed: 10Gbps}\n"))
+    )
     (refused,) = [t for t in result.tried if t.status == "refused"]
     assert refused.candidate.name == "2 × 10 GbE SET, Compression"
     assert "already the uplink of a virtual switch" in refused.reason and "\n" not in refused.reason
@@ -113,15 +120,15 @@ def test_refused_candidate_is_listed_with_the_loaders_reason(tmp_path: Path) -> 
 def test_a_candidate_spreads_a_team_over_two_switches_and_buys_the_ports_it_needs(tmp_path: Path) -> None:
     """8 NICs per host on switches of 4 ports: the NICs alternate between tor1 and tor2 (a team that
     survives a switch), and each switch grows to the 9 ports it now needs (8 NICs and the link)."""
-    text = TWO_HOSTS.read_text().replace("switches: [{name: tor1}, {name: tor2}]", "switches: [{name: tor1, ports: 4}, {name: tor2, ports: 4}]")
+    text = TWO_HOSTS.read_text().replace(
+        "switches: [{name: tor1}, {name: tor2}]", "switches: [{name: tor1, ports: 4}, {name: tor2, ports: 4}]"
+    )
     base = tmp_path / "base.yaml"
     base.write_text(text.replace("tor1/48, b: tor2/48", "tor1/4, b: tor2/4"))
     candidate = load_candidates(candidates_file(tmp_path, "candidates:\n  - {nics: 8, speed: 10Gbps}\n"))[0]
     built = apply(load_scenario(base), candidate)
     assert not isinstance(built, str), built
-    switches_of = [
-        [c.b.split("/")[0] for c in built.cables if c.a.startswith(f"{host}/")] for host in ("hv1", "hv2")
-    ]
+    switches_of = [[c.b.split("/")[0] for c in built.cables if c.a.startswith(f"{host}/")] for host in ("hv1", "hv2")]
     assert switches_of == [["tor1", "tor2"] * 4] * 2
     assert [s.ports for s in built.switches] == [9, 9]
 
@@ -140,7 +147,10 @@ def test_smb_direct_without_rdma_or_with_lbfo_is_skipped_with_the_reason() -> No
         ("candidates:\n  - {nics: 2}\n", "candidates[0]: speed is missing"),
         ("candidates:\n  - {nics: 2, speed: fast}\n", "candidates[0].speed: 'fast': expected a link rate"),
         ("candidates:\n  - {nics: 0, speed: 1Gbps}\n", "candidates[0].nics: 0: expected a whole number"),
-        ("candidates:\n  - {nics: 2, speed: 1Gbps, team: switch}\n", "candidates[0].team: 'switch' is not one of lbfo, set"),
+        (
+            "candidates:\n  - {nics: 2, speed: 1Gbps, team: switch}\n",
+            "candidates[0].team: 'switch' is not one of lbfo, set",
+        ),
         ("candidates:\n  - {nics: 2, speed: 1Gbps, migraton: smb}\n", "candidates[0].migraton: unknown field"),
         ("designs: []\n", "expected a mapping with candidates:"),
     ],
@@ -197,4 +207,7 @@ def test_none_passes_names_the_closest_and_what_every_candidate_fails(tmp_path: 
     assert result.best is None
     words = result.reasoning()
     assert words.startswith("No candidate meets every requirement. The closest, 2 × 1 GbE SET, Compression")
-    assert "Every candidate fails survive switch. The candidates change NICs, teams and live migration, not the switches" in words
+    assert (
+        "Every candidate fails survive switch. The candidates change NICs, teams and live migration, not the switches"
+        in words
+    )

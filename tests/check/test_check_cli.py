@@ -35,7 +35,9 @@ def write(tmp_path: Path, requirements: str | None) -> Path:
 
 
 def test_met_requirements_exit_0_with_a_row_each(cli: Invoke, tmp_path: Path) -> None:
-    result = cli("check", write(tmp_path, "{maintenance_window: 1h, max_drain: 10min, max_blackout: 500ms, survive: [nic]}"))
+    result = cli(
+        "check", write(tmp_path, "{maintenance_window: 1h, max_drain: 10min, max_blackout: 500ms, survive: [nic]}")
+    )
     assert result.exit_code == 0, result.stderr
     for row in ("maintenance_window", "max_drain", "max_blackout", "survive nic", "drain of hv1", "0 of 4 fail"):
         assert row in result.stdout
@@ -55,21 +57,50 @@ def test_json_shape(cli: Invoke, tmp_path: Path) -> None:
     result = cli("check", write(tmp_path, "{max_drain: 10min, max_blackout: 1ms, survive: [switch]}"), "--json", "-")
     assert result.exit_code == 1, result.stderr
     document = json.loads(result.stdout)  # standard output holds only the document
-    assert set(document) == {"hvnet", "scenario", "checked", "passed", "simulations", "wall_s", "assumptions", "requirements", "survive"}
-    assert (document["checked"], document["passed"], document["simulations"]) == (True, False, 4)  # 2 drains, as is and tor1 down
+    assert set(document) == {
+        "hvnet",
+        "scenario",
+        "checked",
+        "passed",
+        "simulations",
+        "wall_s",
+        "assumptions",
+        "requirements",
+        "survive",
+    }
+    assert (document["checked"], document["passed"], document["simulations"]) == (
+        True,
+        False,
+        4,
+    )  # 2 drains, as is and tor1 down
     assert document["assumptions"] == {"patch_time_s": 0.0, "placement": "balanced", "fail_back": True}
     drain, blackout = document["requirements"]
     assert set(drain) == {"requirement", "figure", "limit", "unit", "margin", "passed", "worst", "failure"}
-    assert (drain["requirement"], drain["limit"], drain["unit"], drain["passed"], drain["failure"]) == ("max_drain", 600.0, "s", True, None)
+    assert (drain["requirement"], drain["limit"], drain["unit"], drain["passed"], drain["failure"]) == (
+        "max_drain",
+        600.0,
+        "s",
+        True,
+        None,
+    )
     assert drain["margin"] == drain["limit"] - drain["figure"]
     assert (blackout["requirement"], blackout["passed"]) == ("max_blackout", False) and blackout["margin"] < 0
     (switch,) = document["survive"]
     assert {k: switch[k] for k in ("kind", "cases", "total_cases", "failed_cases", "passed")} == {
-        "kind": "switch", "cases": 1, "total_cases": 1, "failed_cases": 1, "passed": False,
+        "kind": "switch",
+        "cases": 1,
+        "total_cases": 1,
+        "failed_cases": 1,
+        "passed": False,
     }
     failed = switch["failures"][0]
     assert failed["figure"] is None and failed["margin"] is None
-    assert failed["failure"] == {"kind": "switch", "action": "switch_down", "target": "tor1", "label": "switch tor1 down"}
+    assert failed["failure"] == {
+        "kind": "switch",
+        "action": "switch_down",
+        "target": "tor1",
+        "label": "switch tor1 down",
+    }
 
 
 def test_json_to_a_file_keeps_the_table(cli: Invoke, tmp_path: Path) -> None:

@@ -35,6 +35,13 @@ def test_the_requirements_block_is_the_issue_s_and_loads(tmp_path: Path) -> None
     from hvnet.model import parse_scenario
 
     (block,) = [b for b in _blocks() if b.startswith("requirements:")]
-    design = parse_scenario("name: x\nhosts: [{name: hv1, nics: [{name: n, speed: 1Gbps}]}, {name: hv2, nics: [{name: n, speed: 1Gbps}]}]\n" + block)
+    design = parse_scenario(
+        "name: x\nhosts: [{name: hv1, nics: [{name: n, speed: 1Gbps}]}, {name: hv2, nics: [{name: n, speed: 1Gbps}]}]\n"
+        + block
+    )
     assert design.requirements is not None
-    assert (design.requirements.maintenance_window, design.requirements.max_drain, design.requirements.max_blackout) == (7200, 600, 0.5)
+    assert (
+        design.requirements.maintenance_window,
+        design.requirements.max_drain,
+        design.requirements.max_blackout,
+    ) == (7200, 600, 0.5)

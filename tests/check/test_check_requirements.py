@@ -103,7 +103,10 @@ def test_max_blackout_is_the_longest_pause_of_any_migration() -> None:
     under 500 ms; the figure is the longest blackout of the drains' migrations, as simulate reports it."""
     figure, worst, passed = only(scenario(PAIR, "{max_blackout: 500ms}"), "max_blackout")
     longest = max(
-        simulate(parse_scenario(PAIR + f"events: [{{at: 0s, action: drain, target: {h}}}]\n")).operations[0].longest_blackout_s or 0
+        simulate(parse_scenario(PAIR + f"events: [{{at: 0s, action: drain, target: {h}}}]\n"))
+        .operations[0]
+        .longest_blackout_s
+        or 0
         for h in ("hv1", "hv2")
     )
     assert figure is not None and figure == pytest.approx(longest) and passed
@@ -158,7 +161,12 @@ def test_survive_counts_and_names_each_case() -> None:
     (here 1 rolling update + 2 drains + 0 traffic runs = 3 simulations)."""
     design = scenario(teamed(2), "{maintenance_window: 1h, max_drain: 5min, survive: [nic, cable, switch, port]}")
     labels = {kind: [f.label for f in failures(design, kind)] for kind in FailureKind}
-    assert labels[FailureKind.NIC] == ["nic hv1/nic1 down", "nic hv1/nic2 down", "nic hv2/nic1 down", "nic hv2/nic2 down"]
+    assert labels[FailureKind.NIC] == [
+        "nic hv1/nic1 down",
+        "nic hv1/nic2 down",
+        "nic hv2/nic1 down",
+        "nic hv2/nic2 down",
+    ]
     assert labels[FailureKind.CABLE][0] == "cable hv1/nic1—tor1/1 down"
     assert labels[FailureKind.SWITCH] == ["switch tor1 down", "switch tor2 down"]
     assert labels[FailureKind.PORT] == [
@@ -211,7 +219,9 @@ def test_requirements_are_checked_with_the_rest_of_the_file() -> None:
     with pytest.raises(ScenarioError) as caught:
         scenario(one_host, "{max_drain: 10min, max_blackout: 5, survive: [nic, nic, disk], max_utilisation: {}}")
     lines = str(caught.value).splitlines()
-    assert any("max_drain: max_drain is measured by draining hosts, and this cluster has one host" in line for line in lines)
+    assert any(
+        "max_drain: max_drain is measured by draining hosts, and this cluster has one host" in line for line in lines
+    )
     assert any("max_blackout: 5 has no unit" in line for line in lines)
     assert any("survive[1]: 'nic' is listed twice" in line for line in lines)
     assert any("survive[2]: 'disk' is not allowed; choose one of nic, cable, switch, port" in line for line in lines)

@@ -197,7 +197,9 @@ def test_every_example_gets_a_bill(path: Path) -> None:
 
 
 def test_the_rolling_update_example() -> None:
-    bill = bill_of_materials(load_scenario(Path(__file__).parents[2] / "python" / "hvnet" / "examples" / "rolling-update.yaml"))
+    bill = bill_of_materials(
+        load_scenario(Path(__file__).parents[2] / "python" / "hvnet" / "examples" / "rolling-update.yaml")
+    )
     # Three hosts with two 10 GbE RDMA NICs each on one 48-port switch.
     assert bill.quantities() == {"switch": 1, "switch_port_10g": 48, "nic_dual_10g_rdma": 3, "dac_10g": 6}
     assert any("Mellanox ConnectX-4 Lx stated (hv1, hv2, hv3)" in a for a in bill.assumptions)

@@ -12,7 +12,9 @@ DOC = (Path(__file__).parents[2] / "docs" / "cost.md").read_text(encoding="utf-8
 def test_every_item_is_documented_with_its_example_price() -> None:
     prices = load_prices()
     for key, item in ITEMS.items():
-        row = f"| `{key}` | {item.category.value} | {item.description} | {item.unit} | {prices.prices[key].amount:,.0f} |"
+        row = (
+            f"| `{key}` | {item.category.value} | {item.description} | {item.unit} | {prices.prices[key].amount:,.0f} |"
+        )
         assert row in DOC, key
 
 

@@ -21,7 +21,9 @@ from hvnet.cost import (
 from hvnet.model import parse_scenario
 from hvnet.topology import leaf_spine
 
-PRICED = design_cost(parse_scenario(leaf_spine(hosts=40, nic="25Gbps", leaves=2, spines=2, uplink="100Gbps"), "ls.yaml"))
+PRICED = design_cost(
+    parse_scenario(leaf_spine(hosts=40, nic="25Gbps", leaves=2, spines=2, uplink="100Gbps"), "ls.yaml")
+)
 
 
 @pytest.mark.parametrize("width", [80, 100, 160])
@@ -46,7 +48,16 @@ def test_the_document() -> None:
     assert document["prices"]["examples_used"] == len(document["lines"])
     first = document["lines"][0]
     assert set(first) == {
-        "item", "category", "description", "quantity", "unit", "unit_price", "total", "price_from", "example", "sources",
+        "item",
+        "category",
+        "description",
+        "quantity",
+        "unit",
+        "unit_price",
+        "total",
+        "price_from",
+        "example",
+        "sources",
     }
     assert (first["item"], first["quantity"], first["unit_price"], first["total"]) == ("switch", 4, 3000.0, 12000.0)
     assert math.isclose(sum(document["by_category"].values()), document["total"])
@@ -78,7 +89,11 @@ def test_cost_per_minute_saved() -> None:
     ],
 )
 def test_cost_per_unit(
-    costs: tuple[float, float], figures: tuple[float | None, float | None], better: str, verdict: Verdict, per_unit: float | None
+    costs: tuple[float, float],
+    figures: tuple[float | None, float | None],
+    better: str,
+    verdict: Verdict,
+    per_unit: float | None,
 ) -> None:
     result = cost_per_unit(*costs, *figures, better="higher" if better == "higher" else "lower")
     assert result.verdict is verdict

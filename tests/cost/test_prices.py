@@ -67,14 +67,20 @@ def test_a_user_file_in_its_own_currency_prices_everything_itself(tmp_path: Path
     ("text", "expected"),
     [
         ("prices:\n  dac_25G: 45\n", ":2: prices.dac_25G: unknown item; did you mean dac_25g?"),
-        ("prices:\n  switch: 100\n  gizmo: 4\n", ":3: prices.gizmo: unknown item; the items are listed in docs/cost.md"),
+        (
+            "prices:\n  switch: 100\n  gizmo: 4\n",
+            ":3: prices.gizmo: unknown item; the items are listed in docs/cost.md",
+        ),
         ("prices:\n  dac_25g: -5\n", ":2: prices.dac_25g: -5 is negative; a price is 0 or more"),
         ("prices:\n  dac_25g: 60 USD\n", ":2: prices.dac_25g: expected a number, got '60 USD'; write the number alone"),
         ("prices:\n  dac_25g: '60'\n", ":2: prices.dac_25g: expected a number, got '60'"),
         ("prices:\n  dac_25g: true\n", ":2: prices.dac_25g: expected a number, got true"),
         ("prices:\n  dac_25g: .inf\n", ":2: prices.dac_25g: inf is not a finite number"),
         ("prices:\n  dac_25g: [1]\n", ":2: prices.dac_25g: expected a number, got a list"),
-        ("currency: EUR\nprice:\n  dac_25g: 4\n", ":2: price: unknown field; allowed: status, date, currency, source, prices"),
+        (
+            "currency: EUR\nprice:\n  dac_25g: 4\n",
+            ":2: price: unknown field; allowed: status, date, currency, source, prices",
+        ),
         ("prices: [dac_25g]\n", ":1: prices: expected a mapping of item keys to prices, got a list"),
         ("currency: 12\n", ":1: currency: expected text, got 12"),
         ("- dac_25g\n", ":1: expected a mapping of status, date, currency, source, prices at the top, got a list"),

@@ -43,13 +43,25 @@ def test_c9_receiver_agrees_with_the_twin() -> None:
     (a link bounds this test, so the CPU costs' uncertainty does not widen it); the per-thread, frame,
     CPU and cycles/byte figures are inside too; nothing needs explaining, so no counterfactual is run."""
     (result,) = explain(load_scenario(C9_SET), read_measurement(C9_RECEIVER), "vm1", "vm2").tests
-    assert (result.test.threads, result.test.seconds, result.test.sender, result.test.receiver) == (8, 15.002, "vm1", "vm2")
+    assert (result.test.threads, result.test.seconds, result.test.sender, result.test.receiver) == (
+        8,
+        15.002,
+        "vm1",
+        "vm2",
+    )
     throughput = result.throughput
     assert throughput.measured / 8 / 2**20 == pytest.approx(109.1, abs=0.01)
     assert throughput.predicted / 8 / 2**20 == pytest.approx(113.16, abs=0.05)
     assert throughput.gap_pct == pytest.approx(-3.6, abs=0.1)
     assert all(f.within for f in result.figures), [f for f in result.figures if not f.within]
-    assert {f.name for f in result.figures} == {"throughput", "slowest thread", "fastest thread", "average frame", "CPU", "cycles/byte"}
+    assert {f.name for f in result.figures} == {
+        "throughput",
+        "slowest thread",
+        "fastest thread",
+        "average frame",
+        "CPU",
+        "cycles/byte",
+    }
     assert result.counterfactuals == []
     assert "within the model's uncertainty" in result.verdict
 
@@ -121,7 +133,7 @@ def test_json_document_fields_are_documented() -> None:
     explanation = explain(load_scenario(C9_SET), read_measurement(C9_RECEIVER), "vm1", "vm2")
     document = explanation_document(explanation)
     docs = (HERE.parents[1] / "docs" / "import.md").read_text()
-    section = docs[docs.index("## Explain"):]
+    section = docs[docs.index("## Explain") :]
     (test,) = document["tests"]  # type: ignore[misc]
     for key in list(document) + list(test) + list(test["test"]) + list(test["figures"][0]):
         assert f"`{key}`" in section or f"`{key}[]`" in section, key
@@ -140,7 +152,9 @@ def one_line(cli: Invoke, *args: str | Path) -> str:
 
 def test_without_endpoints_the_valid_names_are_listed(cli: Invoke) -> None:
     line = one_line(cli, C9_SET, C9_RECEIVER)
-    assert "the file records 192.168.10.22, which the scenario does not name; give --from SENDER and --to RECEIVER" in line
+    assert (
+        "the file records 192.168.10.22, which the scenario does not name; give --from SENDER and --to RECEIVER" in line
+    )
     assert line.endswith("(valid names: hv1, hv2, vm1, vm2)")
 
 
@@ -231,7 +245,18 @@ def test_the_cli_shows_a_counter_log(cli: Invoke, tmp_path: Path) -> None:
 def test_the_report_draws_measured_beside_predicted_per_nic(cli: Invoke, tmp_path: Path) -> None:
     page = tmp_path / "explain.html"
     run = ntttcp_receiver(tmp_path / "run.txt", 1, 572.0)
-    result = cli("explain", LACP_JUMBO, run, pdh_log(tmp_path / "hv1.csv", 5, 600e6), "--from", "vm1", "--to", "vm2", "--report", page)
+    result = cli(
+        "explain",
+        LACP_JUMBO,
+        run,
+        pdh_log(tmp_path / "hv1.csv", 5, 600e6),
+        "--from",
+        "vm1",
+        "--to",
+        "vm2",
+        "--report",
+        page,
+    )
     assert result.exit_code == 0, result.output
     html = page.read_text()
     assert "hv1 / nic1 send (nic1)" in html and "measured" in html and "predicted" in html and "mtu-1500" in html

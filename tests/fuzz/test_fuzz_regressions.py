@@ -65,7 +65,10 @@ def test_a_value_with_line_breaks_stays_on_one_line() -> None:
     (`write a list: [first line` and `]` on the next line)."""
     text = "name: x\n" + HOST + "    teams:\n      - name: t\n        members: |\n          nic1\n          nic2\n"
     (line,) = problems(text)
-    assert line == "c.yaml:7: hosts[0].teams[0].members: expected a list, got 'nic1\\nnic2\\n'; write a list: [nic1\\nnic2\\n]"
+    assert (
+        line
+        == "c.yaml:7: hosts[0].teams[0].members: expected a list, got 'nic1\\nnic2\\n'; write a list: [nic1\\nnic2\\n]"
+    )
 
 
 def test_a_csv_field_past_the_csv_modules_limit_is_one_line(tmp_path: Path) -> None:
@@ -133,7 +136,10 @@ def test_a_price_past_a_trillion_is_refused_in_one_line(tmp_path: Path) -> None:
     path.write_text("prices:\n  dac_10g: 3.9642954278482503e+127\n")
     with pytest.raises(InputError) as caught:
         load_prices(path)
-    assert str(caught.value) == f"{path}:2: prices.dac_10g: 3.9642954278482503e+127 is too large; a price is at most 1,000,000,000,000"
+    assert (
+        str(caught.value)
+        == f"{path}:2: prices.dac_10g: 3.9642954278482503e+127 is too large; a price is at most 1,000,000,000,000"
+    )
 
 
 def test_a_mapping_as_a_key_in_a_file_libyaml_refuses_is_one_line(tmp_path: Path) -> None:
@@ -167,8 +173,15 @@ def test_a_measurement_whose_figures_work_out_past_any_number_is_refused(tmp_pat
     sample = Path(__file__).parents[1] / "importers" / "samples" / "ntttcp_linux_1.4.0_sender.xml"
     text = sample.read_text()
     path = tmp_path / "run.xml"
-    path.write_text(text.replace('<throughput metric="Bps">1476085185.665</throughput>', '<throughput metric="Bps">1e308</throughput>'))
+    path.write_text(
+        text.replace(
+            '<throughput metric="Bps">1476085185.665</throughput>', '<throughput metric="Bps">1e308</throughput>'
+        )
+    )
     assert path.read_text() != text
     with pytest.raises(InputError) as caught:
         read_measurement(path)
-    assert str(caught.value) == f"{path}: throughput_bps: works out to inf, past any number: the file's figures are out of range"
+    assert (
+        str(caught.value)
+        == f"{path}: throughput_bps: works out to inf, past any number: the file's figures are out of range"
+    )

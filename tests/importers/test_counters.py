@@ -31,7 +31,11 @@ def error(text: str, file: str) -> str:
 
 # --- PDH-CSV ----------------------------------------------------------------------------------
 
-SNIPPET_A = [line for line in lines_of("pdh_csv_examples.txt") if line.startswith('"(PDH-CSV 4.0) (Eastern') or line.startswith('"09/08/2002')]
+SNIPPET_A = [
+    line
+    for line in lines_of("pdh_csv_examples.txt")
+    if line.startswith('"(PDH-CSV 4.0) (Eastern') or line.startswith('"09/08/2002')
+]
 
 
 def test_the_sample_counter_log_as_written_names_its_garbled_value() -> None:
@@ -60,14 +64,21 @@ def test_the_sample_counter_log_with_that_value_whole() -> None:
 
 
 def test_instance_names_paths_and_headers_from_the_sample() -> None:
-    assert split_counter_path("\\\\MYPC\\Network Interface(Intel[R] Ethernet Connection [7] I219-LM)\\Bytes Received/sec") == (
-        "MYPC", "Network Interface", "Intel[R] Ethernet Connection [7] I219-LM", "Bytes Received/sec")
+    assert split_counter_path(
+        "\\\\MYPC\\Network Interface(Intel[R] Ethernet Connection [7] I219-LM)\\Bytes Received/sec"
+    ) == ("MYPC", "Network Interface", "Intel[R] Ethernet Connection [7] I219-LM", "Bytes Received/sec")
     assert split_counter_path("\\Network Interface(intel[r] ethernet 10g 4p x550 rndc _4)\\Bytes Sent/sec")[0] is None
     assert adapter_name("intel[r] ethernet 10g 4p x550 rndc _4") == "intel(r) ethernet 10g 4p x550 rndc #4"
-    assert adapter_name("Intel[R] 82574L Gigabit Network Connection _2") == "Intel(R) 82574L Gigabit Network Connection #2"
+    assert (
+        adapter_name("Intel[R] 82574L Gigabit Network Connection _2") == "Intel(R) 82574L Gigabit Network Connection #2"
+    )
     assert adapter_name("_Total") == "_Total"
     assert split_counter_path("\\\\ATS_CEN1\\Processor Information(0,_Total)\\% Processor Performance") == (
-        "ATS_CEN1", "Processor Information", "0,_Total", "% Processor Performance")
+        "ATS_CEN1",
+        "Processor Information",
+        "0,_Total",
+        "% Processor Performance",
+    )
 
 
 def test_typeperf_console_capture_with_missing_values_commas_and_trailer() -> None:
@@ -99,7 +110,9 @@ def test_typeperf_console_capture_with_missing_values_commas_and_trailer() -> No
     ],
 )
 def test_time_zone_headers_from_the_sample(header: str, zone: str, bias: str) -> None:
-    [m] = read_measurement_text(f'"{header}","\\\\H\\Memory\\Available Bytes"\n"01/02/2026 00:00:00.000","1"\n', "p.csv")
+    [m] = read_measurement_text(
+        f'"{header}","\\\\H\\Memory\\Available Bytes"\n"01/02/2026 00:00:00.000","1"\n', "p.csv"
+    )
     assert m.parameters.time_zone == zone and m.parameters.other["utc_bias_minutes"] == bias
     assert m.series[0].unit == "bytes"
 
@@ -150,7 +163,12 @@ def test_ip_link_samples_agree_with_proc_net_dev() -> None:
     assert links.format == "ip-link-json"
     for a, b in zip(links.interfaces, proc.interfaces):
         assert (a.interface, a.rx_bytes, a.rx_packets, a.tx_bytes, a.tx_packets) == (
-            b.interface, b.rx_bytes, b.rx_packets, b.tx_bytes, b.tx_packets)
+            b.interface,
+            b.rx_bytes,
+            b.rx_packets,
+            b.tx_bytes,
+            b.tx_packets,
+        )
     [lo] = read_measurement(SAMPLES / "ip_s_s_j_link_lo.json")
     assert lo.interfaces[0].other["rx_crc_errors"] == 0 and "tx_carrier_changes" in lo.interfaces[0].other
 
@@ -158,7 +176,10 @@ def test_ip_link_samples_agree_with_proc_net_dev() -> None:
 def test_bad_snapshots() -> None:
     text = (SAMPLES / "proc_net_dev.txt").read_text()
     cut = text[: text.rindex("0 ")]
-    assert error(cut, "dev") == f"dev:{len(cut.splitlines())}: eth0: expected 'iface: ' and 16 counters, found 14 values (truncated?)"
+    assert (
+        error(cut, "dev")
+        == f"dev:{len(cut.splitlines())}: eth0: expected 'iface: ' and 16 counters, found 14 values (truncated?)"
+    )
     assert error('[{"ifname": "eth0", "mtu": 1500}]', "l.json") == (
         "l.json: [0].stats64: eth0: no rx/tx statistics (run ip with -s)"
     )
@@ -195,7 +216,11 @@ def test_sadf_d_sample() -> None:
     text = "\n".join(rows[rows.index("") + 1 :]) + "\n"
     assert detect(text) == "sadf-dev-csv"
     [m] = read_measurement_text(text, "sadf.csv")
-    assert (m.host, m.start_time, m.parameters.other) == ("SYSSTAT.TEST", "2019-04-18 13:20:19 UTC", {"interval_s": "31"})
+    assert (m.host, m.start_time, m.parameters.other) == (
+        "SYSSTAT.TEST",
+        "2019-04-18 13:20:19 UTC",
+        {"interval_s": "31"},
+    )
     assert sorted({s.instance or "" for s in m.series}) == ["enp6s0", "lo", "virbr0-nic"]
     assert len(m.series) == 3 * 8
     cut = text.rstrip("\n")[:-5]
@@ -206,7 +231,10 @@ def sadf_j_from_sample() -> str:
     """The sample is a grep excerpt (lines 104-108 of sysstat's tests/expected.sadf-j): its net-dev
     lines, without grep's prefixes, put back into that file's structure (host SYSSTAT.TEST,
     timestamp 2019-04-18 13:20:19 UTC, interval 31, as at the top of the same file)."""
-    body = [line.split(":", 1)[1] if line[:3] == "104" else line.split("-", 1)[1] for line in lines_of("sadf_j_net_dev.txt")[1:]]
+    body = [
+        line.split(":", 1)[1] if line[:3] == "104" else line.split("-", 1)[1]
+        for line in lines_of("sadf_j_net_dev.txt")[1:]
+    ]
     body[-1] = body[-1].rstrip().rstrip(",")
     return (
         '{"sysstat": {"hosts": [{"nodename": "SYSSTAT.TEST", "statistics": [{\n'
@@ -225,5 +253,5 @@ def test_sadf_j_sample() -> None:
     assert virbr0["rx_bytes_per_s"] == [pytest.approx(0.03 * 1024)]
     assert virbr0["rx_multicast_per_s"] == [19.25]
     assert error('{"sysstat": {"hosts": [{"nodename": "h", "statistics": [{"cpu-load": []}]}]}}', "s.json") == (
-        "s.json: sysstat.hosts[0].statistics[0].timestamp: expected {\"date\": ..., \"time\": ...}"
+        's.json: sysstat.hosts[0].statistics[0].timestamp: expected {"date": ..., "time": ...}'
     )

@@ -23,16 +23,45 @@ from hvnet.importers import detect, read_measurement_text
 
 def client_tcp() -> dict[str, Any]:
     interval = lambda start, end, nbytes, retr: {  # noqa: E731
-        "streams": [{"socket": 5, "start": start, "end": end, "seconds": end - start, "bytes": nbytes,
-                     "bits_per_second": nbytes * 8 / (end - start), "retransmits": retr, "snd_cwnd": 829312,
-                     "rtt": 3122, "rttvar": 147, "pmtu": 1460, "omitted": False, "sender": True}],
-        "sum": {"start": start, "end": end, "seconds": end - start, "bytes": nbytes,
-                "bits_per_second": nbytes * 8 / (end - start), "retransmits": retr, "omitted": False, "sender": True},
+        "streams": [
+            {
+                "socket": 5,
+                "start": start,
+                "end": end,
+                "seconds": end - start,
+                "bytes": nbytes,
+                "bits_per_second": nbytes * 8 / (end - start),
+                "retransmits": retr,
+                "snd_cwnd": 829312,
+                "rtt": 3122,
+                "rttvar": 147,
+                "pmtu": 1460,
+                "omitted": False,
+                "sender": True,
+            }
+        ],
+        "sum": {
+            "start": start,
+            "end": end,
+            "seconds": end - start,
+            "bytes": nbytes,
+            "bits_per_second": nbytes * 8 / (end - start),
+            "retransmits": retr,
+            "omitted": False,
+            "sender": True,
+        },
     }
     return {
         "start": {
-            "connected": [{"socket": 5, "local_host": "10.0.0.4", "local_port": 52700,
-                           "remote_host": "10.0.0.5", "remote_port": 5201}],
+            "connected": [
+                {
+                    "socket": 5,
+                    "local_host": "10.0.0.4",
+                    "local_port": 52700,
+                    "remote_host": "10.0.0.5",
+                    "remote_port": 5201,
+                }
+            ],
             "version": "iperf 3.9",
             "system_info": "Linux vm-3 5.4.104+ #1 SMP Mon Jun 7 21:53:49 PDT 2021 x86_64",
             "timestamp": {"time": "Mon, 02 Aug 2021 13:25:05 UTC", "timesecs": 1627910705},
@@ -42,24 +71,72 @@ def client_tcp() -> dict[str, Any]:
             "sock_bufsize": 0,
             "sndbuf_actual": 16384,
             "rcvbuf_actual": 87380,
-            "test_start": {"protocol": "TCP", "num_streams": 1, "blksize": 131072, "omit": 0, "duration": 2,
-                           "bytes": 0, "blocks": 0, "reverse": 0, "tos": 0},
+            "test_start": {
+                "protocol": "TCP",
+                "num_streams": 1,
+                "blksize": 131072,
+                "omit": 0,
+                "duration": 2,
+                "bytes": 0,
+                "blocks": 0,
+                "reverse": 0,
+                "tos": 0,
+            },
         },
         "intervals": [interval(0, 1.000076, 189312640, 193), interval(1.000076, 2.000093, 246895616, 68)],
         "end": {
-            "streams": [{
-                "sender": {"socket": 5, "start": 0, "end": 2.000093, "seconds": 2.000093, "bytes": 436208256,
-                           "bits_per_second": 1744752867.7, "retransmits": 261, "max_snd_cwnd": 1016576,
-                           "max_rtt": 3745, "min_rtt": 3122, "mean_rtt": 3433, "sender": True},
-                "receiver": {"socket": 5, "start": 0, "end": 2.04, "seconds": 2.000093, "bytes": 433456000,
-                             "bits_per_second": 1733743456.3, "sender": True},
-            }],
-            "sum_sent": {"start": 0, "end": 2.000093, "seconds": 2.000093, "bytes": 436208256,
-                         "bits_per_second": 1744752867.7, "retransmits": 261, "sender": True},
-            "sum_received": {"start": 0, "end": 2.04, "seconds": 2.04, "bytes": 433456000,
-                             "bits_per_second": 1699827450.98, "sender": True},
-            "cpu_utilization_percent": {"host_total": 12.5, "host_user": 0.9, "host_system": 11.6,
-                                        "remote_total": 20.1, "remote_user": 1.2, "remote_system": 18.9},
+            "streams": [
+                {
+                    "sender": {
+                        "socket": 5,
+                        "start": 0,
+                        "end": 2.000093,
+                        "seconds": 2.000093,
+                        "bytes": 436208256,
+                        "bits_per_second": 1744752867.7,
+                        "retransmits": 261,
+                        "max_snd_cwnd": 1016576,
+                        "max_rtt": 3745,
+                        "min_rtt": 3122,
+                        "mean_rtt": 3433,
+                        "sender": True,
+                    },
+                    "receiver": {
+                        "socket": 5,
+                        "start": 0,
+                        "end": 2.04,
+                        "seconds": 2.000093,
+                        "bytes": 433456000,
+                        "bits_per_second": 1733743456.3,
+                        "sender": True,
+                    },
+                }
+            ],
+            "sum_sent": {
+                "start": 0,
+                "end": 2.000093,
+                "seconds": 2.000093,
+                "bytes": 436208256,
+                "bits_per_second": 1744752867.7,
+                "retransmits": 261,
+                "sender": True,
+            },
+            "sum_received": {
+                "start": 0,
+                "end": 2.04,
+                "seconds": 2.04,
+                "bytes": 433456000,
+                "bits_per_second": 1699827450.98,
+                "sender": True,
+            },
+            "cpu_utilization_percent": {
+                "host_total": 12.5,
+                "host_user": 0.9,
+                "host_system": 11.6,
+                "remote_total": 20.1,
+                "remote_user": 1.2,
+                "remote_system": 18.9,
+            },
             "sender_tcp_congestion": "cubic",
             "receiver_tcp_congestion": "cubic",
         },
@@ -109,17 +186,68 @@ def test_udp_loss_and_jitter() -> None:
     doc["start"]["test_start"]["protocol"] = "UDP"
     doc["intervals"] = []
     doc["end"] = {
-        "streams": [{"udp": {"socket": 5, "start": 0, "end": 10, "seconds": 10, "bytes": 1310720, "bits_per_second": 1048576,
-                             "jitter_ms": 0.012, "lost_packets": 3, "packets": 905, "lost_percent": 0.33,
-                             "out_of_order": 0, "sender": True}}],
-        "sum": {"start": 0, "end": 10.0, "seconds": 10.0, "bytes": 1310720, "bits_per_second": 1048576,
-                "jitter_ms": 0.012, "lost_packets": 3, "packets": 905, "lost_percent": 0.33, "sender": True},
-        "sum_sent": {"start": 0, "end": 10.0, "seconds": 10.0, "bytes": 1310720, "bits_per_second": 1048576,
-                     "jitter_ms": 0, "lost_packets": 0, "packets": 905, "lost_percent": 0, "sender": True},
-        "sum_received": {"start": 0, "end": 10.04, "seconds": 10.04, "bytes": 1306376, "bits_per_second": 1040937.3,
-                         "jitter_ms": 0.012, "lost_packets": 3, "packets": 902, "lost_percent": 0.33, "sender": False},
-        "cpu_utilization_percent": {"host_total": 1.0, "host_user": 0.5, "host_system": 0.5,
-                                    "remote_total": 0.4, "remote_user": 0.2, "remote_system": 0.2},
+        "streams": [
+            {
+                "udp": {
+                    "socket": 5,
+                    "start": 0,
+                    "end": 10,
+                    "seconds": 10,
+                    "bytes": 1310720,
+                    "bits_per_second": 1048576,
+                    "jitter_ms": 0.012,
+                    "lost_packets": 3,
+                    "packets": 905,
+                    "lost_percent": 0.33,
+                    "out_of_order": 0,
+                    "sender": True,
+                }
+            }
+        ],
+        "sum": {
+            "start": 0,
+            "end": 10.0,
+            "seconds": 10.0,
+            "bytes": 1310720,
+            "bits_per_second": 1048576,
+            "jitter_ms": 0.012,
+            "lost_packets": 3,
+            "packets": 905,
+            "lost_percent": 0.33,
+            "sender": True,
+        },
+        "sum_sent": {
+            "start": 0,
+            "end": 10.0,
+            "seconds": 10.0,
+            "bytes": 1310720,
+            "bits_per_second": 1048576,
+            "jitter_ms": 0,
+            "lost_packets": 0,
+            "packets": 905,
+            "lost_percent": 0,
+            "sender": True,
+        },
+        "sum_received": {
+            "start": 0,
+            "end": 10.04,
+            "seconds": 10.04,
+            "bytes": 1306376,
+            "bits_per_second": 1040937.3,
+            "jitter_ms": 0.012,
+            "lost_packets": 3,
+            "packets": 902,
+            "lost_percent": 0.33,
+            "sender": False,
+        },
+        "cpu_utilization_percent": {
+            "host_total": 1.0,
+            "host_user": 0.5,
+            "host_system": 0.5,
+            "remote_total": 0.4,
+            "remote_user": 0.2,
+            "remote_system": 0.2,
+        },
     }
     m = read(doc)
     assert m.parameters.protocol == "udp"
@@ -141,14 +269,20 @@ def errors(document: Any) -> str:
 
 
 def test_bad_iperf3_files_are_one_line() -> None:
-    failed = {"start": {"connected": [], "version": "iperf 3.9", "test_start": {"protocol": "TCP"}},
-              "intervals": [], "end": {}, "error": "unable to connect to server: Connection refused"}
+    failed = {
+        "start": {"connected": [], "version": "iperf 3.9", "test_start": {"protocol": "TCP"}},
+        "intervals": [],
+        "end": {},
+        "error": "unable to connect to server: Connection refused",
+    }
     assert errors(failed) == (
         "c.json: error: iperf3 reported an error, no results: unable to connect to server: Connection refused"
     )
     interrupted = copy.deepcopy(client_tcp())
     interrupted["end"] = {}
-    assert errors(interrupted) == "c.json: end: no sum_received or sum: the run did not finish (truncated or interrupted?)"
+    assert (
+        errors(interrupted) == "c.json: end: no sum_received or sum: the run did not finish (truncated or interrupted?)"
+    )
     text = json.dumps(client_tcp(), indent="\t")
     cut = text[: len(text) // 2]
     message = errors(cut)

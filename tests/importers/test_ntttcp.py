@@ -72,7 +72,9 @@ def test_windows_text_without_the_prompt_line_has_no_role_but_the_figures() -> N
 
 
 def test_windows_receiver_command_line() -> None:
-    text = _sample("ntttcp_windows_5.39_sender.txt").replace("ntttcp -s -m 4,*,10.0.0.5 -t 300", "ntttcp -r -m 8,*,10.0.0.5 -l 128k -t 60")
+    text = _sample("ntttcp_windows_5.39_sender.txt").replace(
+        "ntttcp -s -m 4,*,10.0.0.5 -t 300", "ntttcp -r -m 8,*,10.0.0.5 -l 128k -t 60"
+    )
     [m] = read_measurement_text(text, "r.txt")
     assert m.role == "receiver"
     assert (m.parameters.threads, m.parameters.buffer_bytes, m.parameters.direction) == (8, 128 * 1024, "receive")
@@ -212,7 +214,12 @@ def test_linux_text_sample_gives_the_figures_it_prints() -> None:
     assert m.retransmits == 13889
     assert m.cpu_percent == pytest.approx(1.93)  # 100 - idle, machine-wide like Windows' Avg. CPU %
     assert m.cpu_detail_percent == {
-        "user": 0.16, "system": 1.6, "idle": 98.07, "iowait": 0.05, "softirq": 0.12, "process_busy_of_one_cpu": 3.96,
+        "user": 0.16,
+        "system": 1.6,
+        "idle": 98.07,
+        "iowait": 0.05,
+        "softirq": 0.12,
+        "process_busy_of_one_cpu": 3.96,
     }
     assert m.extra == {"cpu_cores": 2, "cpu_speed_mhz": 2793.437, "cycles_per_byte": 0.91}
     assert m.parameters.threads == 4 and m.parameters.remote_address == "10.0.0.5"

@@ -75,7 +75,9 @@ def test_unknown_field_names_the_allowed_ones_on_the_key_line() -> None:
             nics:
               - {name: nic1, speed: 10Gbps}
         """
-    ) == ["cluster.yaml:4: hosts[0].nicss: unknown field; allowed: name, cpu, power_plan, nics, teams, vswitches, live_migration, memory"]
+    ) == [
+        "cluster.yaml:4: hosts[0].nicss: unknown field; allowed: name, cpu, power_plan, nics, teams, vswitches, live_migration, memory"
+    ]
 
 
 def test_unknown_top_level_field() -> None:
@@ -86,7 +88,9 @@ def test_unknown_top_level_field() -> None:
         hosts:
           - {name: hv1, nics: [{name: nic1, speed: 10Gbps}]}
         """
-    ) == ["cluster.yaml:2: hots: unknown field; allowed: name, description, hosts, switches, fabric, cables, vms, traffic, events, requirements, variants"]
+    ) == [
+        "cluster.yaml:2: hots: unknown field; allowed: name, description, hosts, switches, fabric, cables, vms, traffic, events, requirements, variants"
+    ]
 
 
 def test_wrong_unit() -> None:
@@ -116,7 +120,9 @@ def test_bare_number_is_refused() -> None:
             nics:
               - {name: nic1, speed: 10}
         """
-    ) == ["cluster.yaml:5: hosts[0].nics[0].speed: 10 has no unit; write a unit: bps, Kbps, Mbps, Gbps, Tbps (e.g. 10Gbps)"]
+    ) == [
+        "cluster.yaml:5: hosts[0].nics[0].speed: 10 has no unit; write a unit: bps, Kbps, Mbps, Gbps, Tbps (e.g. 10Gbps)"
+    ]
 
 
 def test_negative_size() -> None:
@@ -174,7 +180,7 @@ def test_unknown_enum_value_lists_the_choices() -> None:
 
 
 def test_a_c_state_that_is_not_one_lists_the_idle_states() -> None:
-    """"C-states off" is written as the deepest state left: c1."""
+    """ "C-states off" is written as the deepest state left: c1."""
     assert problems(
         """\
         name: t
@@ -259,7 +265,9 @@ def test_a_mapping_expected() -> None:
         hosts:
           - {name: hv1, cpu: 16, nics: [{name: nic1, speed: 10Gbps}]}
         """
-    ) == ["cluster.yaml:3: hosts[0].cpu: expected a mapping of fields (sockets, cores_per_socket, ghz, smt, deepest_c_state), got 16"]
+    ) == [
+        "cluster.yaml:3: hosts[0].cpu: expected a mapping of fields (sockets, cores_per_socket, ghz, smt, deepest_c_state), got 16"
+    ]
 
 
 def test_names_cannot_contain_a_slash() -> None:
@@ -715,7 +723,10 @@ STRICT_AND_BOUNDED = [
     ("cpu: {ghz: .inf}", "hosts[0].cpu.ghz: inf is not a finite number; write a number such as 2.6"),
     ("cpu: {ghz: .nan}", "hosts[0].cpu.ghz: nan is not a finite number; write a number such as 2.6"),
     ("cpu: {ghz: 60}", "hosts[0].cpu.ghz: 60 is too large; must be at most 10"),
-    ("cpu: {cores_per_socket: 18446744073709551616}", "hosts[0].cpu.cores_per_socket: 18446744073709551616 is too large; must be at most 512"),
+    (
+        "cpu: {cores_per_socket: 18446744073709551616}",
+        "hosts[0].cpu.cores_per_socket: 18446744073709551616 is too large; must be at most 512",
+    ),
     ("nics: [{name: nic1, speed: 1bps}]", "hosts[0].nics[0].speed: '1bps' is too small; must be at least 1 Mbps"),
     ("nics: [{name: nic1, speed: 2Tbps}]", "hosts[0].nics[0].speed: '2Tbps' is too large; must be at most 1.6 Tbps"),
 ]
@@ -746,4 +757,6 @@ def test_a_clock_too_slow_to_be_a_cpu_is_refused() -> None:
     """The fuzzer found ghz: 1e-320 (above 0, below any CPU) accepted: its cores' shares became
     infinite in the JSON (issue 15). A clock is 0.1 to 10 GHz."""
     text = "name: t\nhosts:\n  - name: hv1\n    cpu: {ghz: 1e-320}\n    nics: [{name: nic1, speed: 10Gbps}]\n"
-    assert [p.split(": ", 1)[1] for p in problems(text)] == ["hosts[0].cpu.ghz: 1e-320 is too small; must be at least 0.1"]
+    assert [p.split(": ", 1)[1] for p in problems(text)] == [
+        "hosts[0].cpu.ghz: 1e-320 is too small; must be at least 0.1"
+    ]

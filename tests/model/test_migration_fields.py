@@ -194,7 +194,9 @@ def test_cpu_load_is_between_0_and_1() -> None:
         "{name: vm2, host: hv2, memory: 4GiB, cpu_load: -0.1}",
         "{name: vm3, host: hv2, memory: 4GiB, cpu_load: busy}",
     ]
-    share = "is not a share from 0 to 1; it is the share of the VM's vCPUs the guest keeps busy (0.5: half of them, not 50)"
+    share = (
+        "is not a share from 0 to 1; it is the share of the VM's vCPUs the guest keeps busy (0.5: half of them, not 50)"
+    )
     assert problems(with_vms(entries)) == [
         f"cluster.yaml:8: vms[0].cpu_load: 50 {share}",
         f"cluster.yaml:9: vms[1].cpu_load: -0.1 {share}",

@@ -117,7 +117,14 @@ def test_lookups(failover: Scenario) -> None:
     assert failover.endpoint_host("hv2").name == "hv2"
     assert failover.host("hv1").team("team1").members == ("nic1", "nic2")
     assert failover.host("hv1").vswitch("vSwitch").uplink == "team1"
-    for lookup in (failover.host, failover.vm, failover.switch, failover.endpoint_host, failover.host("hv1").nic, failover.host("hv1").team):
+    for lookup in (
+        failover.host,
+        failover.vm,
+        failover.switch,
+        failover.endpoint_host,
+        failover.host("hv1").nic,
+        failover.host("hv1").team,
+    ):
         with pytest.raises(KeyError):
             lookup("nope")
 
@@ -239,12 +246,20 @@ def test_docs_name_every_field_a_scenario_accepts() -> None:
     accepted but undocumented). Per table, not over the whole page: a VM's `mtu` is not documented by a NIC's."""
     doc = (Path(__file__).parents[2] / "docs" / "scenario.md").read_text()
     tables = [
-        {name.strip().strip("`") for row in re.findall(r"^\| `([^|]*)` \|", table, flags=re.MULTILINE) for name in row.split(",")}
+        {
+            name.strip().strip("`")
+            for row in re.findall(r"^\| `([^|]*)` \|", table, flags=re.MULTILINE)
+            for name in row.split(",")
+        }
         for table in re.split(r"\n(?!\|)", doc)
     ]
     missing = []
     for model in vars(hvnet.model.scenario).values():
-        if not (isinstance(model, type) and issubclass(model, pydantic.BaseModel) and model.__module__ == hvnet.model.scenario.__name__):
+        if not (
+            isinstance(model, type)
+            and issubclass(model, pydantic.BaseModel)
+            and model.__module__ == hvnet.model.scenario.__name__
+        ):
             continue
         fields = {info.alias or field for field, info in model.model_fields.items()}
         if fields and not any(fields <= table for table in tables):

@@ -169,7 +169,9 @@ def test_a_large_clusters_report_draws_what_is_picked_and_opened(
         drawn = group + "return [!!g.querySelector('.group-chart svg.main-svg'), g.querySelectorAll('tbody tr').length]"
         WebDriverWait(driver, 30).until(lambda d: d.execute_script(drawn)[0])
         seen["rows"] = driver.execute_script(drawn)[1]
-        seen["closed"] = driver.execute_script("return [...document.querySelectorAll('details.group')].filter(d => !d.open).length")
+        seen["closed"] = driver.execute_script(
+            "return [...document.querySelectorAll('details.group')].filter(d => !d.open).length"
+        )
 
     page = render(report, tmp_path, pick_and_open)
     assert page.total == page.drawn == 8 + 1 + 1 + 4 + 1

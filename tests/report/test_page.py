@@ -123,14 +123,20 @@ def test_one_chart_per_nic_that_carried_traffic_with_title_and_units(
 def test_the_traffic_table_is_the_terminal_tables(failover_report: str, failover_results: Results) -> None:
     """Same columns, same cells, row for row."""
     terminal = results_tables(failover_results)[0]
-    header = [str(column.header).replace("-\n", "-").replace("\n", " ") for column in terminal.columns]  # a header may wrap there
+    header = [
+        str(column.header).replace("-\n", "-").replace("\n", " ") for column in terminal.columns
+    ]  # a header may wrap there
     cells = [[str(cell) for cell in column.cells] for column in terminal.columns]
     expected = [header] + [[column[i] for column in cells] for i in range(terminal.row_count)]
     rows = Page(failover_report).rows
     start = rows.index(header)
     assert rows[start : start + len(expected)] == expected
     assert header[:2] == ["traffic", "from → to"] and "mean rate" in header
-    assert [row[:2] for row in expected[1:]] == [["copy-1", "hv1 → hv2"], ["copy-2", "hv1 → hv2"], ["copy-back", "hv2 → hv1"]]
+    assert [row[:2] for row in expected[1:]] == [
+        ["copy-1", "hv1 → hv2"],
+        ["copy-2", "hv1 → hv2"],
+        ["copy-back", "hv2 → hv1"],
+    ]
 
 
 def test_the_summary_and_what_is_not_there_yet(failover_report: str) -> None:

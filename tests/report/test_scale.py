@@ -68,7 +68,8 @@ def test_nic_charts_are_the_busiest_eight_and_the_others_a_pick_away(scale_resul
     assert [int(i) for i, _, _ in drawn] == list(range(8))
     end = scale_results.end_s
     moved = {
-        f"{a.host} / {a.nic}": a.send_bps.integral(0, end) + a.receive_bps.integral(0, end) for a in scale_results.adapters
+        f"{a.host} / {a.nic}": a.send_bps.integral(0, end) + a.receive_bps.integral(0, end)
+        for a in scale_results.adapters
     }
     busy = [name for name, total in moved.items() if total > 0]
     idle = [name for name, total in moved.items() if total == 0]
@@ -89,7 +90,11 @@ def test_nic_charts_are_the_busiest_eight_and_the_others_a_pick_away(scale_resul
         assert len(send["y"]) == len(receive["y"]) == -(-steps // 12) + 1 <= MAX_POINTS + 1
         assert figure["layout"]["xaxis"]["range"] == [0, steps]
     # Exact means: the busiest NIC's bytes survive resampling (to the 4 digits kept).
-    first = next(a for a in scale_results.adapters if f"{a.host} / {a.nic}" == figures[0]["layout"]["title"]["text"].split(" (")[0])
+    first = next(
+        a
+        for a in scale_results.adapters
+        if f"{a.host} / {a.nic}" == figures[0]["layout"]["title"]["text"].split(" (")[0]
+    )
     points = figures[0]["data"][1]["y"][:-1]  # the last repeats the last bin, to close the step line
     widths = [12] * (len(points) - 1) + [steps - 12 * (len(points) - 1)]
     total = sum(v * w for v, w in zip(points, widths)) * 1e9

@@ -35,7 +35,7 @@ VMQ_OFF = Rule(
     title="VMQ off under a virtual switch",
     sources=(SET_AND_RDMA, NIC_TEAMING),
     confirmed=True,
-    basis="\"VMQ should be enabled anytime Hyper-V is enabled\" (S3); \"you should enable VMQ whenever you are "
+    basis='"VMQ should be enabled anytime Hyper-V is enabled" (S3); "you should enable VMQ whenever you are '
     "using Hyper-V and SET\" (S1). Without it every VM's traffic is received on one core.",
     cmdlet="Enable-NetAdapterVmq -Name {nics}",
 )
@@ -90,7 +90,11 @@ def check_core0(scenario: Scenario) -> list[Finding]:
         if host.cpu.cores < 2:
             continue
         tuned = tuned_base_cores(host)
-        moves += [(host.name, n.name, tuned[n.name]) for n in host.nics if (host.name, n.name) in cabled and n.rss_base_core == 0]
+        moves += [
+            (host.name, n.name, tuned[n.name])
+            for n in host.nics
+            if (host.name, n.name) in cabled and n.rss_base_core == 0
+        ]
     if not moves:
         return []
     by_host: dict[str, list[str]] = {}
@@ -116,8 +120,13 @@ def check_overlap(scenario: Scenario) -> list[Finding]:
         for team in host.teams:
             if not sum_of_queues(team) or len(team.members) < 2:
                 continue
-            ranges = {m: range(host.nic(m).rss_base_core, host.nic(m).rss_base_core + host.nic(m).rss_queues) for m in team.members}
-            shared = sorted({c for a in team.members for b in team.members if a < b for c in set(ranges[a]) & set(ranges[b])})
+            ranges = {
+                m: range(host.nic(m).rss_base_core, host.nic(m).rss_base_core + host.nic(m).rss_queues)
+                for m in team.members
+            }
+            shared = sorted(
+                {c for a in team.members for b in team.members if a < b for c in set(ranges[a]) & set(ranges[b])}
+            )
             if not shared:
                 continue
             shown = ", ".join(f"{m} cores {r.start}–{r.stop - 1}" for m, r in ranges.items())
@@ -125,8 +134,7 @@ def check_overlap(scenario: Scenario) -> list[Finding]:
             findings.append(
                 RSS_OVERLAP.finding(
                     f"{host.name}: team {team.name} ({team.kind.value}, Sum-of-Queues) has members on shared cores ({shown})",
-                    "give each member its own cores: "
-                    + ", ".join(f"{m} from core {tuned[m]}" for m in team.members),
+                    "give each member its own cores: " + ", ".join(f"{m} from core {tuned[m]}" for m in team.members),
                     [Change(path=nic_path(host.name, m, "rss_base_core"), value=tuned[m]) for m in team.members],
                     commands=_commands(scenario, moves),
                 )

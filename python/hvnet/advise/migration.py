@@ -18,8 +18,8 @@ LM_TRANSPORT = Rule(
     title="Live migration option does not fit the bandwidth",
     sources=(AZURE_LOCAL_HOST_NETWORK, LIVE_MIGRATION_SETUP),
     confirmed=True,
-    basis="\"If the available bandwidth for live migration is >= 5 Gbps, and the network adapters are capable, use "
-    "RDMA\" (SMB); below 5 Gbps use compression (S6). SMB uses SMB Direct where both hosts have RDMA (S8).",
+    basis='"If the available bandwidth for live migration is >= 5 Gbps, and the network adapters are capable, use '
+    'RDMA" (SMB); below 5 Gbps use compression (S6). SMB uses SMB Direct where both hosts have RDMA (S8).',
     cmdlet="Set-VMHost -VirtualMachineMigrationPerformanceOption {option}",
 )
 LM_SIMULTANEOUS = Rule(
@@ -65,7 +65,9 @@ def check_transport(scenario: Scenario) -> list[Finding]:
     if to_smb:
         findings.append(
             LM_TRANSPORT.finding(
-                "; ".join(f"{h.name}: option {h.live_migration.option.value} with {gbps(b)} of RDMA" for h, b in to_smb),
+                "; ".join(
+                    f"{h.name}: option {h.live_migration.option.value} with {gbps(b)} of RDMA" for h, b in to_smb
+                ),
                 f"set live migration to smb on {and_list(h.name for h, _ in to_smb)} (SMB Direct over RDMA)",
                 [Change(path=f"hosts[{h.name}].live_migration.option", value="smb") for h, _ in to_smb],
                 option="SMB",
@@ -74,10 +76,15 @@ def check_transport(scenario: Scenario) -> list[Finding]:
     if to_compression:
         findings.append(
             LM_TRANSPORT.finding(
-                "; ".join(f"{h.name}: option {h.live_migration.option.value} with {why}" for h, _, why in to_compression),
+                "; ".join(
+                    f"{h.name}: option {h.live_migration.option.value} with {why}" for h, _, why in to_compression
+                ),
                 f"set live migration to compression on {and_list(h.name for h, _, _ in to_compression)} "
                 "(less than 5 Gbps for SMB Direct)",
-                [Change(path=f"hosts[{h.name}].live_migration.option", value="compression") for h, _, _ in to_compression],
+                [
+                    Change(path=f"hosts[{h.name}].live_migration.option", value="compression")
+                    for h, _, _ in to_compression
+                ],
                 option="Compression",
             )
         )

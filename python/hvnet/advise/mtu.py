@@ -19,7 +19,7 @@ MTU_SWITCH_DROPS = Rule(
     confirmed=False,
     basis="the practitioner write-up (S12) ties jumbo-frame mismatches to slow or failing live migrations; no "
     "Microsoft page checked here states it. hvnet's frame model black-holes such a path (docs/model.md, "
-    "\"A mismatch that breaks traffic\").",
+    '"A mismatch that breaks traffic").',
     cmdlet=None,
 )
 MTU_END_TO_END = Rule(
@@ -38,7 +38,7 @@ JUMBO_FRAMES = Rule(
     title="A 10 Gbps or faster network runs at MTU 1500",
     sources=(AZURE_LOCAL_HOST_NETWORK, WORKING_HARD_IN_IT_JUMBO),
     confirmed=False,
-    basis="jumbo frames cut per-packet CPU and wire overhead (BEHAVIOUR.md, \"Frames and CPU\"), but no source "
+    basis='jumbo frames cut per-packet CPU and wire overhead (BEHAVIOUR.md, "Frames and CPU"), but no source '
     "checked here recommends them; Azure Local leaves the jumbo packet size to the deployment.",
     cmdlet=_JUMBO_CMDLET,
 )
@@ -100,7 +100,9 @@ def check_jumbo(scenario: Scenario) -> list[Finding]:
         if mtus != {1500} or min(scenario.host(h).nic(n).speed for h, n in nics) < 10e9 or len(nics) < 2:
             continue
         changes = _set_mtu(scenario, nics, 9000)
-        changes += [Change(path=f"switches[{s}].mtu", value=9216) for s in switch_names if scenario.switch(s).mtu < 9000]
+        changes += [
+            Change(path=f"switches[{s}].mtu", value=9216) for s in switch_names if scenario.switch(s).mtu < 9000
+        ]
         findings.append(
             JUMBO_FRAMES.finding(
                 f"{and_list(f'{h}/{n}' for h, n in nics)} run at MTU 1500",

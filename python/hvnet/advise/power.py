@@ -16,7 +16,7 @@ POWER_PLAN = Rule(
     confirmed=True,
     basis="for latency-sensitive networking: BIOS at High Performance with C-states disabled, and the operating "
     "system's power profile at High Performance (S11). That this speeds up live migration is hvnet's model "
-    "(docs/model.md, \"Idle states\"), not S11's claim.",
+    '(docs/model.md, "Idle states"), not S11\'s claim.',
     cmdlet="powercfg /setactive SCHEME_MIN; disable C-states (and C1E) in the BIOS",
 )
 

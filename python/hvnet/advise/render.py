@@ -28,7 +28,9 @@ def findings_table(findings: Sequence[Finding]) -> Table:
     """One row per finding: severity, rule, evidence, fix (fields and cmdlet), effect, source.
 
     Columns wrap at spaces, never inside a word, so numbers and names stay whole."""
-    table = Table(title=f"advice: {len(findings)} finding{'s' * (len(findings) != 1)}", title_justify="left", show_lines=True)
+    table = Table(
+        title=f"advice: {len(findings)} finding{'s' * (len(findings) != 1)}", title_justify="left", show_lines=True
+    )
     table.add_column("severity", no_wrap=True)
     widest = max((len(f.rule) for f in findings), default=12)
     table.add_column("rule", overflow="fold", min_width=widest)  # a rule id is never split

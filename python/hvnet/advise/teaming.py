@@ -57,7 +57,7 @@ LBFO_MIXED_SPEED = Rule(
     title="Team members of different speeds",
     sources=(NEW_NETLBFOTEAM,),
     confirmed=True,
-    basis="\"Teaming network adapters of different speeds is not supported\"; the distribution algorithms "
+    basis='"Teaming network adapters of different speeds is not supported"; the distribution algorithms '
     "do not take speed into account (S4).",
     cmdlet=None,
 )
@@ -67,8 +67,8 @@ HVPORT_ONE_MEMBER = Rule(
     title="LBFO Hyper-V port caps each VM (and host vNIC) at one member",
     sources=(NIC_TEAMING_SETTINGS,),
     confirmed=True,
-    basis="Hyper-V port \"will also always limit a single VM ... to the bandwidth that is available on a single "
-    "interface\", and with few VMs it may not balance; Dynamic is recommended for best performance (S2).",
+    basis='Hyper-V port "will also always limit a single VM ... to the bandwidth that is available on a single '
+    'interface", and with few VMs it may not balance; Dynamic is recommended for best performance (S2).',
     cmdlet="Set-NetLbfoTeam -Name {team} -LoadBalancingAlgorithm Dynamic",
 )
 SI_ADDRESS_HASH_INBOUND = Rule(
@@ -88,8 +88,8 @@ LBFO_PREFER_DYNAMIC = Rule(
     title="LBFO team not on Dynamic",
     sources=(NIC_TEAMING_SETTINGS,),
     confirmed=True,
-    basis="\"Whether the team is configured with Switch Independent or one of the Switch Dependent modes, it is "
-    "recommended that you use Dynamic distribution mode for best performance\", except a two-member switch "
+    basis='"Whether the team is configured with Switch Independent or one of the Switch Dependent modes, it is '
+    'recommended that you use Dynamic distribution mode for best performance", except a two-member switch '
     "independent active/standby team, where Address Hash is slightly better (S2).",
     cmdlet="Set-NetLbfoTeam -Name {team} -LoadBalancingAlgorithm Dynamic",
 )
@@ -99,8 +99,8 @@ SET_HVPORT_FAST = Rule(
     title="SET on Dynamic with NICs of 10 Gbps or more",
     sources=(AZURE_LOCAL_HOST_NETWORK,),
     confirmed=True,
-    basis="\"For best performance, Hyper-V Port is recommended for use on all NICs that operate at or above "
-    "10 Gbps\" (S6, on SET).",
+    basis='"For best performance, Hyper-V Port is recommended for use on all NICs that operate at or above '
+    '10 Gbps" (S6, on SET).',
     cmdlet="Set-VMSwitchTeam -Name {vswitch} -LoadBalancingAlgorithm HyperVPort",
 )
 
@@ -173,7 +173,10 @@ def check_mixed_speed(scenario: Scenario) -> list[Finding]:
             LBFO_MIXED_SPEED.finding(
                 f"{host.name}: team {team.name} mixes speeds ({shown})",
                 f"team NICs of one speed: replace {and_list(slow)} with {gbps(fastest)} NICs, or take them out of the team",
-                [Change(path=f"hosts[{host.name}].nics[{m}].speed", value=gbps(fastest).replace(" ", "")) for m in slow],
+                [
+                    Change(path=f"hosts[{host.name}].nics[{m}].speed", value=gbps(fastest).replace(" ", ""))
+                    for m in slow
+                ],
             )
         )
     return findings

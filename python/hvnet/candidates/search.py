@@ -57,7 +57,9 @@ class Tried:
         words = [f"{o.requirement} ({_versus(o, '>')})" for o in self.outcomes if not o.passed]
         for s in self.survive:
             if not s.passed:
-                words.append(f"survive {s.kind.value} ({len(s.failed_cases)} of {len(s.cases)} cases fail, e.g. {s.failed_cases[0].label})")
+                words.append(
+                    f"survive {s.kind.value} ({len(s.failed_cases)} of {len(s.cases)} cases fail, e.g. {s.failed_cases[0].label})"
+                )
         return words
 
     def failed_names(self) -> set[str]:
@@ -138,11 +140,15 @@ class Search:
                 every = f"Each of the {len(group)} {hardware} designs fails"
             else:
                 every = f"{closest.candidate.name} fails"
-            parts.append(f"{every}: the closest, {closest.candidate.name} ({money(closest)}), fails {', '.join(closest.failing())}.")
+            parts.append(
+                f"{every}: the closest, {closest.candidate.name} ({money(closest)}), fails {', '.join(closest.failing())}."
+            )
         if best is not None:
             costlier = [t for t in checked if t.status == "pass" and t is not best]
             if costlier:
-                parts.append(f"{len(costlier)} other candidate{'s' * (len(costlier) != 1)} also pass{'' if len(costlier) != 1 else 'es'}, at the same cost or more.")
+                parts.append(
+                    f"{len(costlier)} other candidate{'s' * (len(costlier) != 1)} also pass{'' if len(costlier) != 1 else 'es'}, at the same cost or more."
+                )
         left = [t for t in self.tried if t.status in ("skipped", "refused")]
         if left:
             reasons = list(dict.fromkeys(t.reason for t in left))
@@ -197,7 +203,9 @@ def search(
                 result = check(built, limit=sample)
                 simulations += result.simulations
                 priced = design_cost(built, price_list)
-                tried.append(Tried(candidate, "pass" if result.passed else "fail", "", result, priced.total, priced.currency))
+                tried.append(
+                    Tried(candidate, "pass" if result.passed else "fail", "", result, priced.total, priced.currency)
+                )
         if progress is not None:
             progress(n + 1, len(candidates))
     tried.sort(key=_rank)

@@ -38,7 +38,12 @@ def _mark(passed: bool) -> str:
 def search_table(result: Search) -> Table:
     """One row per candidate checked, ranked: its cost, each requirement's figure with ✓ (pass) or ✗ (fail)
     (survive: cases that hold of cases sampled), the candidate ✓ when all pass; skipped and refused ones are `not_tried`."""
-    table = Table(title=f"{escape(result.scenario)}: candidate designs, passing (✓) first, cheapest first", box=box.SIMPLE_HEAD, title_justify="left", padding=(0, 1))
+    table = Table(
+        title=f"{escape(result.scenario)}: candidate designs, passing (✓) first, cheapest first",
+        box=box.SIMPLE_HEAD,
+        title_justify="left",
+        padding=(0, 1),
+    )
     table.add_column("candidate", no_wrap=True)
     table.add_column(f"cost ({result.currency})", justify="right", no_wrap=True)
     for requirement in result.requirements:
@@ -47,7 +52,11 @@ def search_table(result: Search) -> Table:
         if t.status in ("skipped", "refused"):
             continue
         cost = "" if t.cost is None else format_money(t.cost)
-        row = [f"{_mark(t.status == 'pass')} {escape(t.candidate.name)}", cost, *(_cell(t, r) for r in result.requirements)]
+        row = [
+            f"{_mark(t.status == 'pass')} {escape(t.candidate.name)}",
+            cost,
+            *(_cell(t, r) for r in result.requirements),
+        ]
         table.add_row(*row, style="bold" if t is result.best else None)
     return table
 

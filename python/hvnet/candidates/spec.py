@@ -143,38 +143,61 @@ def _entry(file: str, index: int, node: object) -> list[Candidate]:
     field = f"candidates[{index}]"
     line = _start(node)
     if not isinstance(node, Mapping):
-        raise InputError(file, line, field, "expected a mapping such as {nics: 2, speed: 10Gbps, team: set, migration: smb}")
+        raise InputError(
+            file, line, field, "expected a mapping such as {nics: 2, speed: 10Gbps, team: set, migration: smb}"
+        )
     for key in node:
         if key not in _FIELDS:
-            raise InputError(file, _line(node, key), f"{field}.{key}", f"unknown field; the fields are {', '.join(_FIELDS)}")
+            raise InputError(
+                file, _line(node, key), f"{field}.{key}", f"unknown field; the fields are {', '.join(_FIELDS)}"
+            )
     for required in ("nics", "speed"):
         if required not in node:
             raise InputError(file, line, field, f"{required} is missing (e.g. {{nics: 2, speed: 10Gbps}})")
     nics = node["nics"]
     if isinstance(nics, bool) or not isinstance(nics, int) or not 1 <= nics <= MAX_NICS:
-        raise InputError(file, _line(node, "nics"), f"{field}.nics", f"{show_value(nics)}: expected a whole number of NICs per host, 1 to {MAX_NICS}")
+        raise InputError(
+            file,
+            _line(node, "nics"),
+            f"{field}.nics",
+            f"{show_value(nics)}: expected a whole number of NICs per host, 1 to {MAX_NICS}",
+        )
     speed = node["speed"]
     try:
         if not isinstance(speed, str):
             raise ValueError("a link rate with its unit")
         speed_bps = parse_bitrate(speed)
     except (ValueError, HvnetError):
-        raise InputError(file, _line(node, "speed"), f"{field}.speed", f"{show_value(speed)}: expected a link rate such as 10Gbps") from None
+        raise InputError(
+            file, _line(node, "speed"), f"{field}.speed", f"{show_value(speed)}: expected a link rate such as 10Gbps"
+        ) from None
     if speed_bps <= 0:
-        raise InputError(file, _line(node, "speed"), f"{field}.speed", f"{show_value(speed)}: a link rate is more than 0")
+        raise InputError(
+            file, _line(node, "speed"), f"{field}.speed", f"{show_value(speed)}: a link rate is more than 0"
+        )
     rdma = node.get("rdma", False)
     if not isinstance(rdma, bool):
         raise InputError(file, _line(node, "rdma"), f"{field}.rdma", f"{show_value(rdma)}: expected true or false")
     teams = _choices(file, _line(node, "team"), f"{field}.team", node.get("team"), _TEAMS, TeamKind.SET)
     migrations = _choices(
-        file, _line(node, "migration"), f"{field}.migration", node.get("migration"), _MIGRATIONS, MigrationOption.COMPRESSION
+        file,
+        _line(node, "migration"),
+        f"{field}.migration",
+        node.get("migration"),
+        _MIGRATIONS,
+        MigrationOption.COMPRESSION,
     )
     name = node.get("name")
     if name is not None:
         if not isinstance(name, str) or not name.strip():
             raise InputError(file, _line(node, "name"), f"{field}.name", f"{show_value(name)}: expected text")
         if len(teams) * len(migrations) > 1:
-            raise InputError(file, _line(node, "name"), f"{field}.name", "a name needs one team and one migration (this entry makes several candidates, each named for itself)")
+            raise InputError(
+                file,
+                _line(node, "name"),
+                f"{field}.name",
+                "a name needs one team and one migration (this entry makes several candidates, each named for itself)",
+            )
         name = name.strip()
     return _expand(nics, speed_bps, rdma, teams, migrations, name)
 
@@ -188,7 +211,12 @@ def load_candidates(path: str | os.PathLike[str]) -> tuple[Candidate, ...]:
         problem = error.problems[0]
         raise InputError(problem.file, problem.line, problem.field, problem.message) from None
     if not isinstance(tree, Mapping) or "candidates" not in tree:
-        raise InputError(file, None, "", "expected a mapping with candidates: a list such as [{nics: 2, speed: 10Gbps}] (docs/advise.md)")
+        raise InputError(
+            file,
+            None,
+            "",
+            "expected a mapping with candidates: a list such as [{nics: 2, speed: 10Gbps}] (docs/advise.md)",
+        )
     for key in tree:
         if key != "candidates":
             raise InputError(file, _line(tree, key), str(key), "unknown field; the file holds candidates: only")

@@ -31,7 +31,17 @@ from hvnet.results import Results
 from hvnet.simulation import simulate
 from hvnet.units import format_duration
 
-__all__ = ["CheckResult", "Outcome", "Settings", "SurviveResult", "check", "settings_of", "room", "sample", "simulations_needed"]
+__all__ = [
+    "CheckResult",
+    "Outcome",
+    "Settings",
+    "SurviveResult",
+    "check",
+    "settings_of",
+    "room",
+    "sample",
+    "simulations_needed",
+]
 
 #: Percentile names and the percentile of time each is (max: the highest value).
 PERCENTILES = {"p50": 50.0, "p90": 90.0, "p99": 99.0, "max": 100.0}
@@ -250,7 +260,9 @@ class _Runner:
                 self.progress(self.done, self.total)
 
 
-def _condition(runner: _Runner, requirements: Requirements, settings: Settings, failure: Failure | None) -> list[Outcome]:
+def _condition(
+    runner: _Runner, requirements: Requirements, settings: Settings, failure: Failure | None
+) -> list[Outcome]:
     """Every requirement (but survive) under one condition: the design as is, or one failure."""
     failed: tuple[Event, ...] = () if failure is None else (failure.event(),)
     outcomes: list[Outcome] = []
@@ -267,16 +279,25 @@ def _condition(runner: _Runner, requirements: Requirements, settings: Settings, 
         )
         hosts = runner.scenario.hosts
         what = f"rolling update of {', '.join(h.name for h in hosts) if len(hosts) <= 4 else f'{len(hosts)} hosts'}"
-        figure, worst = _operation(runner.run((*failed, update), with_traffic=False), what, blackouts, failure, runner.scenario)
+        figure, worst = _operation(
+            runner.run((*failed, update), with_traffic=False), what, blackouts, failure, runner.scenario
+        )
         outcomes.append(Outcome("maintenance_window", figure, requirements.maintenance_window, "s", worst, failure))
     if requirements.max_drain is not None or requirements.max_blackout is not None:
         drains: list[tuple[float | None, str]] = []
         for host in runner.scenario.hosts:
             drain = Event.model_validate(
-                {"at": "0s", "action": EventAction.DRAIN.value, "target": host.name, "placement": settings.placement.value}
+                {
+                    "at": "0s",
+                    "action": EventAction.DRAIN.value,
+                    "target": host.name,
+                    "placement": settings.placement.value,
+                }
             )
             what = f"drain of {host.name}"
-            drains.append(_operation(runner.run((*failed, drain), with_traffic=False), what, blackouts, failure, runner.scenario))
+            drains.append(
+                _operation(runner.run((*failed, drain), with_traffic=False), what, blackouts, failure, runner.scenario)
+            )
         if requirements.max_drain is not None:
             figure, worst = _worst(drains)
             outcomes.append(Outcome("max_drain", figure, requirements.max_drain, "s", worst, failure))
@@ -328,7 +349,9 @@ def _operation(
     cut = {} if failure is None or scenario is None else cut_off(scenario, failure)
     hosts = [h for h in dict.fromkeys(x for m in stuck_migrations for x in (m.source, m.destination)) if h in cut]
     if hosts:
-        why = "; ".join(f"{h} is cut off: {cut[h]}" for h in hosts[:2]) + " (a team of NICs on two switches survives it)"
+        why = (
+            "; ".join(f"{h} is cut off: {cut[h]}" for h in hosts[:2]) + " (a team of NICs on two switches survives it)"
+        )
     if len(stuck) == 1:
         return None, f"{what}: never ends (the migration of {shown} never completes: {why})"
     return None, f"{what}: never ends (the migrations of {shown or 'its VMs'} never complete: {why})"

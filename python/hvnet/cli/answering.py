@@ -24,12 +24,23 @@ from hvnet.cli.app import (
     write_json,
 )
 
-__all__ = ["advise", "check", "cost", "design", "explain", "import_collect_script", "import_config_command", "import_measurement"]
+__all__ = [
+    "advise",
+    "check",
+    "cost",
+    "design",
+    "explain",
+    "import_collect_script",
+    "import_config_command",
+    "import_measurement",
+]
 
 
 @import_app.command("measurement")
 def import_measurement(
-    files: Annotated[list[Path], typer.Argument(help="Measurement files: NTttcp, iperf3 -J, PDH-CSV, sar/sadf, ip, /proc/net/dev.")],
+    files: Annotated[
+        list[Path], typer.Argument(help="Measurement files: NTttcp, iperf3 -J, PDH-CSV, sar/sadf, ip, /proc/net/dev.")
+    ],
     json_out: JsonOut = None,
     force: Force = False,
 ) -> None:
@@ -50,7 +61,9 @@ def import_measurement(
 
 @import_app.command("collect-script")
 def import_collect_script(
-    out: Annotated[Path | None, typer.Option("--out", "-o", help="Write the script to this file (default: standard output).")] = None,
+    out: Annotated[
+        Path | None, typer.Option("--out", "-o", help="Write the script to this file (default: standard output).")
+    ] = None,
     force: Force = False,
 ) -> None:
     """Print the PowerShell script to run on each Hyper-V host: it writes HOSTNAME.json for `hvnet import config`."""
@@ -62,13 +75,17 @@ def import_collect_script(
     refuse_to_overwrite(out, force)
     with user_errors():
         out.write_text(collect_script(), encoding="utf-8")
-    error_console().print(f"wrote {out}; run it on each host: powershell -ExecutionPolicy Bypass -File {out.name}", highlight=False)
+    error_console().print(
+        f"wrote {out}; run it on each host: powershell -ExecutionPolicy Bypass -File {out.name}", highlight=False
+    )
 
 
 @import_app.command("config")
 def import_config_command(
     dumps: Annotated[list[Path], typer.Argument(help="One JSON dump per host, as the collection script writes them.")],
-    out: Annotated[Path | None, typer.Option("--out", "-o", help="Write the scenario to this file (default: standard output).")] = None,
+    out: Annotated[
+        Path | None, typer.Option("--out", "-o", help="Write the scenario to this file (default: standard output).")
+    ] = None,
     force: Force = False,
 ) -> None:
     """Turn hosts' configuration dumps into one scenario; what the dumps cannot tell is marked ASSUMED and listed."""
@@ -88,19 +105,31 @@ def import_config_command(
     for problem in imported.problems:
         err.print(f"problem: {problem}", style="red", highlight=False, markup=False)
     if out is not None:
-        err.print(f"wrote {out}: {len(imported.assumptions)} assumptions to check (marked ASSUMED in it)", highlight=False)
+        err.print(
+            f"wrote {out}: {len(imported.assumptions)} assumptions to check (marked ASSUMED in it)", highlight=False
+        )
     if imported.problems:
         raise typer.Exit(1)
 
 
 @app.command()
 def explain(
-    scenario_file: Annotated[Path, typer.Argument(help="Scenario file (YAML) of the cluster the measurement was taken on.")],
-    measurements: Annotated[list[Path], typer.Argument(help="NTttcp or iperf3 -J output, counter logs (PDH-CSV, sar, sadf).")],
-    sender: Annotated[str | None, typer.Option("--from", help="Host or VM that sent (when the file cannot tell).")] = None,
-    receiver: Annotated[str | None, typer.Option("--to", help="Host or VM that received (when the file cannot tell).")] = None,
+    scenario_file: Annotated[
+        Path, typer.Argument(help="Scenario file (YAML) of the cluster the measurement was taken on.")
+    ],
+    measurements: Annotated[
+        list[Path], typer.Argument(help="NTttcp or iperf3 -J output, counter logs (PDH-CSV, sar, sadf).")
+    ],
+    sender: Annotated[
+        str | None, typer.Option("--from", help="Host or VM that sent (when the file cannot tell).")
+    ] = None,
+    receiver: Annotated[
+        str | None, typer.Option("--to", help="Host or VM that received (when the file cannot tell).")
+    ] = None,
     json_out: JsonOut = None,
-    report: Annotated[Path | None, typer.Option("--report", help="Write measured beside predicted, a chart per NIC, as HTML.")] = None,
+    report: Annotated[
+        Path | None, typer.Option("--report", help="Write measured beside predicted, a chart per NIC, as HTML.")
+    ] = None,
     force: Force = False,
 ) -> None:
     """Re-create a measured test on the twin, compare, and rank single changes that would explain a gap (docs/import.md)."""
@@ -133,7 +162,9 @@ def explain(
         out.print(figure_table(result))
         if result.format.startswith("ntttcp-windows"):
             measured, predicted = (f / 8 / 2**20 for f in (result.throughput.measured, result.throughput.predicted))
-            out.print(f"in NTttcp's MB/s (2^20 bytes/s): measured {measured:.3f}, predicted {predicted:.3f}", highlight=False)
+            out.print(
+                f"in NTttcp's MB/s (2^20 bytes/s): measured {measured:.3f}, predicted {predicted:.3f}", highlight=False
+            )
         out.print(f"model's band: {result.band.rule}", highlight=False, markup=False, soft_wrap=True)
         if result.counterfactuals:
             out.print(ranking_table(result))
@@ -202,7 +233,11 @@ def check(
     json_out: JsonOut = None,
     limit: Annotated[
         int | None,
-        typer.Option("--limit", min=1, help="At most this many failures of each kind survive names, spread evenly (default: all)."),
+        typer.Option(
+            "--limit",
+            min=1,
+            help="At most this many failures of each kind survive names, spread evenly (default: all).",
+        ),
     ] = None,
     force: Force = False,
 ) -> None:
@@ -221,7 +256,9 @@ def check(
         scenario = load_scenario(file)
         total = simulations_needed(scenario, limit)
         columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-        with Progress(*columns, TimeRemainingColumn(), console=error_console(), transient=True, disable=total < 50) as progress:
+        with Progress(
+            *columns, TimeRemainingColumn(), console=error_console(), transient=True, disable=total < 50
+        ) as progress:
             task = progress.add_task("simulating", total=total)
             result = check_requirements(scenario, lambda done, _: progress.update(task, completed=done), limit)
     if json_out is not None:
@@ -233,7 +270,9 @@ def check(
         console().print(check_table(result))
         verdict = "every requirement is met" if result.passed else "a requirement fails"
         console().print(
-            f"{verdict}; {count(result.simulations, 'simulation')} in {result.wall_s:.1f} s", highlight=False, markup=False
+            f"{verdict}; {count(result.simulations, 'simulation')} in {result.wall_s:.1f} s",
+            highlight=False,
+            markup=False,
         )
     if not result.passed:
         raise typer.Exit(1)
@@ -243,7 +282,10 @@ def check(
 def design(
     file: Annotated[Path, typer.Argument(help="Scenario file (YAML) with requirements:.")],
     candidates: Annotated[
-        Path | None, typer.Option("--candidates", help="Your candidate designs (YAML) instead of the default list (docs/advise.md).")
+        Path | None,
+        typer.Option(
+            "--candidates", help="Your candidate designs (YAML) instead of the default list (docs/advise.md)."
+        ),
     ] = None,
     prices: Prices = None,
     json_out: JsonOut = None,
@@ -261,9 +303,16 @@ def design(
     with user_errors():
         scenario = load_scenario(file)
         tried = DEFAULT_CANDIDATES if candidates is None else load_candidates(candidates)
-        with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), console=error_console(), transient=True) as bar:
+        with Progress(
+            TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), console=error_console(), transient=True
+        ) as bar:
             task = bar.add_task("candidates", total=len(tried))
-            result = search(scenario, tried, None if prices is None else str(prices), progress=lambda done, _: bar.update(task, completed=done))
+            result = search(
+                scenario,
+                tried,
+                None if prices is None else str(prices),
+                progress=lambda done, _: bar.update(task, completed=done),
+            )
     if json_out is not None:
         write_json(json_out, search_document(result), force)
     if json_out is None or str(json_out) != "-":

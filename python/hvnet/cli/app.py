@@ -108,7 +108,9 @@ JsonOut = Annotated[Path | None, typer.Option("--json", help="Write results as J
 Force = Annotated[bool, typer.Option("--force", "-f", help="Overwrite an existing output file.")]
 Prices = Annotated[
     Path | None,
-    typer.Option("--prices", help="Your price list (YAML) for each design's cost; default: dated example prices (docs/cost.md)."),
+    typer.Option(
+        "--prices", help="Your price list (YAML) for each design's cost; default: dated example prices (docs/cost.md)."
+    ),
 ]
 #: The results hold exact change points; only a report bins them, and this is its finest bin.
 Resolution = Annotated[

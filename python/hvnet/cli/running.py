@@ -74,7 +74,7 @@ def simulate(
         typer.Option(
             "--uncertainty",
             help="Also band each headline figure: simulated again with every unconfirmed parameter at either end "
-            "of its range, one at a time (docs/model.md, \"Uncertainty\"; some 48 more runs).",
+            'of its range, one at a time (docs/model.md, "Uncertainty"; some 48 more runs).',
         ),
     ] = False,
     failure_costs: Annotated[
@@ -124,7 +124,9 @@ def simulate(
         for table in results_tables(results):
             console().print(table)
     if report is not None:  # with `--json -`, standard output holds only the JSON document
-        (error_console() if json_on_stdout else console()).print(f"report written to {report}", highlight=False, markup=False)
+        (error_console() if json_on_stdout else console()).print(
+            f"report written to {report}", highlight=False, markup=False
+        )
 
 
 def _with_costs(results: Results, scenario: Scenario, filename: str, limit: int) -> Results:
@@ -157,9 +159,7 @@ def _resolution_s(resolution: str | None) -> float | None:
         return None
     resolution_s = parse_duration(resolution)
     if resolution_s <= 0:
-        raise UnitError(
-            f"--resolution {resolution!r}: the charts' resolution must be longer than 0 s (e.g. 1s, 250ms)"
-        )
+        raise UnitError(f"--resolution {resolution!r}: the charts' resolution must be longer than 0 s (e.g. 1s, 250ms)")
     return resolution_s
 
 
@@ -196,7 +196,9 @@ def compare(
         for table in comparison_tables(runs):
             console().print(table)
     if report is not None:
-        (error_console() if json_on_stdout else console()).print(f"report written to {report}", highlight=False, markup=False)
+        (error_console() if json_on_stdout else console()).print(
+            f"report written to {report}", highlight=False, markup=False
+        )
 
 
 @app.command()
@@ -205,7 +207,9 @@ def sweep(
     out: Annotated[Path, typer.Option("--out", "-o", help="Parquet file: one row per variant and metric.")],
     scheduler: Annotated[
         str | None,
-        typer.Option(help="Address of a running Dask scheduler, e.g. tcp://scheduler.example:8786 (default: a local cluster)."),
+        typer.Option(
+            help="Address of a running Dask scheduler, e.g. tcp://scheduler.example:8786 (default: a local cluster)."
+        ),
     ] = None,
     workers: Annotated[
         int | None, typer.Option(min=1, help="Worker processes of the local cluster (default: 2).")
@@ -333,7 +337,10 @@ def ntttcp(
 
     with user_errors():
         scenario = load_scenario(scenario_file)
-        seconds, buffer_bytes = parse_option("--time", time, parse_duration), parse_option("--buffer", buffer, parse_bytes)
+        seconds, buffer_bytes = (
+            parse_option("--time", time, parse_duration),
+            parse_option("--buffer", buffer, parse_bytes),
+        )
         result = run_ntttcp(scenario, sender, receiver, threads, seconds, buffer_bytes)
     if json_out is not None:
         document = {

@@ -15,7 +15,17 @@ from __future__ import annotations
 
 import os
 
-from hvnet.cost.bill import ITEMS, SPEED_CLASSES, Bill, BillLine, Category, Item, SpeedClass, bill_of_materials, speed_class
+from hvnet.cost.bill import (
+    ITEMS,
+    SPEED_CLASSES,
+    Bill,
+    BillLine,
+    Category,
+    Item,
+    SpeedClass,
+    bill_of_materials,
+    speed_class,
+)
 from hvnet.cost.prices import DEFAULT_PRICES, Price, PriceList, load_prices
 from hvnet.cost.pricing import (
     CostPerUnit,

@@ -176,8 +176,7 @@ RULE_SWITCHES = (
     "speed most of its cabled ports run at"
 )
 RULE_HOST_LINKS = (
-    "host-to-switch and host-to-host cables are ≤ 3 m (same rack): one DAC per cable, "
-    "or a Cat6 patch cord at 1 GbE"
+    "host-to-switch and host-to-host cables are ≤ 3 m (same rack): one DAC per cable, or a Cat6 patch cord at 1 GbE"
 )
 RULE_SWITCH_LINKS = (
     "switch-to-switch cables between different stacks run between racks, ≤ 100 m: two short-reach "
@@ -188,8 +187,7 @@ RULE_PEER_LINKS = (
     "(a Cat6 patch cord at 1 GbE)"
 )
 RULE_LINK_SPEED = (
-    "a cable's DAC or optics are for the speed the link runs at (the lowest of its NICs, "
-    "switch ports and cable speed)"
+    "a cable's DAC or optics are for the speed the link runs at (the lowest of its NICs, switch ports and cable speed)"
 )
 RULE_CLASSES = "a speed between two Ethernet speeds is priced as the next one up"
 RULE_VENDOR = (

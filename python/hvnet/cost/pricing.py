@@ -1,8 +1,8 @@
 """A bill with prices, and what a better design costs per unit of what it improves.
 
-    priced = price(bill_of_materials(scenario), load_prices())
-    priced.total                                  # in priced.currency
-    cost_per_minute_saved(cheap.total, dear.total, cheap_window_s, dear_window_s).per_unit
+priced = price(bill_of_materials(scenario), load_prices())
+priced.total                                  # in priced.currency
+cost_per_minute_saved(cheap.total, dear.total, cheap_window_s, dear_window_s).per_unit
 """
 
 from __future__ import annotations
@@ -89,7 +89,9 @@ def price(bill: Bill, prices: PriceList) -> PricedBill:
         total = Decimal(repr(entry.amount)) * line.quantity
         sums[line.category.value] = sums.get(line.category.value, Decimal(0)) + total
         lines.append(
-            PricedLine(line=line, unit_price=entry.amount, total=_cents(total), price_from=entry.source, example=entry.example)
+            PricedLine(
+                line=line, unit_price=entry.amount, total=_cents(total), price_from=entry.source, example=entry.example
+            )
         )
     examples = sum(priced.example for priced in lines)
     by_category = {c.value: _cents(sums[c.value]) for c in Category if c.value in sums}
@@ -189,7 +191,9 @@ def cost_per_unit(
     return CostPerUnit(extra, gain, None, Verdict.WORSE_FOR_MORE)
 
 
-def cost_per_minute_saved(cost_a: float, cost_b: float, seconds_a: float | None, seconds_b: float | None) -> CostPerUnit:
+def cost_per_minute_saved(
+    cost_a: float, cost_b: float, seconds_a: float | None, seconds_b: float | None
+) -> CostPerUnit:
     """``cost_per_unit`` of a duration where shorter is better (a maintenance window, a drain), in
     minutes: per_unit is B's extra cost per minute it saves. Durations are given in seconds."""
     minutes_a = None if seconds_a is None else seconds_a / 60

@@ -17,7 +17,12 @@ __all__ = ["DOCUMENT_VERSION", "bill_document", "bill_table"]
 DOCUMENT_VERSION = 1
 
 
-_PLURAL = {Category.SWITCH.value: "switches", Category.NIC.value: "NICs", Category.TRANSCEIVER.value: "DACs and optics", Category.CABLE.value: "cables"}
+_PLURAL = {
+    Category.SWITCH.value: "switches",
+    Category.NIC.value: "NICs",
+    Category.TRANSCEIVER.value: "DACs and optics",
+    Category.CABLE.value: "cables",
+}
 
 
 def _from(line: BillLine) -> str:
@@ -52,7 +57,9 @@ def bill_table(priced: PricedBill) -> Table:
     table.add_column("item", overflow="fold", ratio=3, min_width=10)
     table.add_column("qty", justify="right", no_wrap=True, min_width=max(map(len, quantities), default=3))
     table.add_column("unit", no_wrap=True, min_width=max((len(p.line.unit) for p in priced.lines), default=4))
-    table.add_column(f"unit price {priced.currency}", justify="right", no_wrap=True, min_width=max(map(len, prices), default=5))
+    table.add_column(
+        f"unit price {priced.currency}", justify="right", no_wrap=True, min_width=max(map(len, prices), default=5)
+    )
     table.add_column(f"total {priced.currency}", justify="right", no_wrap=True, min_width=max(map(len, totals)))
     table.add_column("from", overflow="fold", ratio=2, min_width=6)
     for priced_line in priced.lines:

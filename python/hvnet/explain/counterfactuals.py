@@ -194,12 +194,24 @@ COUNTERFACTUALS: tuple[Counterfactual, ...] = (
     Counterfactual("mtu-9000", "MTU 9000 (jumbo frames) on every NIC and VM", _mtu(9000)),
     Counterfactual("member-down", "the last member of every team down", _member_down),
     Counterfactual("member-standby", "the last member of every team in standby", _member_standby),
-    Counterfactual("switch-hash=transport_ports", "the switches hash port channels on TCP/UDP ports", _switch_hash("transport_ports")),
-    Counterfactual("switch-hash=ip_addresses", "the switches hash port channels on IP addresses", _switch_hash("ip_addresses")),
-    Counterfactual("switch-hash=mac_addresses", "the switches hash port channels on MAC addresses", _switch_hash("mac_addresses")),
+    Counterfactual(
+        "switch-hash=transport_ports",
+        "the switches hash port channels on TCP/UDP ports",
+        _switch_hash("transport_ports"),
+    ),
+    Counterfactual(
+        "switch-hash=ip_addresses", "the switches hash port channels on IP addresses", _switch_hash("ip_addresses")
+    ),
+    Counterfactual(
+        "switch-hash=mac_addresses", "the switches hash port channels on MAC addresses", _switch_hash("mac_addresses")
+    ),
     Counterfactual("power-balanced", "every host on the balanced power plan", _power("balanced")),
-    Counterfactual("power-high-performance", "every host on the high-performance power plan", _power("high_performance")),
-    Counterfactual("link-slower", "every NIC negotiated one speed lower (1 Gbps -> 100 Mbps, 10 -> 1 Gbps ...)", _slower),
+    Counterfactual(
+        "power-high-performance", "every host on the high-performance power plan", _power("high_performance")
+    ),
+    Counterfactual(
+        "link-slower", "every NIC negotiated one speed lower (1 Gbps -> 100 Mbps, 10 -> 1 Gbps ...)", _slower
+    ),
 )
 
 
@@ -213,5 +225,7 @@ def apply_change(scenario: Scenario, counterfactual: Counterfactual) -> Change:
         changed = scenario_from_data(data, f"{scenario.source} with {counterfactual.name}")
     except HvnetError as error:
         first = str(error).splitlines()[0]
-        return Change(counterfactual.name, counterfactual.description, None, f"the changed scenario is not valid: {first}")
+        return Change(
+            counterfactual.name, counterfactual.description, None, f"the changed scenario is not valid: {first}"
+        )
     return Change(counterfactual.name, counterfactual.description, changed)

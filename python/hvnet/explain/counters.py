@@ -171,7 +171,15 @@ def compare_counters(
     comparison = CounterComparison(measurement.file, window, step, what)
     core_series: dict[tuple[str, int], list[Series]] = {}
     for series in measurement.series:
-        kind = "send" if series.counter in SEND else "receive" if series.counter in RECEIVE else "busy" if series.counter in BUSY else None
+        kind = (
+            "send"
+            if series.counter in SEND
+            else "receive"
+            if series.counter in RECEIVE
+            else "busy"
+            if series.counter in BUSY
+            else None
+        )
         if kind is None:
             continue
         instance = series.instance or ""
@@ -193,14 +201,24 @@ def compare_counters(
             continue
         adapter = adapters.get((host.name, nic))
         # The simulation's exact change points, as means over the log's own interval.
-        values = (adapter.send_bps if kind == "send" else adapter.receive_bps).resample(step, results.end_s) if adapter else []
+        values = (
+            (adapter.send_bps if kind == "send" else adapter.receive_bps).resample(step, results.end_s)
+            if adapter
+            else []
+        )
         sim = _window(values, step, window)
         measured = [None if v is None else 8.0 * v for v in series.values]
         comparison.rows.append(
             CounterRow(
-                host.name, f"{nic} {kind}", instance, "bits/s",
-                percentiles([v for v in measured if v is not None]), percentiles(sim),
-                list(series.t_s), measured, sim,
+                host.name,
+                f"{nic} {kind}",
+                instance,
+                "bits/s",
+                percentiles([v for v in measured if v is not None]),
+                percentiles(sim),
+                list(series.t_s),
+                measured,
+                sim,
             )
         )
     for (host_name, core), group in sorted(core_series.items()):
@@ -214,8 +232,15 @@ def compare_counters(
         sim = _window([100.0 * b for b in busy], step, window)
         comparison.rows.append(
             CounterRow(
-                host_name, f"core {core}", ", ".join(s.instance or "" for s in group), "percent",
-                percentiles([v for v in busiest if v is not None]), percentiles(sim), t_s, busiest, sim,
+                host_name,
+                f"core {core}",
+                ", ".join(s.instance or "" for s in group),
+                "percent",
+                percentiles([v for v in busiest if v is not None]),
+                percentiles(sim),
+                t_s,
+                busiest,
+                sim,
             )
         )
     return comparison

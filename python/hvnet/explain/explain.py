@@ -94,7 +94,11 @@ class Explanation:
 
 def _figures(measurement: Measurement, predicted: Prediction, band: Band) -> list[Figure]:
     assert measurement.throughput_bps is not None
-    figures = [Figure("throughput", "bits/s", measurement.throughput_bps, predicted.throughput_bps, band.low_bps, band.high_bps)]
+    figures = [
+        Figure(
+            "throughput", "bits/s", measurement.throughput_bps, predicted.throughput_bps, band.low_bps, band.high_bps
+        )
+    ]
     tolerance = TOLERANCE_PCT / 100
 
     def add(name: str, unit: str, measured: float | None, value: float) -> None:
@@ -111,7 +115,9 @@ def _figures(measurement: Measurement, predicted: Prediction, band: Band) -> lis
     return figures
 
 
-def _rank(scenario: Scenario, test: Test, measured: float, base: float, band: Band, calibration: Calibration) -> list[Ranked]:
+def _rank(
+    scenario: Scenario, test: Test, measured: float, base: float, band: Band, calibration: Calibration
+) -> list[Ranked]:
     """Every counterfactual, closest to the measurement first; those that do not apply last."""
     low, high = band.relative(base)
     ranked: list[Ranked] = []
@@ -128,7 +134,16 @@ def _rank(scenario: Scenario, test: Test, measured: float, base: float, band: Ba
             continue
         gap = measured - predicted
         explains = predicted * low <= measured <= predicted * high
-        ranked.append(Ranked(change.name, change.description, predicted, gap, 100.0 * gap / predicted if predicted else None, explains))
+        ranked.append(
+            Ranked(
+                change.name,
+                change.description,
+                predicted,
+                gap,
+                100.0 * gap / predicted if predicted else None,
+                explains,
+            )
+        )
     ranked.sort(key=lambda r: (abs(r.remaining_gap_bps or 0.0), r.name))
     return ranked + skipped
 
@@ -199,12 +214,19 @@ def explain(
     for m in measurements:
         if m.format in SNAPSHOT_FORMATS:
             raise InputError(
-                m.file, None, "format",
+                m.file,
+                None,
+                "format",
                 f"{m.format} is a snapshot of cumulative counters, one moment with no window; explain needs a test "
                 f"({', '.join(TEST_FORMATS)}) or a counter log ({', '.join(COUNTER_FORMATS)})",
             )
         if m.format not in TEST_FORMATS and m.format not in COUNTER_FORMATS:
-            raise InputError(m.file, None, "format", f"explain cannot use {m.format}; it reads {', '.join(TEST_FORMATS + COUNTER_FORMATS)}")
+            raise InputError(
+                m.file,
+                None,
+                "format",
+                f"explain cannot use {m.format}; it reads {', '.join(TEST_FORMATS + COUNTER_FORMATS)}",
+            )
     explanation = Explanation(scenario.name)
     first: tuple[Test, Prediction] | None = None
     for m in measurements:

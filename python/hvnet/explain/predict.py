@@ -71,7 +71,9 @@ class Band:
 
 
 def predict(scenario: Scenario, test: Test, calibration: Calibration | None = None) -> Prediction:
-    result = run_ntttcp(scenario, test.sender, test.receiver, test.threads, test.seconds, test.buffer_bytes, calibration)
+    result = run_ntttcp(
+        scenario, test.sender, test.receiver, test.threads, test.seconds, test.buffer_bytes, calibration
+    )
     return Prediction.of(result)
 
 

@@ -71,7 +71,9 @@ def _check(scenario: Scenario, file: str, option: str, name: str) -> str:
     folded = [n for n in names if n.casefold() == name.casefold()]
     if len(folded) == 1:
         return folded[0]
-    raise InputError(file, None, option, f"{name!r} is not a host or VM of {scenario.source}; valid names: {', '.join(names)}")
+    raise InputError(
+        file, None, option, f"{name!r} is not a host or VM of {scenario.source}; valid names: {', '.join(names)}"
+    )
 
 
 def recreate_test(
@@ -81,16 +83,25 @@ def recreate_test(
     file, p = measurement.file, measurement.parameters
     tool = "iperf3" if measurement.format.startswith("iperf3") else "ntttcp"
     if p.protocol == "udp":
-        raise InputError(file, None, "protocol", f"a UDP {tool} run; explain re-creates TCP tests only (hvnet models TCP's fair sharing, not a UDP sender's fixed rate)")
+        raise InputError(
+            file,
+            None,
+            "protocol",
+            f"a UDP {tool} run; explain re-creates TCP tests only (hvnet models TCP's fair sharing, not a UDP sender's fixed rate)",
+        )
     if p.direction == "bidirectional":
-        raise InputError(file, None, "direction", "a bidirectional iperf3 run (--bidir); explain re-creates one direction at a time")
+        raise InputError(
+            file, None, "direction", "a bidirectional iperf3 run (--bidir); explain re-creates one direction at a time"
+        )
     origin: list[str] = []
     # Who sent and who received, as far as the addresses say. NTttcp's -m address is the
     # receiver's in both roles; iperf3's client sends unless -R (direction 'reverse').
     found_sender: str | None = None
     found_receiver: str | None = None
     if tool == "ntttcp":
-        found_receiver = _named(scenario, p.remote_address) or _named(scenario, p.local_address if measurement.role == "receiver" else None)
+        found_receiver = _named(scenario, p.remote_address) or _named(
+            scenario, p.local_address if measurement.role == "receiver" else None
+        )
     else:
         local, remote = _named(scenario, p.local_address), _named(scenario, p.remote_address)
         client_sends = p.direction != "reverse"
@@ -118,11 +129,15 @@ def recreate_test(
             else "the file records no address"
         )
         raise InputError(
-            file, None, "endpoints",
+            file,
+            None,
+            "endpoints",
             f"{why}; give {missing} (valid names: {', '.join(endpoint_names(scenario))})",
         )
     if sender == receiver:
-        raise InputError(file, None, "--to", f"{sender} sends and receives; explain re-creates a test between two hosts or VMs")
+        raise InputError(
+            file, None, "--to", f"{sender} sends and receives; explain re-creates a test between two hosts or VMs"
+        )
     threads = p.threads or (len(measurement.streams) if measurement.streams else None)
     if threads is None:
         threads = 1

@@ -36,8 +36,12 @@ def _tests(explanation: Explanation) -> Section:
         parts.append(
             f"<h3>{escape(r.file)}</h3><table><tr><th>figure</th><th>measured</th><th>predicted</th><th>gap</th>"
             f"<th>within</th></tr>{rows}</table>"
-            + (f"<table><tr><th>change</th><th>what</th><th>predicted</th><th>remaining gap</th><th>explains</th></tr>{ranked}</table>" if ranked else "")
-            + f"<p>{escape(r.verdict)}</p><p class=\"note\">{escape(r.band.rule)}</p>"
+            + (
+                f"<table><tr><th>change</th><th>what</th><th>predicted</th><th>remaining gap</th><th>explains</th></tr>{ranked}</table>"
+                if ranked
+                else ""
+            )
+            + f'<p>{escape(r.verdict)}</p><p class="note">{escape(r.band.rule)}</p>'
         )
     return Section("tests", "Tests: measured beside predicted", "\n".join(parts) or "<p>No test file was given.</p>")
 
@@ -55,25 +59,38 @@ def _charts(explanation: Explanation) -> Section:
             figure = {
                 "data": [
                     {"type": "scatter", "x": row.t_s, "y": measured, "name": "measured", "mode": "lines"},
-                    {"type": "scatter", "x0": 0, "dx": c.step_s, "y": simulated, "name": "predicted", "mode": "lines",
-                     "line": {"dash": "dot"}},
+                    {
+                        "type": "scatter",
+                        "x0": 0,
+                        "dx": c.step_s,
+                        "y": simulated,
+                        "name": "predicted",
+                        "mode": "lines",
+                        "line": {"dash": "dot"},
+                    },
                 ],
                 "layout": {
-                    "title": {"text": f"{row.host} / {row.what} ({row.instance})"}, "height": 230,
-                    "xaxis": {"title": {"text": "time (s)"}}, "yaxis": {"title": {"text": unit}, "rangemode": "tozero"},
+                    "title": {"text": f"{row.host} / {row.what} ({row.instance})"},
+                    "height": 230,
+                    "xaxis": {"title": {"text": "time (s)"}},
+                    "yaxis": {"title": {"text": unit}, "rangemode": "tozero"},
                 },
             }
             parts.append(figure_div(f"explain-{k}", figure))
             k += 1
         for u in c.unmapped:
-            parts.append(f"<p class=\"note\">{escape(u.counter)} ({escape(u.instance)}): not compared: {escape(u.reason)}</p>")
+            parts.append(
+                f'<p class="note">{escape(u.counter)} ({escape(u.instance)}): not compared: {escape(u.reason)}</p>'
+            )
     body = "\n".join(parts) or "<p>No counter log was given: a test file has totals, not per-NIC series.</p>"
     return Section("nics", "Per NIC: measured beside predicted", body)
 
 
 def render_explain_report(explanation: Explanation) -> str:
     return page(
-        f"hvnet explain: {explanation.scenario}", "", [_tests(explanation), _charts(explanation)],
+        f"hvnet explain: {explanation.scenario}",
+        "",
+        [_tests(explanation), _charts(explanation)],
         "Counter logs are aligned on their first sample; the prediction's series start at the test's start.",
     )
 

@@ -42,7 +42,9 @@ def parse_json(text: str, file: str, what: str) -> Any:
         return json.loads(text)
     except json.JSONDecodeError as error:
         ending = " (the file ends early: truncated?)" if error.pos >= len(text.rstrip()) else ""
-        raise fail(file, error.lineno, "", f"not valid {what} JSON: {error.msg} at column {error.colno}{ending}") from None
+        raise fail(
+            file, error.lineno, "", f"not valid {what} JSON: {error.msg} at column {error.colno}{ending}"
+        ) from None
     except RecursionError:
         raise fail(file, None, "", f"not valid {what} JSON: nested too deeply") from None
 

@@ -113,8 +113,12 @@ def _detect_json(text: str) -> str | None:
         return "ip-link-json" if '"ifname"' in text[:4096] else None
     body = text[1:].lstrip()
     key = body[1 : body.find('"', 1)] if body.startswith('"') else ""
-    return {"ntttcps": "ntttcp-linux-json", "ntttcpr": "ntttcp-linux-json", "sysstat": "sadf-json",
-            "start": "iperf3-json"}.get(key)
+    return {
+        "ntttcps": "ntttcp-linux-json",
+        "ntttcpr": "ntttcp-linux-json",
+        "sysstat": "sadf-json",
+        "start": "iperf3-json",
+    }.get(key)
 
 
 def read_measurement_text(text: str, file: str, fmt: str | None = None) -> list[Measurement]:
@@ -135,7 +139,9 @@ def _all_finite(value: object, file: str, path: str) -> None:
     """Refuses a record holding a figure that is not a finite number: numbers the file holds, each in range,
     can still work out past any float (1e308 bytes/s is 8e308 bits/s)."""
     if isinstance(value, float) and not math.isfinite(value):
-        raise fail(file, None, path.lstrip("."), f"works out to {value}, past any number: the file's figures are out of range")
+        raise fail(
+            file, None, path.lstrip("."), f"works out to {value}, past any number: the file's figures are out of range"
+        )
     if isinstance(value, dict):
         for key, item in value.items():
             _all_finite(item, file, f"{path}.{key}")
@@ -164,6 +170,11 @@ def _decode(raw: bytes, file: str) -> str:
     decoded = decode_text(raw, file)
     if not isinstance(decoded, str):
         if raw[:1024].count(b"\x00") > 0:
-            raise fail(file, None, "", "binary data, not a text measurement (a .blg counter log? convert it: relog x.blg -f csv -o x.csv)")
+            raise fail(
+                file,
+                None,
+                "",
+                "binary data, not a text measurement (a .blg counter log? convert it: relog x.blg -f csv -o x.csv)",
+            )
         raise fail(decoded.file, decoded.line, decoded.field, decoded.message)
     return decoded

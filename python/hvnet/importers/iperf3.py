@@ -60,7 +60,9 @@ def read_iperf3(text: str, file: str) -> Measurement:
         threads=int(_number(test.get("num_streams", 1), file, "start.test_start.num_streams")),
         buffer_bytes=int(_number(test["blksize"], file, "start.test_start.blksize")) if "blksize" in test else None,
         direction="bidirectional" if bidir else "reverse" if reverse else "send",
-        requested_duration_s=_number(test["duration"], file, "start.test_start.duration") if "duration" in test else None,
+        requested_duration_s=_number(test["duration"], file, "start.test_start.duration")
+        if "duration" in test
+        else None,
         send_socket_buffer_bytes=_int_or_none(start.get("sndbuf_actual")),
         recv_socket_buffer_bytes=_int_or_none(start.get("rcvbuf_actual")),
     )

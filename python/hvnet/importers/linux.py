@@ -26,8 +26,11 @@ _NAMES = {"errs": "errors", "drop": "dropped"}
 
 
 def _counters(interface: str, rx: dict[str, int], tx: dict[str, int]) -> InterfaceCounters:
-    main = {f"{side}_{key}": values.pop(key, 0) for side, values in (("rx", rx), ("tx", tx))
-            for key in ("bytes", "packets", "errors", "dropped")}
+    main = {
+        f"{side}_{key}": values.pop(key, 0)
+        for side, values in (("rx", rx), ("tx", tx))
+        for key in ("bytes", "packets", "errors", "dropped")
+    }
     other = {f"rx_{k}": v for k, v in rx.items()} | {f"tx_{k}": v for k, v in tx.items()}
     return InterfaceCounters(interface=interface, other=other, **main)
 
@@ -36,7 +39,9 @@ def read_proc_net_dev(text: str, file: str) -> Measurement:
     lines = text.splitlines()
     header = next((i for i, line in enumerate(lines) if line.startswith("Inter-|")), None)
     if header is None or header + 1 >= len(lines) or "|" not in lines[header + 1]:
-        raise fail(file, 1, "", "expected /proc/net/dev's two header lines ('Inter-|   Receive ...', ' face |bytes ...')")
+        raise fail(
+            file, 1, "", "expected /proc/net/dev's two header lines ('Inter-|   Receive ...', ' face |bytes ...')"
+        )
     interfaces = []
     for row, line in enumerate(lines[header + 2 :], start=header + 3):
         if not line.strip():
@@ -44,8 +49,13 @@ def read_proc_net_dev(text: str, file: str) -> Measurement:
         name, colon, rest = line.partition(":")
         cells = rest.split()
         if not colon or len(cells) != 16:
-            raise fail(file, row, name.strip() if colon else "", f"expected 'iface: ' and 16 counters, found {len(cells)}"
-                       f" values{' (truncated?)' if row == len(lines) else ''}")
+            raise fail(
+                file,
+                row,
+                name.strip() if colon else "",
+                f"expected 'iface: ' and 16 counters, found {len(cells)}"
+                f" values{' (truncated?)' if row == len(lines) else ''}",
+            )
         values = [integer(c, file, row, f"{name.strip()}.{i}") for i, c in enumerate(cells)]
         rx = {_NAMES.get(k, k): v for k, v in zip(_PROC_RX, values[:8])}
         tx = {_NAMES.get(k, k): v for k, v in zip(_PROC_TX, values[8:])}
@@ -65,7 +75,11 @@ def read_ip_link(text: str, file: str) -> Measurement:
         if not isinstance(link, dict) or "ifname" not in link:
             raise fail(file, None, field, "expected a link object with 'ifname'")
         stats = link.get("stats64", link.get("stats"))
-        if not isinstance(stats, dict) or not isinstance(stats.get("rx"), dict) or not isinstance(stats.get("tx"), dict):
+        if (
+            not isinstance(stats, dict)
+            or not isinstance(stats.get("rx"), dict)
+            or not isinstance(stats.get("tx"), dict)
+        ):
             raise fail(file, None, f"{field}.stats64", f"{link['ifname']}: no rx/tx statistics (run ip with -s)")
         sides = []
         for side in ("rx", "tx"):
@@ -92,8 +106,16 @@ _SAR = {
     "rxmcst/s": ("rx_multicast_per_s", "packets/s", 1.0),
     "%ifutil": ("utilisation_percent", "percent", 1.0),
 }
-_SADF_JSON_KEYS = {"rxpck": "rxpck/s", "txpck": "txpck/s", "rxkB": "rxkB/s", "txkB": "txkB/s", "rxcmp": "rxcmp/s",
-                   "txcmp": "txcmp/s", "rxmcst": "rxmcst/s", "ifutil-percent": "%ifutil"}
+_SADF_JSON_KEYS = {
+    "rxpck": "rxpck/s",
+    "txpck": "txpck/s",
+    "rxkB": "rxkB/s",
+    "txkB": "txkB/s",
+    "rxcmp": "rxcmp/s",
+    "txcmp": "txcmp/s",
+    "rxmcst": "rxmcst/s",
+    "ifutil-percent": "%ifutil",
+}
 
 
 class _SeriesBuilder:
@@ -110,7 +132,9 @@ class _SeriesBuilder:
         counter, unit, factor = _SAR[column]
         key = (iface, counter)
         if key not in self.series:
-            self.series[key] = Series(counter=counter, instance=iface, host=host, unit=unit, source=column, t_s=[], values=[])
+            self.series[key] = Series(
+                counter=counter, instance=iface, host=host, unit=unit, source=column, t_s=[], values=[]
+            )
         series = self.series[key]
         series.t_s.append(t_s)
         series.values.append(None if value is None else value * factor)
@@ -152,8 +176,13 @@ def read_sar_dev(text: str, file: str) -> Measurement:
         clock_words = len(cells) - len(columns) - 1
         if clock_words not in (1, 2):
             if len(cells) < len(columns) + 2:
-                raise fail(file, row, "", f"expected a time, an interface and {len(columns)} values, found {line.strip()!r}"
-                           f"{' (truncated?)' if row == len(lines) else ''}")
+                raise fail(
+                    file,
+                    row,
+                    "",
+                    f"expected a time, an interface and {len(columns)} values, found {line.strip()!r}"
+                    f"{' (truncated?)' if row == len(lines) else ''}",
+                )
             continue
         clock = _clock(" ".join(cells[:clock_words]), file, row) + day
         if first is None:
@@ -198,21 +227,37 @@ def read_sadf_d(text: str, file: str) -> Measurement:
         if not cells or cells[0].startswith("#"):
             continue
         if len(cells) != len(header):
-            raise fail(file, row, "", f"expected {len(header)} fields separated by ';', found {len(cells)}"
-                       f"{' (truncated?)' if row == len(lines) else ''}")
+            raise fail(
+                file,
+                row,
+                "",
+                f"expected {len(header)} fields separated by ';', found {len(cells)}"
+                f"{' (truncated?)' if row == len(lines) else ''}",
+            )
         record = dict(zip(header, cells))
         when = _timestamp(record["timestamp"], file, row, "timestamp")
         if first is None:
-            first, start_time, host, interval = when, record["timestamp"], record.get("hostname"), record.get("interval")
+            first, start_time, host, interval = (
+                when,
+                record["timestamp"],
+                record.get("hostname"),
+                record.get("interval"),
+            )
         for column, value in record.items():
             if column in _SAR:
-                builder.add((when - first).total_seconds(), record["IFACE"], column,
-                            number(value, file, row, f"{record['IFACE']}.{column}"), host)
+                builder.add(
+                    (when - first).total_seconds(),
+                    record["IFACE"],
+                    column,
+                    number(value, file, row, f"{record['IFACE']}.{column}"),
+                    host,
+                )
     if not builder.series:
         raise fail(file, len(lines), "", "no rows after the header (truncated?)")
     params = Parameters(other={} if interval is None else {"interval_s": interval})
-    return Measurement(file=file, format="sadf-dev-csv", host=host, start_time=start_time, parameters=params,
-                       series=builder.build())
+    return Measurement(
+        file=file, format="sadf-dev-csv", host=host, start_time=start_time, parameters=params, series=builder.build()
+    )
 
 
 def read_sadf_json(text: str, file: str) -> Measurement:
@@ -220,7 +265,7 @@ def read_sadf_json(text: str, file: str) -> Measurement:
     try:
         hosts = document["sysstat"]["hosts"]
     except (KeyError, TypeError):
-        raise fail(file, 1, "", "expected {\"sysstat\": {\"hosts\": [...]}} (sadf -j)") from None
+        raise fail(file, 1, "", 'expected {"sysstat": {"hosts": [...]}} (sadf -j)') from None
     builder = _SeriesBuilder(file)
     first: dt.datetime | None = None
     host = start_time = None
@@ -238,8 +283,13 @@ def read_sadf_json(text: str, file: str) -> Measurement:
                     raise fail(file, None, f"{field}.network.net-dev[{k}]", "expected an object with 'iface'")
                 for key, value in item.items():
                     if key in _SADF_JSON_KEYS:
-                        builder.add((stamp - first).total_seconds(), str(item["iface"]), _SADF_JSON_KEYS[key],
-                                    _json_value(value, file, f"{field}.network.net-dev[{k}].{key}"), name)
+                        builder.add(
+                            (stamp - first).total_seconds(),
+                            str(item["iface"]),
+                            _SADF_JSON_KEYS[key],
+                            _json_value(value, file, f"{field}.network.net-dev[{k}].{key}"),
+                            name,
+                        )
     if not builder.series:
         raise fail(file, None, "sysstat.hosts", "no network.net-dev statistics (run sadf -j -- -n DEV)")
     return Measurement(file=file, format="sadf-json", host=host, start_time=start_time, series=builder.build())
@@ -248,7 +298,7 @@ def read_sadf_json(text: str, file: str) -> Measurement:
 def _stamp(stats: Any, file: str, field: str) -> dt.datetime:
     stamp = stats.get("timestamp") if isinstance(stats, dict) else None
     if not isinstance(stamp, dict) or "date" not in stamp or "time" not in stamp:
-        raise fail(file, None, f"{field}.timestamp", "expected {\"date\": ..., \"time\": ...}")
+        raise fail(file, None, f"{field}.timestamp", 'expected {"date": ..., "time": ...}')
     return _timestamp(f"{stamp['date']} {stamp['time']}", file, None, f"{field}.timestamp")
 
 

@@ -163,7 +163,9 @@ def read_windows_text(text: str, file: str) -> Measurement:
     tables = _tables(lines)
     if "Throughput(MB/s)" not in tables:
         raise fail(
-            file, len(lines), "Totals",
+            file,
+            len(lines),
+            "Totals",
             "no totals table (Bytes(MEG) realtime(s) ... Throughput(MB/s)): the file ends before NTttcp's totals"
             " (truncated?) or is not NTttcp output",
         )
@@ -267,8 +269,10 @@ def _read_xml_root(root: ET.Element, file: str, index: int, count: int) -> Measu
         index = integer(element.get("index", ""), file, None, f"{where}.thread.index")
         thread_mbps = child("throughput", "mbps", element)
         if thread_mbps is None:
-            raise fail(file, None, f"{where}.thread[{index}]", "no <throughput metric=\"mbps\">")
-        streams.append(Stream(index=index, duration_s=child("realtime", "s", element), throughput_bps=thread_mbps * 1e6))
+            raise fail(file, None, f"{where}.thread[{index}]", 'no <throughput metric="mbps">')
+        streams.append(
+            Stream(index=index, duration_s=child("realtime", "s", element), throughput_bps=thread_mbps * 1e6)
+        )
     params = Parameters(protocol="tcp")
     parameters = root.find("parameters")
     if parameters is not None:
@@ -298,7 +302,11 @@ def _read_xml_root(root: ET.Element, file: str, index: int, count: int) -> Measu
         )
         if (v := child(tag, metric)) is not None
     }
-    whole = {tag: int(v) for tag in ("packets_sent", "packets_received", "packets_retransmitted") if (v := child(tag)) is not None}
+    whole = {
+        tag: int(v)
+        for tag in ("packets_sent", "packets_received", "packets_retransmitted")
+        if (v := child(tag)) is not None
+    }
     return Measurement(
         file=file,
         format=fmt,
@@ -377,11 +385,20 @@ def read_linux_text(text: str, file: str) -> Measurement:
             values.setdefault(label.strip(), (row, value.strip()))
         cells = body.split()
         if len(cells) == 3 and cells[0].isdigit() and cells[2][-3:] == "bps":  # verbose: "\t0\t 300.00\t 238.34Mbps"
-            threads.append(Stream(index=int(cells[0]), duration_s=number(cells[1], file, row, "Time(s)"),
-                                  throughput_bps=_bitrate(cells[2], file, row, "throughput")))
+            threads.append(
+                Stream(
+                    index=int(cells[0]),
+                    duration_s=number(cells[1], file, row, "Time(s)"),
+                    throughput_bps=_bitrate(cells[2], file, row, "throughput"),
+                )
+            )
     if "throughput" not in values:
-        raise fail(file, len(lines), "Totals", "no '#####  Totals:  #####' block with a throughput: the run did not"
-                   " finish or the file is truncated")
+        raise fail(
+            file,
+            len(lines),
+            "Totals",
+            "no '#####  Totals:  #####' block with a throughput: the run did not finish or the file is truncated",
+        )
 
     def figure(label: str, suffix: str = "") -> float | None:
         if label not in values:
@@ -401,8 +418,15 @@ def read_linux_text(text: str, file: str) -> Measurement:
     cpu_detail = {k: v for k in ("user", "system", "idle", "iowait", "softirq") if (v := figure(k, "%")) is not None}
     if (busy := figure("cpu busy (all)", "%")) is not None:
         cpu_detail["process_busy_of_one_cpu"] = busy
-    extra = {k: v for k, label, suffix in (("cpu_cores", "cpu cores", ""), ("cpu_speed_mhz", "cpu speed", "MHz"),
-                                            ("cycles_per_byte", "cycles/byte", "")) if (v := figure(label, suffix)) is not None}
+    extra = {
+        k: v
+        for k, label, suffix in (
+            ("cpu_cores", "cpu cores", ""),
+            ("cpu_speed_mhz", "cpu speed", "MHz"),
+            ("cycles_per_byte", "cycles/byte", ""),
+        )
+        if (v := figure(label, suffix)) is not None
+    }
     if "threads created" in " ".join(values) or params.threads is None:
         for line in lines:
             if line.endswith(" threads created") and " INFO: " in line:
@@ -451,7 +475,7 @@ _JSON_PARAMETERS = {
 def read_linux_json(text: str, file: str) -> Measurement:
     document = parse_json(text, file, "ntttcp-for-linux")
     if not isinstance(document, dict) or len(document) != 1 or next(iter(document)) not in ("ntttcps", "ntttcpr"):
-        raise fail(file, 1, "", "expected one object {\"ntttcps\": {...}} or {\"ntttcpr\": {...}} (ntttcp -j)")
+        raise fail(file, 1, "", 'expected one object {"ntttcps": {...}} or {"ntttcpr": {...}} (ntttcp -j)')
     tag, body = next(iter(document.items()))
     if not isinstance(body, dict):
         raise fail(file, None, tag, "expected an object")
@@ -479,8 +503,13 @@ def read_linux_json(text: str, file: str) -> Measurement:
         if thread_mbps is None:
             raise fail(file, None, field, "no throughput with metric 'mbps'")
         index = _json_number(thread.get("index", str(k)), file, f"{field}.index")
-        streams.append(Stream(index=int(index), duration_s=metric(thread.get("realTime"), f"{field}.realTime"),
-                              throughput_bps=thread_mbps * 1e6))
+        streams.append(
+            Stream(
+                index=int(index),
+                duration_s=metric(thread.get("realTime"), f"{field}.realTime"),
+                throughput_bps=thread_mbps * 1e6,
+            )
+        )
     params = Parameters(protocol="tcp")
     raw = body.get("parameters")
     if isinstance(raw, dict):
@@ -521,4 +550,3 @@ def _json_number(value: object, file: str, field: str) -> float:
             value = words[0]
         return number(value, file, None, field)
     return float(value)
-

@@ -30,14 +30,41 @@ from hvnet.importers.measurement import Measurement, Parameters, Series, fail
 __all__ = ["read_pdh_csv", "split_counter_path", "adapter_name"]
 
 _KNOWN_OBJECTS = {
-    "Network Interface", "Network Adapter", "Processor", "Processor Information", "Memory", "PhysicalDisk",
-    "LogicalDisk", "System", "TCPv4", "TCPv6", "UDPv4", "UDPv6", "IPv4", "IPv6", "Process", "Paging File",
-    "Hyper-V Virtual Switch", "Hyper-V Virtual Switch Port", "Hyper-V Virtual Network Adapter",
-    "Hyper-V Hypervisor Logical Processor", "Hyper-V Hypervisor Virtual Processor",
-    "Hyper-V Hypervisor Root Virtual Processor", "Hyper-V VM Vid Partition", "Hyper-V Virtual Machine Health Summary",
-    "Hyper-V VM Live Migration", "Hyper-V Dynamic Memory Balancer", "SMB Client Shares", "SMB Server Shares",
-    "SMB Direct Connection", "RDMA Activity", "Mellanox Adapter Traffic Counters", "Per Processor Network Interface Card Activity",
-    "Per Processor Network Activity Cycles", "Cluster Storage Hybrid Disks", "Cluster CSVFS",
+    "Network Interface",
+    "Network Adapter",
+    "Processor",
+    "Processor Information",
+    "Memory",
+    "PhysicalDisk",
+    "LogicalDisk",
+    "System",
+    "TCPv4",
+    "TCPv6",
+    "UDPv4",
+    "UDPv6",
+    "IPv4",
+    "IPv6",
+    "Process",
+    "Paging File",
+    "Hyper-V Virtual Switch",
+    "Hyper-V Virtual Switch Port",
+    "Hyper-V Virtual Network Adapter",
+    "Hyper-V Hypervisor Logical Processor",
+    "Hyper-V Hypervisor Virtual Processor",
+    "Hyper-V Hypervisor Root Virtual Processor",
+    "Hyper-V VM Vid Partition",
+    "Hyper-V Virtual Machine Health Summary",
+    "Hyper-V VM Live Migration",
+    "Hyper-V Dynamic Memory Balancer",
+    "SMB Client Shares",
+    "SMB Server Shares",
+    "SMB Direct Connection",
+    "RDMA Activity",
+    "Mellanox Adapter Traffic Counters",
+    "Per Processor Network Interface Card Activity",
+    "Per Processor Network Activity Cycles",
+    "Cluster Storage Hybrid Disks",
+    "Cluster CSVFS",
 }
 _TRAILERS = ("Exiting, please wait...", "The command completed successfully.")
 
@@ -99,8 +126,14 @@ def _time_zone(header: str) -> tuple[str | None, int | None]:
         return rest[1:-1] or None, None
 
 
-_TIME_FORMATS = ("%m/%d/%Y %H:%M:%S.%f", "%m/%d/%Y %H:%M:%S", "%d/%m/%Y %H:%M:%S.%f", "%d.%m.%Y %H:%M:%S.%f",
-                 "%Y-%m-%d %H:%M:%S.%f", "%Y/%m/%d %H:%M:%S.%f")
+_TIME_FORMATS = (
+    "%m/%d/%Y %H:%M:%S.%f",
+    "%m/%d/%Y %H:%M:%S",
+    "%d/%m/%Y %H:%M:%S.%f",
+    "%d.%m.%Y %H:%M:%S.%f",
+    "%Y-%m-%d %H:%M:%S.%f",
+    "%Y/%m/%d %H:%M:%S.%f",
+)
 
 
 def _when(text: str, file: str, line: int) -> dt.datetime:
@@ -123,14 +156,14 @@ def read_pdh_csv(text: str, file: str) -> Measurement:
             if not cells or not "".join(cells).strip():
                 continue  # typeperf on a console starts with an empty line
             if not cells[0].startswith("(PDH-CSV"):
-                raise fail(file, line, "", f"expected a PDH-CSV header \"(PDH-CSV 4.0) ...\", found {cells[0][:40]!r}")
+                raise fail(file, line, "", f'expected a PDH-CSV header "(PDH-CSV 4.0) ...", found {cells[0][:40]!r}')
             header, header_line = cells, line
             continue
         if not cells or ",".join(cells).strip() in _TRAILERS or not "".join(cells).strip():
             continue
         rows.append((line, cells))
     if header is None:
-        raise fail(file, 1, "", "the file is empty; expected a PDH-CSV header \"(PDH-CSV 4.0) ...\"")
+        raise fail(file, 1, "", 'the file is empty; expected a PDH-CSV header "(PDH-CSV 4.0) ..."')
     if len(header) < 2:
         raise fail(file, header_line, "", "the header names no counter (only the time column)")
     zone, bias = _time_zone(header[0])
@@ -140,18 +173,33 @@ def read_pdh_csv(text: str, file: str) -> Measurement:
         try:
             host, obj, instance, counter = split_counter_path(path)
         except ValueError:
-            raise fail(file, header_line, f"column {k}", f"{path!r} is not a counter path \\\\HOST\\Object(Instance)\\Counter") from None
+            raise fail(
+                file, header_line, f"column {k}", f"{path!r} is not a counter path \\\\HOST\\Object(Instance)\\Counter"
+            ) from None
         unit = _unit(obj, counter)
         if unit is None:
-            notes.append(f"{path}: counter object {obj!r} is not one hvnet knows (a localised name?); kept as written, unit unknown")
-        shown = adapter_name(instance) if instance is not None and obj in ("Network Interface", "Network Adapter") else instance
-        columns.append(Series(counter=f"{obj}\\{counter}", instance=shown, host=host, unit=unit, source=path, t_s=[], values=[]))
+            notes.append(
+                f"{path}: counter object {obj!r} is not one hvnet knows (a localised name?); kept as written, unit unknown"
+            )
+        shown = (
+            adapter_name(instance)
+            if instance is not None and obj in ("Network Interface", "Network Adapter")
+            else instance
+        )
+        columns.append(
+            Series(counter=f"{obj}\\{counter}", instance=shown, host=host, unit=unit, source=path, t_s=[], values=[])
+        )
     first: dt.datetime | None = None
     start_time = None
     for line, cells in rows:
         if len(cells) != len(header):
             ending = " (truncated?)" if line == rows[-1][0] else ""
-            raise fail(file, line, "", f"expected {len(header)} fields (a time and {len(header) - 1} values), found {len(cells)}{ending}")
+            raise fail(
+                file,
+                line,
+                "",
+                f"expected {len(header)} fields (a time and {len(header) - 1} values), found {len(cells)}{ending}",
+            )
         when = _when(cells[0], file, line)
         if first is None:
             first, start_time = when, cells[0]
@@ -162,5 +210,12 @@ def read_pdh_csv(text: str, file: str) -> Measurement:
     if not rows:
         raise fail(file, header_line, "", "no samples after the header (truncated?)")
     params = Parameters(time_zone=zone, other={} if bias is None else {"utc_bias_minutes": str(bias)})
-    return Measurement(file=file, format="pdh-csv", start_time=start_time, duration_s=columns[0].t_s[-1],
-                       parameters=params, series=columns, notes=notes)
+    return Measurement(
+        file=file,
+        format="pdh-csv",
+        start_time=start_time,
+        duration_s=columns[0].t_s[-1],
+        parameters=params,
+        series=columns,
+        notes=notes,
+    )

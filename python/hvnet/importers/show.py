@@ -58,11 +58,16 @@ def measurement_table(m: Measurement) -> Table:
         when = "" if s.duration_s is None else f" over {s.duration_s:.2f} s"
         table.add_row(f"thread {s.index}", f"{_rate(s.throughput_bps)}{when}")
     if m.intervals:
-        table.add_row("intervals", f"{len(m.intervals)}, {_rate(min(i.throughput_bps for i in m.intervals))}"
-                      f" .. {_rate(max(i.throughput_bps for i in m.intervals))}")
+        table.add_row(
+            "intervals",
+            f"{len(m.intervals)}, {_rate(min(i.throughput_bps for i in m.intervals))}"
+            f" .. {_rate(max(i.throughput_bps for i in m.intervals))}",
+        )
     for c in m.interfaces:
-        table.add_row(c.interface, f"rx {_size(c.rx_bytes)}, {c.rx_packets:,} packets; "
-                      f"tx {_size(c.tx_bytes)}, {c.tx_packets:,} packets")
+        table.add_row(
+            c.interface,
+            f"rx {_size(c.rx_bytes)}, {c.rx_packets:,} packets; tx {_size(c.tx_bytes)}, {c.tx_packets:,} packets",
+        )
     shown = 0
     for series in m.series:
         present = [v for v in series.values if v is not None]

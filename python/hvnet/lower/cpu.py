@@ -62,6 +62,7 @@ from hvnet.model import Host, Nic, Scenario
 
 __all__ = ["CpuModel", "coalesces"]
 
+
 class CpuModel:
     """Core resources of every host, and each endpoint's core sets."""
 

@@ -133,9 +133,7 @@ def _smb_candidates(scenario: Scenario, host: Host, known: Known | None = None) 
 def _joined(routing: Routing, a: Interface, b: Interface, source: str, target: str) -> bool:
     """Whether a cable path joins some NIC of `a` on `source` to some NIC of `b` on `target`."""
     return any(
-        routing.nic_routes(Port(source, x.name), Port(target, y.name)) is not None
-        for x in a.nics
-        for y in b.nics
+        routing.nic_routes(Port(source, x.name), Port(target, y.name)) is not None for x in a.nics for y in b.nics
     )
 
 
@@ -175,14 +173,21 @@ def smb_channels(
 ) -> tuple[tuple[SmbChannel, ...], tuple[str, str] | None] | str:
     """SMB Multichannel's connections between two hosts, and the uplinks its
     team-interface connections leave and arrive by (None if it has none); or why there are none."""
-    ends = _smb_candidates(scenario, scenario.host(source), known), _smb_candidates(scenario, scenario.host(target), known)
+    ends = (
+        _smb_candidates(scenario, scenario.host(source), known),
+        _smb_candidates(scenario, scenario.host(target), known),
+    )
     if not ends[0] or not ends[1]:
         empty = source if not ends[0] else target
         return f"SMB finds no interface for live migration on {empty}: no cabled NIC or team (in its networks setting)"
     rdma = all(any(i.rdma for i in side) for side in ends)
     if not rdma:
         for host, side in zip((source, target), ends):
-            lbfo = [i.name for i in side if i.team is not None and i.team.kind.value == "lbfo" and all(n.rdma for n in i.nics)]
+            lbfo = [
+                i.name
+                for i in side
+                if i.team is not None and i.team.kind.value == "lbfo" and all(n.rdma for n in i.nics)
+            ]
             if lbfo and not any(i.rdma for i in side):
                 return (
                     f"SMB Direct is refused on an LBFO team ({host}'s {lbfo[0]}): an LBFO team gives no RDMA; "
@@ -196,7 +201,9 @@ def smb_channels(
 
     pairs = list(zip(preferred(ends[0]), preferred(ends[1])))
     # The uplink pairs whose connections the team rules place (each team interface its own), in pair order.
-    unbound = list(dict.fromkeys((a.uplink, b.uplink) for a, b in pairs if (a.team is not None or b.team is not None) and not rdma))
+    unbound = list(
+        dict.fromkeys((a.uplink, b.uplink) for a, b in pairs if (a.team is not None or b.team is not None) and not rdma)
+    )
     smb = smb or SmbParameters()
     if rdma:
         per_interface = smb.connections_per_rdma_interface

@@ -79,7 +79,9 @@ def traffic_requests(scenario: Scenario) -> tuple[list[ConnectionRequest], list[
     owner: list[int] = []
     for index, traffic in enumerate(scenario.traffic):
         for _ in range(traffic.connections):
-            requests.append(ConnectionRequest(traffic.src, traffic.dst, traffic.size / traffic.connections, traffic.start))
+            requests.append(
+                ConnectionRequest(traffic.src, traffic.dst, traffic.size / traffic.connections, traffic.start)
+            )
             owner.append(index)
     return requests, owner
 

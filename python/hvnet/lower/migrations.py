@@ -84,7 +84,6 @@ class MigrationRequest:
     via: tuple[str, str] | None = None
 
 
-
 def migration_requests(
     scenario: Scenario,
     filename: str,
@@ -184,6 +183,7 @@ def migration_ends(model: NetworkModel, migrations: Sequence[MigrationRequest]) 
                 model.endpoints.via(target, channel.via[1])
     return ends
 
+
 def smb_limits(model: NetworkModel, migrations: Sequence[MigrationRequest]) -> dict[str, int]:
     """A resource per host that limits its SMB live migrations, all together
     (`Set-SmbBandwidthLimit -Category LiveMigration`), for the hosts that have one."""
@@ -191,10 +191,15 @@ def smb_limits(model: NetworkModel, migrations: Sequence[MigrationRequest]) -> d
     for m in migrations:
         limit = model.scenario.host(m.source).live_migration.smb_bandwidth_limit
         if m.channels and limit is not None and m.source not in limits:
-            limits[m.source] = model.fabric.add(f"SMB bandwidth limit for live migration of {m.source}", bytes_per_s(limit))
+            limits[m.source] = model.fabric.add(
+                f"SMB bandwidth limit for live migration of {m.source}", bytes_per_s(limit)
+            )
     return limits
 
-def guest_specs(model: NetworkModel, index: dict[str, int], migrations: Sequence[MigrationRequest]) -> list[specs.Guest]:
+
+def guest_specs(
+    model: NetworkModel, index: dict[str, int], migrations: Sequence[MigrationRequest]
+) -> list[specs.Guest]:
     """The busy VMs' own CPU load for the core: (the endpoint of the host it
     starts on, cores' worth of work = vCPUs × cpu_load, the migrations that
     move it, its vCPUs). The core spreads it evenly over its host's cores

@@ -52,7 +52,6 @@ SERVICE_PORT = 5001
 INSIDE_BYTES_PER_S = 1e15
 
 
-
 @dataclass(frozen=True)
 class ConnectionRequest:
     """A connection to open: endpoint names, bytes, start time."""
@@ -63,7 +62,6 @@ class ConnectionRequest:
     start_s: float
     #: When the sender stops (a test that runs for a set time); None: when done.
     stop_s: float | None = None
-
 
 
 class NetworkModel:
@@ -116,7 +114,13 @@ class NetworkModel:
                 balancing = team.address_hash if team.load_balancing == "address_hash" else team.load_balancing
                 switch_hash = self._switch_hash([self.nic_ports[m] for m in members])
                 self.teams.append(
-                    specs.Team(tuple(members), standby, str(team.mode.value), str(getattr(balancing, "value", balancing)), switch_hash)
+                    specs.Team(
+                        tuple(members),
+                        standby,
+                        str(team.mode.value),
+                        str(getattr(balancing, "value", balancing)),
+                        switch_hash,
+                    )
                 )
         #: A team inside a VM is a switch-independent address-hash team of the NICs under its two
         #: virtual switches: the vNIC of a failed NIC shows disconnected, as the NIC's link does.
@@ -126,7 +130,9 @@ class NetworkModel:
                 self.vm_team_index[vm.name] = len(self.teams)
                 members = [self.nic_index[Port(vm.host, n)] for n in self.endpoints[vm.name].nics]
                 switch_hash = self._switch_hash([self.nic_ports[m] for m in members])
-                self.teams.append(specs.Team(tuple(members), None, "switch_independent", str(vm.team.address_hash.value), switch_hash))
+                self.teams.append(
+                    specs.Team(tuple(members), None, "switch_independent", str(vm.team.address_hash.value), switch_hash)
+                )
         #: Each NIC pair's routes over time (`Routing.nic_routes`); None when no cabled path joins them.
         self._paths: dict[tuple[int, int], list[tuple[float, tuple[NicRoute, ...]]] | None] = {}
         #: The NIC pairs' paths for connections whose endpoints send at most `mtu`: (a, b, mtu) -> its MSS.
@@ -189,7 +195,11 @@ class NetworkModel:
                 self._black_holes.add(self.no_route)
                 ends = self.fabric.ends(self.nic_ports[a], self.nic_ports[b])
                 cables = () if ends is None else (ends[0].resource, ends[1].resource)
-                ecmp = (((cables[0], coefficient), (self.no_route, 1.0), (cables[1], coefficient)) if cables else ((self.no_route, 1.0),),)
+                ecmp = (
+                    ((cables[0], coefficient), (self.no_route, 1.0), (cables[1], coefficient))
+                    if cables
+                    else ((self.no_route, 1.0),),
+                )
             out.append(specs.Routes(at, ecmp))
         return tuple(out)
 
@@ -216,7 +226,9 @@ class NetworkModel:
         cpu = self.cpu.parameters
         rsc = b < len(self.coalesces) and self.coalesces[b]
         receive = cpu.receive_cost(mss, rsc)
-        return specs.Path(a, b, routing, cpu.send_cost(), receive, cpu.send_cost(), cpu.guest_receive_cost(mss), endpoint_mtu)
+        return specs.Path(
+            a, b, routing, cpu.send_cost(), receive, cpu.send_cost(), cpu.guest_receive_cost(mss), endpoint_mtu
+        )
 
     def _path_spec(self, pair: tuple[int, int]) -> specs.Path:
         """The routes of a NIC pair with their use per payload byte, the
@@ -404,7 +416,9 @@ class NetworkModel:
         if not slow:
             return ()
         teaming = self.calibration.teaming
-        return tuple(teaming.lacp_slow_timeout_s if n in slow else teaming.lacp_timeout_s for n in range(len(self.nics)))
+        return tuple(
+            teaming.lacp_slow_timeout_s if n in slow else teaming.lacp_timeout_s for n in range(len(self.nics))
+        )
 
     def _nic_rss(self, nic: int) -> specs.Cores:
         """The cores NIC `nic`'s RSS receives a host's own traffic on: `rss_queues` from its `rss_base_core`
@@ -424,4 +438,3 @@ class NetworkModel:
     def dynamic(self) -> bool:
         """Whether a team balances dynamically (the core then rebalances it)."""
         return any(t.balancing == "dynamic" for t in self.teams)
-

@@ -145,7 +145,9 @@ class Routing:
             self._order[root] = -1
         self.links = _links(fabric)
         #: The link of each direction, by resource: its forward direction's resource.
-        self._link_of = {d.resource: link.forward.resource for link in self.links for d in (link.forward, link.backward)}
+        self._link_of = {
+            d.resource: link.forward.resource for link in self.links for d in (link.forward, link.backward)
+        }
         self.outages = self._outages(scenario)
         #: Each time routing changes (the first 0), and the links it leaves out from then on.
         self.epochs = _epochs(self.outages)
@@ -245,16 +247,10 @@ class Routing:
         """The switch links an event acts on, each with the switches that see it (those still up)."""
         if action.startswith("switch"):
             return [
-                (link, tuple(s for s in link.switches if s != target))
-                for link in self.links
-                if target in link.switches
+                (link, tuple(s for s in link.switches if s != target)) for link in self.links if target in link.switches
             ]
         here = Port.parse(target)
-        return [
-            (link, link.switches)
-            for link in self.links
-            if here in (link.forward.source, link.forward.target)
-        ]
+        return [(link, link.switches) for link in self.links if here in (link.forward.source, link.forward.target)]
 
     # ---- routes ---------------------------------------------------------------
 

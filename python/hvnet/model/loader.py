@@ -33,12 +33,28 @@ from hvnet.errors import Problem, ScenarioError, UnitError, decode_text
 from hvnet.model.checks import Loc, check_references
 from hvnet.model.scenario import Scenario
 from hvnet.model.yamltree import YamlRefused, YamlTreeError, parse_tree
-from hvnet.units import format_bitrate, format_bytes, format_duration, parse_bitrate, parse_bytes, parse_duration, show_value
+from hvnet.units import (
+    format_bitrate,
+    format_bytes,
+    format_duration,
+    parse_bitrate,
+    parse_bytes,
+    parse_duration,
+    show_value,
+)
 
 if TYPE_CHECKING:
     from ruamel.yaml.error import MarkedYAMLError
 
-__all__ = ["describe_value", "key_part", "load_scenario", "load_yaml", "parse_scenario", "plain_data", "scenario_from_data"]
+__all__ = [
+    "describe_value",
+    "key_part",
+    "load_scenario",
+    "load_yaml",
+    "parse_scenario",
+    "plain_data",
+    "scenario_from_data",
+]
 
 #: A top-level field that is not part of the design: ``hvnet.variants`` reads it (docs/sweeps.md).
 VARIANTS = "variants"
@@ -89,7 +105,9 @@ def _parse_yaml(text: str, filename: str) -> object:
     except (YAMLError, ValueError) as error:  # ruamel raises ValueError for e.g. a date like 2024-13-45
         raise _error([Problem(filename, None, "", f"invalid YAML: {error}")]) from None
     except TypeError:  # ruamel, on a key it cannot hash (a list or mapping as a key, in a file libyaml refused)
-        raise _error([Problem(filename, None, "", "invalid YAML: a list or a mapping used as a key; a key is a name")]) from None
+        raise _error(
+            [Problem(filename, None, "", "invalid YAML: a list or a mapping used as a key; a key is a name")]
+        ) from None
 
 
 def scenario_from_data(data: object, filename: str = "<data>") -> Scenario:
@@ -115,10 +133,7 @@ def _one_line(text: str) -> str:
 
 def _error(problems: Iterable[Problem]) -> ScenarioError:
     """ScenarioError of `problems`, each printed on one line whatever the file held."""
-    return ScenarioError(
-        Problem(_one_line(p.file), p.line, _one_line(p.field), _one_line(p.message)) for p in problems
-    )
-
+    return ScenarioError(Problem(_one_line(p.file), p.line, _one_line(p.field), _one_line(p.message)) for p in problems)
 
 
 def _validate(tree: object, filename: str) -> Scenario:

@@ -108,7 +108,6 @@ Name = Annotated[str, AfterValidator(_check_name), WithJsonSchema({"type": "stri
 """The name of a host, NIC, team, switch, VM...: not empty, no '/'."""
 
 
-
 def _check_share(value: float) -> float:
     if not 0 <= value <= 1:  # NaN too
         raise ValueError(
@@ -147,9 +146,7 @@ def _parse_percent(value: object) -> float:
     if isinstance(value, bool) or not isinstance(value, (str, int, float)):
         raise ValueError(f"expected a percentage such as 70%, got {value!r}")
     if not isinstance(value, str):
-        raise ValueError(
-            f"{value:g} has no '%'; write a share of the link as a percentage, e.g. 70% (not 0.7 or 70)"
-        )
+        raise ValueError(f"{value:g} has no '%'; write a share of the link as a percentage, e.g. 70% (not 0.7 or 70)")
     match = _PERCENT.match(value)
     if match is None:
         raise ValueError(f"{value!r} is not a percentage; write a number and '%', e.g. 70%")

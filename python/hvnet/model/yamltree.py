@@ -30,7 +30,17 @@ from typing import Any
 
 import yaml
 
-__all__ = ["MAX_DEPTH", "MAX_FILE_BYTES", "MAX_VALUES", "Lines", "LocatedList", "LocatedMap", "YamlRefused", "YamlTreeError", "parse_tree"]
+__all__ = [
+    "MAX_DEPTH",
+    "MAX_FILE_BYTES",
+    "MAX_VALUES",
+    "Lines",
+    "LocatedList",
+    "LocatedMap",
+    "YamlRefused",
+    "YamlTreeError",
+    "parse_tree",
+]
 
 #: YAML 1.2's core schema for plain scalars (yaml.org/spec/1.2.2, 10.3.2), as ruamel.yaml
 #: reads it: underscores between digits, 0b/0o/0x integers, and dates as timestamps.
@@ -222,18 +232,28 @@ def _tag_refused(event: yaml.NodeEvent) -> YamlRefused:
     mark = event.start_mark
     line, column = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
     tag = getattr(event, "tag", None)
-    return YamlRefused(line, column, f"the tag {tag} is not allowed; write the value itself (a scenario holds text, numbers, lists and mappings)")
+    return YamlRefused(
+        line,
+        column,
+        f"the tag {tag} is not allowed; write the value itself (a scenario holds text, numbers, lists and mappings)",
+    )
 
 
 def check_text(text: str) -> None:
     """Refuses a file too large to be a scenario, or with a control character (YamlRefused)."""
     if len(text) > MAX_FILE_BYTES:
-        raise YamlRefused(1, 1, f"the file holds {len(text):,} characters; a scenario file holds at most {MAX_FILE_BYTES:,}")
+        raise YamlRefused(
+            1, 1, f"the file holds {len(text):,} characters; a scenario file holds at most {MAX_FILE_BYTES:,}"
+        )
     found = _CONTROL.search(text)
     if found is not None:
         line = text.count("\n", 0, found.start()) + 1
         column = found.start() - (text.rfind("\n", 0, found.start()) + 1) + 1
-        raise YamlRefused(line, column, f"control character U+{ord(found.group()):04X} at column {column}; remove it (a scenario file is plain text)")
+        raise YamlRefused(
+            line,
+            column,
+            f"control character U+{ord(found.group()):04X} at column {column}; remove it (a scenario file is plain text)",
+        )
 
 
 def parse_tree(text: str) -> Any:

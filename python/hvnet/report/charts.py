@@ -56,8 +56,17 @@ GRID = "#e4e7eb"
 BLUES = [
     [i / 8, f"rgb({c})"]
     for i, c in enumerate(
-        ("247,251,255", "222,235,247", "198,219,239", "158,202,225", "107,174,214",
-         "66,146,198", "33,113,181", "8,81,156", "8,48,107")
+        (
+            "247,251,255",
+            "222,235,247",
+            "198,219,239",
+            "158,202,225",
+            "107,174,214",
+            "66,146,198",
+            "33,113,181",
+            "8,81,156",
+            "8,48,107",
+        )
     )
 ]
 FONT = {"family": "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif", "size": 11, "color": "#1f2933"}
@@ -121,17 +130,35 @@ def adapter_figure(adapter: AdapterSeries, grid: Grid, end_s: float) -> Figure:
     line = {"width": 1.6, "shape": "hv"}
     data = [
         {
-            "type": "scatter", "x0": 0, "dx": width, "y": receive + receive[-1:], "name": "Receive", "mode": "lines",
-            "line": {"color": RECEIVE, **line}, "fill": "tozeroy", "fillcolor": "rgba(47,111,176,0.12)",
+            "type": "scatter",
+            "x0": 0,
+            "dx": width,
+            "y": receive + receive[-1:],
+            "name": "Receive",
+            "mode": "lines",
+            "line": {"color": RECEIVE, **line},
+            "fill": "tozeroy",
+            "fillcolor": "rgba(47,111,176,0.12)",
             "hovertemplate": "Receive " + hover + "<extra></extra>",
         },
         {
-            "type": "scatter", "x0": 0, "dx": width, "y": send + send[-1:], "name": "Send", "mode": "lines",
-            "line": {"color": SEND, **line}, "hovertemplate": "Send " + hover + "<extra></extra>",
+            "type": "scatter",
+            "x0": 0,
+            "dx": width,
+            "y": send + send[-1:],
+            "name": "Send",
+            "mode": "lines",
+            "line": {"color": SEND, **line},
+            "hovertemplate": "Send " + hover + "<extra></extra>",
         },
         {
-            "type": "scatter", "x": [0, end], "y": [speed, speed], "name": "Link speed", "mode": "lines",
-            "line": {"color": LINK, "width": 1.2, "dash": "dash"}, "hoverinfo": "skip",
+            "type": "scatter",
+            "x": [0, end],
+            "y": [speed, speed],
+            "name": "Link speed",
+            "mode": "lines",
+            "line": {"color": LINK, "width": 1.2, "dash": "dash"},
+            "hoverinfo": "skip",
         },
     ]
     layout = {
@@ -213,8 +240,13 @@ class _Bars:
 
     def trace(self, opacity: float = 1.0) -> dict[str, Any]:
         trace: dict[str, Any] = {
-            "type": "bar", "orientation": "h", "name": self.name, "y": self.rows, "x": self.widths,
-            "base": self.starts, "hovertemplate": self.hover,
+            "type": "bar",
+            "orientation": "h",
+            "name": self.name,
+            "y": self.rows,
+            "x": self.widths,
+            "base": self.starts,
+            "hovertemplate": self.hover,
             "marker": {"color": self.colors if len(set(self.colors)) > 1 else self.color},
         }
         if "customdata" in self.hover:
@@ -335,15 +367,27 @@ def marked(figure: Figure, marks: Sequence[Mark]) -> Figure:
     line = {"width": 1.2, "dash": "dot"}
     layout["shapes"] = [*layout.get("shapes", [])] + [
         {
-            "type": "line", "xref": "x", "yref": "paper", "x0": m.at_s, "x1": m.at_s, "y0": 0, "y1": 1,
+            "type": "line",
+            "xref": "x",
+            "yref": "paper",
+            "x0": m.at_s,
+            "x1": m.at_s,
+            "y0": 0,
+            "y1": 1,
             "line": {"color": REPAIRED if m.repair else FAILED, **line},
         }
         for m in marks
     ]
     layout["annotations"] = [*layout.get("annotations", [])] + [
         {
-            "x": m.at_s, "xref": "x", "y": 1, "yref": "paper", "yanchor": "bottom", "showarrow": False,
-            "text": "▲" if m.repair else "✕", "hovertext": escape(f"{m.label} at {m.at_s:g} s"),
+            "x": m.at_s,
+            "xref": "x",
+            "y": 1,
+            "yref": "paper",
+            "yanchor": "bottom",
+            "showarrow": False,
+            "text": "▲" if m.repair else "✕",
+            "hovertext": escape(f"{m.label} at {m.at_s:g} s"),
             "font": {"size": 10, "color": REPAIRED if m.repair else FAILED},
         }
         for m in marks

@@ -62,7 +62,9 @@ def comparison_section(runs: Sequence[Run]) -> Section:
     """The terminal's comparison table: a variant per row, a metric per column, the best marked."""
     marked, metrics = best([run.metrics for run in runs]), shown_metrics(runs)
     money = cost_heading(runs)
-    head = '<th class="left">variant</th>' + "".join(f'<th class="right">{escape(heading(m, runs))}</th>' for m in metrics)
+    head = '<th class="left">variant</th>' + "".join(
+        f'<th class="right">{escape(heading(m, runs))}</th>' for m in metrics
+    )
     if money is not None:
         head += f'<th class="right">{escape(money)}</th>'
 

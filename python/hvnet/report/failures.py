@@ -12,13 +12,14 @@ from hvnet.results import Results
 
 __all__ = ["failures_section"]
 
+
 def failures_section(results: Results) -> Section | None:
     """The failures, one block each; None when the run had none."""
     if not results.failures:
         return None
     caption = (
-        '<p class="caption">Each failure of the scenario\'s events: when it was repaired, how the fabric\'s '
-        "routing saw it and routed around it (docs/model.md, \"Routing around failures\"), the traffic and "
+        "<p class=\"caption\">Each failure of the scenario's events: when it was repaired, how the fabric's "
+        'routing saw it and routed around it (docs/model.md, "Routing around failures"), the traffic and '
         "migrations it black-holed or moved, and what it cost: when each ends against the same run without "
         "this failure. On every chart, ✕ marks a failure and ▲ a repair.</p>"
     )

@@ -83,9 +83,7 @@ def page(title: str, description: str, sections: Sequence[Section], note: str) -
     """The whole document: a header with `title` and links to the sections, `note` (what the
     report cannot show yet), then the sections in order."""
     links = "".join(f'<a href="#{s.anchor}">{escape(s.title)}</a>' for s in sections)
-    body = "\n".join(
-        f'<section id="{s.anchor}">\n<h2>{escape(s.title)}</h2>\n{s.body}\n</section>' for s in sections
-    )
+    body = "\n".join(f'<section id="{s.anchor}">\n<h2>{escape(s.title)}</h2>\n{s.body}\n</section>' for s in sections)
     about = f"<p>{escape(description)}</p>" if description.strip() else ""
     return f"""<!DOCTYPE html>
 <html lang="en">

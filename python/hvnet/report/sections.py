@@ -161,7 +161,9 @@ def _chart_set(items: list[_Item], shown: int, ids: str, noun: str, columns: int
     busiest = sorted(range(len(items)), key=lambda i: -items[i].weight)[:shown]
     drawn = [items[i] for i in sorted(busiest)]
     others = [item for i, item in enumerate(items) if i not in set(busiest)]
-    charts = "".join(f'<div class="chart">{figure_div(f"{ids}-{i}", item.figure)}</div>' for i, item in enumerate(drawn))
+    charts = "".join(
+        f'<div class="chart">{figure_div(f"{ids}-{i}", item.figure)}</div>' for i, item in enumerate(drawn)
+    )
     html = f'<div class="charts" style="--columns: {columns}">{charts}</div>'
     if others:
         options = "".join(f'<option value="{i}">{escape(item.label)}</option>' for i, item in enumerate(others))
@@ -448,9 +450,11 @@ def uncertainty_section(results: Results) -> Section | None:
         return None
     caption = (
         '<p class="caption">Each figure simulated again with every parameter that has a stated range '
-        "(docs/model.md, \"Every parameter\") at its low end and at its high end, one at a time: the band "
+        '(docs/model.md, "Every parameter") at its low end and at its high end, one at a time: the band '
         "runs from the lowest to the highest prediction, and names the parameter that moved it most. "
         "It does not include hvnet validate's residuals (docs/validation.md).</p>"
     )
     table = uncertainty_table(results)
-    return Section("uncertainty", "Uncertainty", caption + _html_table(table, [b.high is None for b in results.uncertainty]))
+    return Section(
+        "uncertainty", "Uncertainty", caption + _html_table(table, [b.high is None for b in results.uncertainty])
+    )

@@ -65,10 +65,30 @@ def test_the_collection_script_is_shipped_and_writes_what_the_importer_reads() -
     assert script.startswith("<#") and "ConvertTo-Json -Depth 6" in script
     assert f"$FormatName = '{DUMP_FORMAT}'" in script
     sections = set(re.findall(r"^\$dump\.(\w+) =", script, re.MULTILINE))
-    read = {"Header", "NetAdapter", "NetAdapterJumboPacket", "NetAdapterRss", "NetAdapterVmq", "NetAdapterRdma",
-            "NetAdapterRsc", "NetIPAddress", "NetLbfoTeam", "NetLbfoTeamMember", "VMSwitch", "VMSwitchTeam",
-            "VMNetworkAdapterManagementOS", "VM", "VMNetworkAdapter", "VMHost", "VMMigrationNetwork",
-            "SmbClientConfiguration", "SmbBandwidthLimit", "PowerPlan", "Processor", "Errors"}
+    read = {
+        "Header",
+        "NetAdapter",
+        "NetAdapterJumboPacket",
+        "NetAdapterRss",
+        "NetAdapterVmq",
+        "NetAdapterRdma",
+        "NetAdapterRsc",
+        "NetIPAddress",
+        "NetLbfoTeam",
+        "NetLbfoTeamMember",
+        "VMSwitch",
+        "VMSwitchTeam",
+        "VMNetworkAdapterManagementOS",
+        "VM",
+        "VMNetworkAdapter",
+        "VMHost",
+        "VMMigrationNetwork",
+        "SmbClientConfiguration",
+        "SmbBandwidthLimit",
+        "PowerPlan",
+        "Processor",
+        "Errors",
+    }
     assert sections == read
     # every fixture has the sections the script writes (and a comment saying which shapes it follows)
     for path in ALL:
@@ -101,7 +121,11 @@ def test_lbfo_switch_independent_dynamic_two_hosts() -> None:
     ]
     team = hv1.team("Team1")
     assert (team.kind.value, team.members, team.mode.value, team.load_balancing.value) == (
-        "lbfo", ("NIC1", "NIC2"), "switch_independent", "dynamic")
+        "lbfo",
+        ("NIC1", "NIC2"),
+        "switch_independent",
+        "dynamic",
+    )
     assert hv1.vswitch("vSwitch").uplink == "Team1"
     assert (hv1.cpu.sockets, hv1.cpu.cores_per_socket, hv1.cpu.ghz, hv1.cpu.smt) == (2, 8, 2.6, True)
     assert hv1.power_plan.value == "high_performance"
@@ -120,7 +144,11 @@ def test_lbfo_lacp_address_hash_on_a_host_without_hyper_v() -> None:
     result, scenario = imported("lbfo_lacp.json")
     host = scenario.host("hv3")
     team = host.team("LacpTeam")  # written as one object, not a list of one
-    assert (team.mode.value, team.load_balancing.value, team.address_hash.value) == ("lacp", "address_hash", "ip_addresses")
+    assert (team.mode.value, team.load_balancing.value, team.address_hash.value) == (
+        "lacp",
+        "address_hash",
+        "ip_addresses",
+    )
     assert [n.mtu for n in host.nics] == [9000, 9000]  # Jumbo Packet 9014
     assert host.vswitches == () and scenario.vms == ()
     # the members go to tor1 and tor2, which must then be one stack (as Windows needs for LACP)
@@ -133,7 +161,11 @@ def test_lbfo_static_with_a_standby_member() -> None:
     result, scenario = imported("lbfo_static.json")
     host = scenario.host("hv4")
     team = host.team("StaticTeam")
-    assert (team.mode.value, team.load_balancing.value, team.address_hash.value) == ("static", "address_hash", "transport_ports")
+    assert (team.mode.value, team.load_balancing.value, team.address_hash.value) == (
+        "static",
+        "address_hash",
+        "transport_ports",
+    )
     assert team.standby == "Ethernet 3"
     assert [n.name for n in host.nics] == ["Ethernet", "Ethernet 2", "Ethernet 3"]  # Ethernet 4 had no link
     assert all(not n.vmq for n in host.nics)
@@ -178,7 +210,11 @@ def test_jumbo_frames_as_drivers_report_them() -> None:
     result, scenario = imported("jumbo.json")
     host = scenario.host("hv7")
     assert [(n.name, n.mtu) for n in host.nics] == [
-        ("NIC1", 9000), ("NIC2", 4074), ("NIC3", 9216), ("NIC4", 1500), ("NIC5", 1500)
+        ("NIC1", 9000),
+        ("NIC2", 4074),
+        ("NIC3", 9216),
+        ("NIC4", 1500),
+        ("NIC5", 1500),
     ]
     assert host.nic("NIC5").speed == 2.5e9
     assert any("Jumbo Packet 9614" in a for a in result.assumptions)
@@ -224,7 +260,10 @@ def test_the_imported_yaml_is_the_golden_one(request: pytest.FixtureRequest) -> 
     expected = golden.read_text(encoding="utf-8")
     if actual != expected:
         diff = "".join(difflib.unified_diff(expected.splitlines(True), actual.splitlines(True), "golden", "actual"))
-        pytest.fail(f"the imported YAML differs from {golden.name}; if intended, run pytest --update-golden\n{diff}", pytrace=False)
+        pytest.fail(
+            f"the imported YAML differs from {golden.name}; if intended, run pytest --update-golden\n{diff}",
+            pytrace=False,
+        )
 
 
 def test_the_same_dumps_give_the_same_bytes_in_any_order() -> None:
@@ -280,7 +319,13 @@ def test_missing_properties_take_windows_defaults_and_say_so(tmp_path: Path) -> 
     assert host.live_migration.option.value == "compression"
     assert host.power_plan.value == "balanced" and host.cpu.sockets == 1
     text = "\n".join(result.assumptions)
-    for expected in ("no TeamingMode", "no LoadBalancingAlgorithm", "no ProcessorCount", "no processor information", "no power plan"):
+    for expected in (
+        "no TeamingMode",
+        "no LoadBalancingAlgorithm",
+        "no ProcessorCount",
+        "no processor information",
+        "no power plan",
+    ):
         assert expected in text
 
 
@@ -321,7 +366,9 @@ def test_an_unknown_enum_integer_is_an_error(tmp_path: Path) -> None:
     data = dump("lbfo_dynamic_hv1.json")
     data["VMHost"]["VirtualMachineMigrationPerformanceOption"] = 7
     path = write_dump(tmp_path, "hv1.json", data)
-    assert "VMHost.VirtualMachineMigrationPerformanceOption: 7 is not a live migration performance option" in error_of([path])
+    assert "VMHost.VirtualMachineMigrationPerformanceOption: 7 is not a live migration performance option" in error_of(
+        [path]
+    )
 
 
 @pytest.mark.parametrize(
@@ -348,7 +395,9 @@ def test_a_missing_file_is_one_line(tmp_path: Path) -> None:
 def test_a_utf16_dump_as_windows_powershell_redirects_it_is_read(tmp_path: Path) -> None:
     path = tmp_path / "hv6.json"
     path.write_bytes((FIXTURES / "no_team.json").read_text(encoding="utf-8").encode("utf-16"))
-    assert import_config([path]).yaml == import_config([FIXTURES / "no_team.json"]).yaml.replace("no_team.json", "hv6.json")
+    assert import_config([path]).yaml == import_config([FIXTURES / "no_team.json"]).yaml.replace(
+        "no_team.json", "hv6.json"
+    )
 
 
 def test_two_dumps_of_the_same_host_are_an_error(tmp_path: Path) -> None:
@@ -383,8 +432,11 @@ def test_no_dump_is_an_error() -> None:
 
 def test_a_custom_power_plan_is_assumed_balanced(tmp_path: Path) -> None:
     data = copy.deepcopy(dump("jumbo.json"))
-    data["PowerPlan"] = {"ElementName": "Contoso Hyper-V", "InstanceID": "Microsoft:PowerPlan\\{11111111-2222-3333-4444-555555555555}",
-                         "ActiveScheme": None}
+    data["PowerPlan"] = {
+        "ElementName": "Contoso Hyper-V",
+        "InstanceID": "Microsoft:PowerPlan\\{11111111-2222-3333-4444-555555555555}",
+        "ActiveScheme": None,
+    }
     result = import_config([write_dump(tmp_path, "hv7.json", data)])
     assert "power_plan: balanced  # ASSUMED: power plan 'Contoso Hyper-V' is none of Windows' own" in result.yaml
 
@@ -392,7 +444,7 @@ def test_a_custom_power_plan_is_assumed_balanced(tmp_path: Path) -> None:
 def test_the_docs_show_the_errors_as_they_are(tmp_path: Path) -> None:
     """docs/import.md's "Configuration" section quotes real messages."""
     docs = (HERE.parents[2] / "docs" / "import.md").read_text(encoding="utf-8")
-    section = docs[docs.index("## Configuration"):]
+    section = docs[docs.index("## Configuration") :]
     data = dump("lbfo_static.json")
     data["NetLbfoTeam"][0]["TeamingMode"] = "Statisch"
     path = write_dump(tmp_path, "HV4.json", data)

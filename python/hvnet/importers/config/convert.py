@@ -174,9 +174,25 @@ _ALGORITHMS = {
 }
 _MIGRATION_OPTIONS = {"TCPIP": "tcp_ip", "Compression": "compression", "SMB": "smb"}
 _RUNNING = {
-    "Running", "Paused", "Starting", "Reset", "Pausing", "Resuming", "Stopping", "Saving", "FastSaving",
-    "RunningCritical", "PausedCritical", "StartingCritical", "ResetCritical", "PausingCritical", "ResumingCritical",
-    "StoppingCritical", "SavingCritical", "FastSavingCritical", "Other",
+    "Running",
+    "Paused",
+    "Starting",
+    "Reset",
+    "Pausing",
+    "Resuming",
+    "Stopping",
+    "Saving",
+    "FastSaving",
+    "RunningCritical",
+    "PausedCritical",
+    "StartingCritical",
+    "ResetCritical",
+    "PausingCritical",
+    "ResumingCritical",
+    "StoppingCritical",
+    "SavingCritical",
+    "FastSavingCritical",
+    "Other",
 }
 
 
@@ -305,7 +321,9 @@ def _import_host(root: Node, notes: _Notes) -> _Host:
 
     _import_offloads(root, host.name, nics, adapters, threads, notes)
     teams = _import_lbfo(root, host.name, lbfo, nics, notes)
-    vswitches, set_teams = _import_vswitches(root, host.name, nics, teams, team_interfaces, by_description, skipped, notes)
+    vswitches, set_teams = _import_vswitches(
+        root, host.name, nics, teams, team_interfaces, by_description, skipped, notes
+    )
     teams += set_teams
     _fill_speeds(host.name, nics, teams, vswitches, notes)
 
@@ -313,7 +331,9 @@ def _import_host(root: Node, notes: _Notes) -> _Host:
     host.teams = sorted(teams, key=lambda t: _natural(t.name))
     host.vswitches = sorted(vswitches, key=lambda v: _natural(v.name))
     if not host.nics:
-        raise adapters_node.error("the dump lists no physical network adapter that is enabled; hvnet needs at least one per host")
+        raise adapters_node.error(
+            "the dump lists no physical network adapter that is enabled; hvnet needs at least one per host"
+        )
     for key, why in sorted(skipped.items()):
         notes.add(host.name, f"adapter {key} {why} and is left out")
 
@@ -361,7 +381,9 @@ def _import_cpu(root: Node, host: _Host, notes: _Notes) -> int:
 def _import_power_plan(root: Node, host: _Host, notes: _Notes) -> None:
     plan = root.get("PowerPlan").object()
     if plan.missing:
-        host.power_note = notes.add(host.name, f"no power plan ({_section_error(root, 'PowerPlan')}): balanced, Windows' default")
+        host.power_note = notes.add(
+            host.name, f"no power plan ({_section_error(root, 'PowerPlan')}): balanced, Windows' default"
+        )
         return
     texts = [plan.get(key).text() or "" for key in ("InstanceID", "ActiveScheme", "ElementName")]
     for text in texts:
@@ -386,7 +408,9 @@ def _import_power_plan(root: Node, host: _Host, notes: _Notes) -> None:
     )
 
 
-def _import_offloads(root: Node, host: str, nics: dict[str, _Nic], adapters: list[Node], threads: int, notes: _Notes) -> None:
+def _import_offloads(
+    root: Node, host: str, nics: dict[str, _Nic], adapters: list[Node], threads: int, notes: _Notes
+) -> None:
     adapter_by_name = _by_name(adapters)
     jumbo_node = root.get("NetAdapterJumboPacket")
     jumbo = _by_name(jumbo_node.objects())
@@ -395,9 +419,14 @@ def _import_offloads(root: Node, host: str, nics: dict[str, _Nic], adapters: lis
     rss, vmq = _by_name(rss_node.objects()), _by_name(vmq_node.objects())
     rdma, rsc = _by_name(rdma_node.objects()), _by_name(rsc_node.objects())
     if jumbo_node.missing:
-        notes.add(host, f"no Jumbo Packet settings ({_section_error(root, 'NetAdapterJumboPacket')}): each NIC's MtuSize, else mtu 1500")
+        notes.add(
+            host,
+            f"no Jumbo Packet settings ({_section_error(root, 'NetAdapterJumboPacket')}): each NIC's MtuSize, else mtu 1500",
+        )
     if rss_node.missing:
-        notes.add(host, f"no RSS settings ({_section_error(root, 'NetAdapterRss')}): hvnet's defaults, 8 queues from core 0")
+        notes.add(
+            host, f"no RSS settings ({_section_error(root, 'NetAdapterRss')}): hvnet's defaults, 8 queues from core 0"
+        )
     if vmq_node.missing:
         notes.add(host, f"no VMQ settings ({_section_error(root, 'NetAdapterVmq')}): VMQ on (Windows' default)")
     if rdma_node.missing:
@@ -416,7 +445,9 @@ def _import_offloads(root: Node, host: str, nics: dict[str, _Nic], adapters: lis
                 nic.rss_queues = 1
             else:
                 counts = [
-                    n for k in ("NumberOfReceiveQueues", "MaxProcessors") if (n := entry.get(k).integer()) is not None and n > 0
+                    n
+                    for k in ("NumberOfReceiveQueues", "MaxProcessors")
+                    if (n := entry.get(k).integer()) is not None and n > 0
                 ]
                 if counts:
                     nic.rss_queues = max(1, min(min(counts), 64))
@@ -446,7 +477,11 @@ def _import_lbfo(root: Node, host: str, lbfo: list[Node], nics: dict[str, _Nic],
         members = [nics[m.casefold()].name for m in listed if m.casefold() in nics]
         result = _Team(_clean_name(team_name), "lbfo", members, team.get("TeamNics").texts() or [team_name])
         for missing in (m for m in listed if m.casefold() not in nics):
-            result.notes.append(notes.add(host, f"team {team_name}: member {missing} is not an enabled physical adapter and is left out"))
+            result.notes.append(
+                notes.add(
+                    host, f"team {team_name}: member {missing} is not an enabled physical adapter and is left out"
+                )
+            )
         for row in rows:
             if row.get("AdministrativeMode").enum("AdministrativeMode") == "Standby":
                 member = (row.get("Name").text() or "").casefold()
@@ -459,7 +494,9 @@ def _import_lbfo(root: Node, host: str, lbfo: list[Node], nics: dict[str, _Nic],
             result.mode = _TEAMING_MODES[mode]
         algorithm = team.get("LoadBalancingAlgorithm").enum("LoadBalancingAlgorithm")
         if algorithm is None:
-            result.notes.append(notes.add(host, f"team {team_name}: no LoadBalancingAlgorithm; dynamic (LBFO's default)"))
+            result.notes.append(
+                notes.add(host, f"team {team_name}: no LoadBalancingAlgorithm; dynamic (LBFO's default)")
+            )
         else:
             result.load_balancing, result.address_hash = _ALGORITHMS[algorithm]
         if not result.members:
@@ -518,7 +555,9 @@ def _import_vswitches(
         embedded = switch.get("EmbeddedTeamingEnabled").flag() is True or len(descriptions) > 1
         set_row = set_rows.get(switch_name_raw.casefold())
         if embedded and set_row is not None:
-            listed = [(d, n) for n in set_row.get("NetAdapterInterfaceDescription").items() if (d := n.text()) is not None]
+            listed = [
+                (d, n) for n in set_row.get("NetAdapterInterfaceDescription").items() if (d := n.text()) is not None
+            ]
             descriptions = listed or descriptions
         uplinks: list[str] = []
         for description, node in descriptions:
@@ -533,7 +572,9 @@ def _import_vswitches(
             elif adapter.casefold() in skipped:
                 notes.add(host, f"virtual switch {switch_name_raw}: uplink {adapter} {skipped[adapter.casefold()]}")
             else:
-                raise node.error(f"{description!r} ({adapter}) is neither a physical adapter nor an LBFO team interface")
+                raise node.error(
+                    f"{description!r} ({adapter}) is neither a physical adapter nor an LBFO team interface"
+                )
         if not uplinks:
             notes.add(host, f"virtual switch {switch_name_raw} has no enabled uplink and is left out")
             continue
@@ -542,13 +583,18 @@ def _import_vswitches(
             if set_row is None:
                 team.load_balancing = "hyperv_port"
                 team.notes.append(
-                    notes.add(host, f"SET switch {switch_name_raw}: no Get-VMSwitchTeam row; Hyper-V port (the default from Windows Server 2019)")
+                    notes.add(
+                        host,
+                        f"SET switch {switch_name_raw}: no Get-VMSwitchTeam row; Hyper-V port (the default from Windows Server 2019)",
+                    )
                 )
             else:
                 algorithm = set_row.get("LoadBalancingAlgorithm").enum("VMSwitchLoadBalancingAlgorithm")
                 team.load_balancing = "dynamic" if algorithm == "Dynamic" else "hyperv_port"
                 if algorithm is None:
-                    team.notes.append(notes.add(host, f"SET switch {switch_name_raw}: no LoadBalancingAlgorithm; Hyper-V port"))
+                    team.notes.append(
+                        notes.add(host, f"SET switch {switch_name_raw}: no LoadBalancingAlgorithm; Hyper-V port")
+                    )
                 set_row.get("TeamingMode").enum("VMSwitchTeamingMode")
             set_teams.append(team)
             uplink = team.name
@@ -562,7 +608,9 @@ def _import_vswitches(
     return vswitches, set_teams
 
 
-def _fill_speeds(host: str, nics: dict[str, _Nic], teams: list[_Team], vswitches: list[_VSwitch], notes: _Notes) -> None:
+def _fill_speeds(
+    host: str, nics: dict[str, _Nic], teams: list[_Team], vswitches: list[_VSwitch], notes: _Notes
+) -> None:
     """A NIC without link when collected takes its team mates' speed; one alone is left out."""
     for key, nic in list(nics.items()):
         if nic.speed >= SLOWEST_LINK_BPS:
@@ -573,7 +621,11 @@ def _fill_speeds(host: str, nics: dict[str, _Nic], teams: list[_Team], vswitches
         mates = [n.speed for n in nics.values() if team and n.name in team.members and n.speed >= SLOWEST_LINK_BPS]
         if mates:
             nic.speed = max(mates)
-            nic.notes.append(notes.add(host, f"{nic.name} had no link when collected; {format_bitrate(nic.speed)} like its team mates"))
+            nic.notes.append(
+                notes.add(
+                    host, f"{nic.name} had no link when collected; {format_bitrate(nic.speed)} like its team mates"
+                )
+            )
             continue
         del nics[key]
         notes.add(host, f"adapter {nic.name} had no link when collected (speed unknown) and is left out")
@@ -603,7 +655,11 @@ def _import_live_migration(
     vmhost = root.get("VMHost").object()
     lm: dict[str, object] = {}
     if vmhost.missing:
-        host.lm_notes.append(notes.add(host.name, f"no Hyper-V host settings ({_section_error(root, 'VMHost')}): live migration defaults"))
+        host.lm_notes.append(
+            notes.add(
+                host.name, f"no Hyper-V host settings ({_section_error(root, 'VMHost')}): live migration defaults"
+            )
+        )
     else:
         option = vmhost.get("VirtualMachineMigrationPerformanceOption").enum("VMMigrationPerformance")
         if option is not None:
@@ -612,13 +668,17 @@ def _import_live_migration(
         if simultaneous is not None:
             lm["simultaneous"] = max(1, min(simultaneous, 64))
         if vmhost.get("VirtualMachineMigrationEnabled").flag() is False:
-            host.lm_notes.append("incoming live migrations are disabled on this host (VirtualMachineMigrationEnabled: false)")
+            host.lm_notes.append(
+                "incoming live migrations are disabled on this host (VirtualMachineMigrationEnabled: false)"
+            )
         if vmhost.get("UseAnyNetworkForMigration").flag() is False:
             networks = _migration_networks(root, nics, teams, vswitches, team_interfaces)
             if networks:
                 lm["networks"] = networks
             else:
-                host.lm_notes.append(notes.add(host.name, "live migration networks match no imported interface: all of them"))
+                host.lm_notes.append(
+                    notes.add(host.name, "live migration networks match no imported interface: all of them")
+                )
     for limit in root.get("SmbBandwidthLimit").objects():
         if limit.get("Category").enum("BandwidthLimitCategory") == "LiveMigration":
             per_second = limit.get("BytesPerSecond").integer()
@@ -683,10 +743,13 @@ def _import_vms(root: Node, host: _Host, notes: _Notes) -> None:
             stopped.append(f"{raw} ({state})")
             continue
         memory = next(
-            (m for key in ("MemoryAssigned", "MemoryStartup") if (m := vm.get(key).integer()) is not None and m > 0), None
+            (m for key in ("MemoryAssigned", "MemoryStartup") if (m := vm.get(key).integer()) is not None and m > 0),
+            None,
         )
         if memory is None:
-            raise vm.get("MemoryStartup").error("missing; a VM's memory (MemoryAssigned or MemoryStartup) is what a live migration copies")
+            raise vm.get("MemoryStartup").error(
+                "missing; a VM's memory (MemoryAssigned or MemoryStartup) is what a live migration copies"
+            )
         vcpus = vm.get("ProcessorCount").integer()
         result = _Vm(_clean_name(raw), host.name, max(1, min(vcpus or 1, 240)), min(memory, 2**50), None)
         if vcpus is None:
@@ -706,11 +769,17 @@ def _import_vms(root: Node, host: _Host, notes: _Notes) -> None:
                 result.notes.append("vRSS on")
             elif vrss is False and result.vcpus >= 2:
                 result.notes.append(
-                    notes.add(host.name, f"VM {raw} has vRSS off, which hvnet cannot state: it spreads a 2+ vCPU VM's traffic on a 10 Gbps VMQ NIC")
+                    notes.add(
+                        host.name,
+                        f"VM {raw} has vRSS off, which hvnet cannot state: it spreads a 2+ vCPU VM's traffic on a 10 Gbps VMQ NIC",
+                    )
                 )
             if first.get("VmqWeight").integer() == 0:
                 result.notes.append(
-                    notes.add(host.name, f"VM {raw} has VmqWeight 0 (no VMQ queue), which hvnet cannot state: it gives the VM a queue on VMQ NICs")
+                    notes.add(
+                        host.name,
+                        f"VM {raw} has VmqWeight 0 (no VMQ queue), which hvnet cannot state: it gives the VM a queue on VMQ NICs",
+                    )
                 )
         elif own:
             result.notes.append("no network adapter on an imported (external) virtual switch")
@@ -745,7 +814,9 @@ def import_config(paths: Sequence[Path]) -> ImportedConfig:
         key = host.name.casefold()
         if key in seen:
             raise InputError(
-                root.file, None, "Header.ComputerName",
+                root.file,
+                None,
+                "Header.ComputerName",
                 f"{host.name} is also the host of {seen[key]}; give one dump per host",
             )
         seen[key] = root.file
@@ -771,7 +842,10 @@ def _check_vm_names(hosts: list[_Host]) -> None:
             key = vm.name.casefold()
             if key in owners:
                 raise InputError(
-                    host.file, None, "VM", f"VM {vm.name} has the name of {owners[key]}; hvnet needs each VM and host named once"
+                    host.file,
+                    None,
+                    "VM",
+                    f"VM {vm.name} has the name of {owners[key]}; hvnet needs each VM and host named once",
                 )
             owners[key] = f"a VM of {host.name} ({host.file})"
         host.vms.sort(key=lambda v: _natural(v.name))
@@ -826,7 +900,10 @@ def _assume_fabric(hosts: list[_Host], notes: _Notes) -> _Fabric:
         f"the dumps do not say where NICs are cabled: the n-th NIC of each host (by name) goes to switch torN "
         f"({', '.join(names)}), host k to port k",
     )
-    notes.add("fabric", "switch models, port speeds and backplanes are unknown: non-blocking, each port at its NIC's speed, MTU 9216")
+    notes.add(
+        "fabric",
+        "switch models, port speeds and backplanes are unknown: non-blocking, each port at its NIC's speed, MTU 9216",
+    )
     if count > 1:
         notes.add(
             "fabric",
@@ -869,7 +946,7 @@ def _emit(hosts: list[_Host], fabric: _Fabric, notes: _Notes) -> str:
     lines = [
         "# A scenario imported by `hvnet import config` from the configuration dumps of collect.ps1",
         f"# ({', '.join(Path(h.file).name for h in hosts)}). Every value comes from a cmdlet the dumps",
-        "# recorded (docs/import.md, \"Configuration\"), except what is marked ASSUMED: the dumps cannot",
+        '# recorded (docs/import.md, "Configuration"), except what is marked ASSUMED: the dumps cannot',
         "# tell those, so check them (the switches and cables at the end above all) and correct them.",
         f"name: {_scalar(f'Imported cluster: {names}')}",
         f"description: {_scalar('Imported from configuration dumps by hvnet import config; switches and cables assumed')}",
@@ -889,16 +966,26 @@ def _emit(hosts: list[_Host], fabric: _Fabric, notes: _Notes) -> str:
         lines.append("    nics:")
         for nic in host.nics:
             fields: list[tuple[str, object]] = [
-                ("name", nic.name), ("speed", format_bitrate(nic.speed)), ("model", nic.model), ("mtu", nic.mtu),
-                ("rss_queues", nic.rss_queues), ("rss_base_core", nic.rss_base_core), ("rdma", nic.rdma),
-                ("vmq", nic.vmq), ("rsc", nic.rsc),
+                ("name", nic.name),
+                ("speed", format_bitrate(nic.speed)),
+                ("model", nic.model),
+                ("mtu", nic.mtu),
+                ("rss_queues", nic.rss_queues),
+                ("rss_base_core", nic.rss_base_core),
+                ("rdma", nic.rdma),
+                ("vmq", nic.vmq),
+                ("rsc", nic.rsc),
             ]
             lines.append(f"      - {_flow(fields)}{_comment(nic.notes)}")
         if host.teams:
             lines.append("    # Get-NetLbfoTeam (lbfo) and Get-VMSwitchTeam (set)")
             lines.append("    teams:")
             for team in host.teams:
-                team_fields: list[tuple[str, object]] = [("name", team.name), ("kind", team.kind), ("members", team.members)]
+                team_fields: list[tuple[str, object]] = [
+                    ("name", team.name),
+                    ("kind", team.kind),
+                    ("members", team.members),
+                ]
                 team_fields += [("standby", team.standby), ("mode", team.mode), ("load_balancing", team.load_balancing)]
                 team_fields += [("address_hash", team.address_hash)]
                 lines.append(f"      - {_flow(team_fields)}{_comment(team.notes)}")
@@ -906,9 +993,15 @@ def _emit(hosts: list[_Host], fabric: _Fabric, notes: _Notes) -> str:
             lines.append("    # Get-VMSwitch: external switches and their uplink")
             lines.append("    vswitches:")
             for vswitch in host.vswitches:
-                lines.append(f"      - {_flow([('name', vswitch.name), ('uplink', vswitch.uplink)])}{_comment(vswitch.notes)}")
-        lm_fields = [(k, host.live_migration.get(k)) for k in ("option", "simultaneous", "networks", "smb_bandwidth_limit")]
-        lines.append("    # Get-VMHost (option, simultaneous, migration networks), Get-SmbBandwidthLimit -Category LiveMigration")
+                lines.append(
+                    f"      - {_flow([('name', vswitch.name), ('uplink', vswitch.uplink)])}{_comment(vswitch.notes)}"
+                )
+        lm_fields = [
+            (k, host.live_migration.get(k)) for k in ("option", "simultaneous", "networks", "smb_bandwidth_limit")
+        ]
+        lines.append(
+            "    # Get-VMHost (option, simultaneous, migration networks), Get-SmbBandwidthLimit -Category LiveMigration"
+        )
         lines.append(f"    live_migration: {_flow(lm_fields)}{_comment(host.lm_notes)}")
     lines.append("# ASSUMED: the switches and the cabling (no host knows them). Each NIC position has its own")
     lines.append("# switch: every host's first NIC (by name) on tor1, its second on tor2, ...; host k on port k.")
@@ -927,7 +1020,10 @@ def _emit(hosts: list[_Host], fabric: _Fabric, notes: _Notes) -> str:
         lines.append("vms:")
         for vm in vms:
             vm_fields: list[tuple[str, object]] = [
-                ("name", vm.name), ("host", vm.host), ("vcpus", vm.vcpus), ("memory", format_bytes(vm.memory)),
+                ("name", vm.name),
+                ("host", vm.host),
+                ("vcpus", vm.vcpus),
+                ("memory", format_bytes(vm.memory)),
                 ("vswitch", vm.vswitch),
             ]
             lines.append(f"  - {_flow(vm_fields)}{_comment(vm.notes)}")

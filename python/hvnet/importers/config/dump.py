@@ -91,14 +91,35 @@ ENUMS = {
     "VMState": Enum(
         "a VM state",
         (
-            (1, "Other"), (2, "Running"), (3, "Off"), (4, "Stopping"), (6, "Saved"), (9, "Paused"),
-            (10, "Starting"), (11, "Reset"), (32773, "Saving"), (32776, "Pausing"), (32777, "Resuming"),
-            (32779, "FastSaved"), (32780, "FastSaving"), (32781, "ForceShutdown"), (32782, "ForceReboot"),
-            (32783, "Hibernated"), (32784, "ComponentServicing"), (32785, "RunningCritical"),
-            (32786, "OffCritical"), (32787, "StoppingCritical"), (32788, "SavedCritical"),
-            (32789, "PausedCritical"), (32790, "StartingCritical"), (32791, "ResetCritical"),
-            (32792, "SavingCritical"), (32793, "PausingCritical"), (32794, "ResumingCritical"),
-            (32795, "FastSavedCritical"), (32796, "FastSavingCritical"),
+            (1, "Other"),
+            (2, "Running"),
+            (3, "Off"),
+            (4, "Stopping"),
+            (6, "Saved"),
+            (9, "Paused"),
+            (10, "Starting"),
+            (11, "Reset"),
+            (32773, "Saving"),
+            (32776, "Pausing"),
+            (32777, "Resuming"),
+            (32779, "FastSaved"),
+            (32780, "FastSaving"),
+            (32781, "ForceShutdown"),
+            (32782, "ForceReboot"),
+            (32783, "Hibernated"),
+            (32784, "ComponentServicing"),
+            (32785, "RunningCritical"),
+            (32786, "OffCritical"),
+            (32787, "StoppingCritical"),
+            (32788, "SavedCritical"),
+            (32789, "PausedCritical"),
+            (32790, "StartingCritical"),
+            (32791, "ResetCritical"),
+            (32792, "SavingCritical"),
+            (32793, "PausingCritical"),
+            (32794, "ResumingCritical"),
+            (32795, "FastSavedCritical"),
+            (32796, "FastSavingCritical"),
         ),
     ),
 }
@@ -255,7 +276,9 @@ def read_dump(path: Path) -> Node:
     except OSError as error:
         raise InputError(file, None, "", f"cannot read the file: {error.strerror or error}") from None
     if len(raw) > MAX_DUMP_BYTES:
-        raise InputError(file, None, "", f"the file is larger than {MAX_DUMP_BYTES // 2**20} MiB; it is not a configuration dump")
+        raise InputError(
+            file, None, "", f"the file is larger than {MAX_DUMP_BYTES // 2**20} MiB; it is not a configuration dump"
+        )
     text: str | object
     if raw.startswith((b"\xff\xfe", b"\xfe\xff")):  # Windows PowerShell 5.1's `> file` writes UTF-16
         try:
@@ -265,20 +288,27 @@ def read_dump(path: Path) -> Node:
     else:
         text = decode_text(raw, file)
     if not isinstance(text, str):
-        raise InputError(file, None, "", "the file is not UTF-8 text; it is not a configuration dump (collect.ps1 writes UTF-8 JSON)")
+        raise InputError(
+            file, None, "", "the file is not UTF-8 text; it is not a configuration dump (collect.ps1 writes UTF-8 JSON)"
+        )
     if not text.strip():
         raise InputError(file, None, "", "the file is empty; it should hold the JSON that collect.ps1 writes")
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
         raise InputError(
-            file, error.lineno, "", f"not JSON ({error.msg} at column {error.colno}); expected the JSON document collect.ps1 writes"
+            file,
+            error.lineno,
+            "",
+            f"not JSON ({error.msg} at column {error.colno}); expected the JSON document collect.ps1 writes",
         ) from None
     except RecursionError:
         raise InputError(file, None, "", "the JSON is nested too deeply; it is not a configuration dump") from None
     root = Node(file, "", data)
     if not isinstance(data, dict):
-        raise InputError(file, None, "", f"the JSON is {_kind(data)}, not a configuration dump (an object with a Header)")
+        raise InputError(
+            file, None, "", f"the JSON is {_kind(data)}, not a configuration dump (an object with a Header)"
+        )
     header = root.get("Header")
     if not isinstance(header.value, dict) or header.get("Format").value != DUMP_FORMAT:
         raise InputError(

@@ -98,7 +98,9 @@ def _not_one_switch(mode: str, switches: list[tuple[str, str | None]]) -> str:
             else "none of which are stacked or in an MLAG/VLT/vPC group"
         )
     else:
-        names = and_list([f"{name} ({'not stacked' if stack is None else f'stack: {stack}'})" for name, stack in switches])
+        names = and_list(
+            [f"{name} ({'not stacked' if stack is None else f'stack: {stack}'})" for name, stack in switches]
+        )
         why = f"which are not one stack or MLAG/VLT/vPC {'pair' if pair else 'group'}"
     fix = "give both switches the same stack: name" if pair else "give all these switches the same stack: name"
     return f"{team} members go to switches {names}, {why} ({fix}, or use switch independent teaming)"

@@ -104,9 +104,13 @@ def check_drain(ctx: Context, index: int, host: str) -> None:
 def check_rolling_update(ctx: Context, index: int, event: Mapping[str, object]) -> None:
     """A rolling update patches existing hosts, each once, for a stated patch time."""
     if event.get("patch_time") is None:
-        ctx.report(("events", index, "patch_time"), "rolling_update needs patch_time (how long each node is down), e.g. 15min")
+        ctx.report(
+            ("events", index, "patch_time"), "rolling_update needs patch_time (how long each node is down), e.g. 15min"
+        )
     if len(ctx.hosts) < 2:
-        ctx.report(("events", index, "action"), "a rolling update needs at least two hosts (each node's VMs go to the others)")
+        ctx.report(
+            ("events", index, "action"), "a rolling update needs at least two hosts (each node's VMs go to the others)"
+        )
     nodes = event.get("nodes")
     if not isinstance(nodes, list):
         return  # absent: every host; pydantic reports a value that is not a list
@@ -115,7 +119,9 @@ def check_rolling_update(ctx: Context, index: int, event: Mapping[str, object]) 
         if not isinstance(node, str):
             continue
         if node not in ctx.hosts:
-            ctx.report(("events", index, "nodes", k), f"{node!r} is not a host of the scenario; hosts: {listing(ctx.hosts)}")
+            ctx.report(
+                ("events", index, "nodes", k), f"{node!r} is not a host of the scenario; hosts: {listing(ctx.hosts)}"
+            )
         elif node in seen:
             ctx.report(("events", index, "nodes", k), f"{node} is listed twice; each node is patched once")
         seen.add(node)
@@ -161,8 +167,7 @@ def event_target_problem(ctx: Context, action: str, target: str) -> str | None:
         return end
     if kind == "nic" and end.on_switch:
         return (
-            f"{target!r} is a switch port; {action} needs host/nic, e.g. hv1/nic1"
-            " (port_blackhole takes a switch port)"
+            f"{target!r} is a switch port; {action} needs host/nic, e.g. hv1/nic1 (port_blackhole takes a switch port)"
         )
     if kind == "port" and not end.on_switch:
         return f"{target!r} is a host NIC; {action} needs switch/port, e.g. tor1/1 (nic_down takes a NIC)"

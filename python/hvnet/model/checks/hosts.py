@@ -15,7 +15,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from hvnet.errors import UnitError
-from hvnet.model.checks.context import Context, KnownHost, Loc, SwitchDependentTeam, and_list, entries, listing, text_field
+from hvnet.model.checks.context import (
+    Context,
+    KnownHost,
+    Loc,
+    SwitchDependentTeam,
+    and_list,
+    entries,
+    listing,
+    text_field,
+)
 from hvnet.model.checks.migration import check_migration_networks, check_rdma_option
 from hvnet.model.scenario import LoadBalancing, Nic, TeamingMode, TeamKind
 from hvnet.units import format_bitrate, parse_bitrate, show_value

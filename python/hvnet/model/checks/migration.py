@@ -31,7 +31,10 @@ def check_rdma_option(ctx: Context, at: Loc, host: Mapping[str, object], host_na
         if rdma
         else f"none of {host_name}'s NICs has rdma: true"
     )
-    ctx.report((*at, "live_migration", "option"), f"smb_direct needs RDMA, but {why}; use option smb, or RDMA NICs outside LBFO teams")
+    ctx.report(
+        (*at, "live_migration", "option"),
+        f"smb_direct needs RDMA, but {why}; use option smb, or RDMA NICs outside LBFO teams",
+    )
 
 
 def check_migration_networks(
@@ -47,7 +50,10 @@ def check_migration_networks(
         if not isinstance(name, str):
             continue
         if name in known.team_of:
-            ctx.report(loc, f"{name!r} is a member of team {known.team_of[name]}; live migration uses the team: list {known.team_of[name]}")
+            ctx.report(
+                loc,
+                f"{name!r} is a member of team {known.team_of[name]}; live migration uses the team: list {known.team_of[name]}",
+            )
         elif name not in known.nics and name not in known.teams and name not in known.vswitches:
             choices = f"NICs: {listing(known.nics)}; teams: {listing(known.teams)}; virtual switches: {listing(known.vswitches)}"
             ctx.report(loc, f"unknown interface {name!r}; {host_name} has {choices}")

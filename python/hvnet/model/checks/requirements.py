@@ -40,6 +40,8 @@ def check_requirements(ctx: Context) -> None:
         seen: set[str] = set()
         for index, kind in enumerate(survive):
             if isinstance(kind, str) and kind in seen:
-                ctx.report(("requirements", "survive", index), f"{kind!r} is listed twice; name each kind of failure once")
+                ctx.report(
+                    ("requirements", "survive", index), f"{kind!r} is listed twice; name each kind of failure once"
+                )
             if isinstance(kind, str):
                 seen.add(kind)

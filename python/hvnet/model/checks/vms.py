@@ -116,7 +116,6 @@ def check_vm_team(ctx: Context, at: Loc, team: Mapping[str, object], host: str |
         ctx.report((*at, "mode"), message)
     if team.get("load_balancing") in (LoadBalancing.HYPERV_PORT.value, LoadBalancing.DYNAMIC.value):
         message = (
-            "a team inside a VM balances by address_hash only; hyperv_port and dynamic are not supported"
-            " in a guest"
+            "a team inside a VM balances by address_hash only; hyperv_port and dynamic are not supported in a guest"
         )
         ctx.report((*at, "load_balancing"), message)
