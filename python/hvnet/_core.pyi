@@ -1,6 +1,6 @@
 """Type stubs of the Rust core (crates/python)."""
 
-from typing_extensions import final
+from typing import final
 
 from hvnet.lower.specs import RunSpec
 

@@ -39,11 +39,11 @@ if TYPE_CHECKING:
     from hvnet.model import Host
 
 __all__ = [
+    "LSO_SEGMENT_BYTES",
     "Calibration",
     "CompressionParameters",
     "CpuParameters",
     "FabricParameters",
-    "LSO_SEGMENT_BYTES",
     "MigrationParameters",
     "Parameter",
     "SmbParameters",
@@ -139,7 +139,8 @@ class TeamingParameters:
         90.0,
         "s",
         "documented",
-        "IEEE 802.1AX: with the long timer LACPDUs every 30 s, a partner lost after 3 missed (a team's lacp_timer: slow)",
+        "IEEE 802.1AX: with the long timer LACPDUs every 30 s, a partner lost after 3 missed (a team's lacp_timer: "
+        "slow)",
         "exact for the long timer",
     )
     rebalance_interval_s: float = _parameter(

@@ -25,7 +25,7 @@ from rich.table import Table
 from rich.text import Text
 
 from hvnet._version import __version__
-from hvnet.cost import PriceList, PricedBill, design_cost, format_money, load_prices
+from hvnet.cost import PricedBill, PriceList, design_cost, format_money, load_prices
 from hvnet.errors import Problem, ScenarioError
 from hvnet.model import Scenario
 from hvnet.results import Results
@@ -38,11 +38,11 @@ __all__ = [
     "Paragraph",
     "Run",
     "comparison_document",
+    "comparison_tables",
     "cost_cell",
     "cost_heading",
-    "heading",
-    "comparison_tables",
     "format_metric",
+    "heading",
     "legend",
     "run_comparison",
     "shown_metrics",
@@ -233,7 +233,7 @@ def comparison_tables(runs: Sequence[Run]) -> list[RenderableType]:
         for warning in run.results.warnings:
             warnings.add_row(f"warning: {run.label}: {warning}", style="yellow")
     out: list[RenderableType] = [Paragraph(verdict(runs).text), Text(""), table] if runs else [table]
-    return out + [warnings] if warnings.row_count else out
+    return [*out, warnings] if warnings.row_count else out
 
 
 def comparison_document(runs: Sequence[Run]) -> dict[str, object]:

@@ -15,12 +15,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hvnet._version import __version__
+from hvnet.errors import InputError, Problem, decode_text
 from hvnet.lower import lower
 from hvnet.lower.network import ConnectionRequest
-from hvnet.run import run as run_core
-from hvnet.errors import InputError, Problem, decode_text
 from hvnet.model import Scenario
 from hvnet.model.scenario import HORIZON_S, LARGEST_BYTES
+from hvnet.run import run as run_core
 
 __all__ = ["FlowsResult", "read_flows", "run_flows"]
 

@@ -20,13 +20,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from hvnet.lower import frames
 from hvnet.calibration import Calibration
 from hvnet.errors import InputError
-from hvnet.model import Scenario
-from hvnet.lower import lower
+from hvnet.lower import frames, lower
 from hvnet.lower.fabric import fastest_link_bytes_per_s
 from hvnet.lower.network import ConnectionRequest
+from hvnet.model import Scenario
 from hvnet.run import run as run_core
 from hvnet.series import Series
 

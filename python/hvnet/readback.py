@@ -310,9 +310,9 @@ def _record(request: MigrationRequest, outcome: MigrationOutcome, operation: int
         start_s=outcome.start_s,
         end_s=outcome.end_s,
         duration_s=duration,
-        bytes_sent=int(round(outcome.bytes_sent)),
+        bytes_sent=round(outcome.bytes_sent),
         passes=len(outcome.passes),
-        pass_details=[MigrationPass(bytes=int(round(b)), start_s=s, end_s=e) for b, s, e in outcome.passes],
+        pass_details=[MigrationPass(bytes=round(b), start_s=s, end_s=e) for b, s, e in outcome.passes],
         blackout_s=outcome.blackout_s,
         blackout_start_s=None
         if outcome.blackout_s is None or outcome.end_s is None

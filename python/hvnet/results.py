@@ -377,7 +377,8 @@ class Results(_Frozen):
     warnings: list[str]
     #: Each failure of the scenario's events in time order: its repair, routing, what it hit and cost.
     failures: list[FailureResult] = []
-    #: Each headline figure's band (`hvnet simulate --uncertainty`, `hvnet.uncertainty.bands`); empty when not asked for.
+    #: Each headline figure's band (`hvnet simulate --uncertainty`, `hvnet.uncertainty.bands`); empty when not asked
+    #: for.
     uncertainty: list[FigureBand] = []
 
     @property

@@ -6,8 +6,8 @@ from collections.abc import Sequence
 
 from rich.table import Table
 
-from hvnet.model import split_endpoint
 from hvnet.failure_text import failure_blocks
+from hvnet.model import split_endpoint
 from hvnet.results import CoreUtilisation, MigrationResult, NicUtilisation, OperationResult, Results, TrafficResult
 from hvnet.units import format_bitrate, format_bytes, human_duration
 from hvnet.utilisation import BUSY_SHARE, COLD_SHARE, HOT_SHARE

@@ -98,7 +98,7 @@ def nic_utilisation(adapters: Sequence[AdapterSeries], end_s: float) -> list[Nic
                 team=adapter.team,
                 direction=direction,
                 speed_bps=adapter.speed_bps,
-                carried_bytes=int(round(moved)),
+                carried_bytes=round(moved),
                 team_share=moved / team_bytes if adapter.team is not None and team_bytes > 0 else None,
                 **_figures(series, 1 / adapter.speed_bps if adapter.speed_bps > 0 else 0.0, end_s),
             )
@@ -113,7 +113,7 @@ def team_utilisation(nics: Sequence[NicUtilisation]) -> list[TeamUtilisation]:
         if nic.team is not None:
             teams.setdefault((nic.host, nic.team, nic.direction), []).append(nic)
     out = []
-    for (host, team, direction), members in teams.items():
+    for (host, team, _direction), members in teams.items():
         total = sum(m.carried_bytes for m in members)
         shares = [m.carried_bytes / total if total > 0 else 0.0 for m in members]
         hot = len(shares) > 1 and total > 0 and max(shares) > HOT_SHARE and min(shares) < COLD_SHARE

@@ -320,7 +320,8 @@ def _against(win: DesignVerdict, other: DesignVerdict) -> str:
             "at the same cost"
             if win.cost == other.cost
             else (
-                f"for {format_money(abs(win.cost - other.cost), win.currency)} {'less' if win.cost < other.cost else 'more'}"
+                f"for {format_money(abs(win.cost - other.cost), win.currency)} "
+                f"{'less' if win.cost < other.cost else 'more'}"
             )
         )
         return f"{_name(other)} ties on {win.main.name} ({_figure_words(win)}) {cost}, " + (

@@ -19,13 +19,13 @@ from hvnet.advise.rules import Change, Finding, Fix, Rule, Severity, Source
 
 __all__ = [
     "CHECKS",
-    "Change",
     "DOCUMENT_VERSION",
     "ENFORCED_AT_LOAD",
-    "Finding",
-    "Fix",
     "NOT_CHECKED",
     "RULES",
+    "Change",
+    "Finding",
+    "Fix",
     "Rule",
     "Severity",
     "Source",

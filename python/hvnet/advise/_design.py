@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from hvnet.model import Host, Nic, Scenario, Team, TeamKind, TeamingMode, LoadBalancing, split_endpoint
+from hvnet.model import Host, LoadBalancing, Nic, Scenario, Team, TeamingMode, TeamKind, split_endpoint
 
 __all__ = [
     "and_list",

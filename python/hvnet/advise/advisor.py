@@ -27,7 +27,7 @@ def advise(scenario: Scenario, *, simulate_effects: bool = True) -> list[Finding
     (CHECKS) and the order the check found them. With `simulate_effects`, each fix hvnet can simulate is
     applied and the scenario simulated again (once per distinct fix) to state its expected effect."""
     found: list[tuple[int, int, Finding]] = []
-    for rank, (rule, check) in enumerate(CHECKS):
+    for rank, (_rule, check) in enumerate(CHECKS):
         for finding in check(scenario):
             found.append((finding.severity.rank, rank, finding))
     found.sort(key=lambda item: (item[0], item[1]))

@@ -133,7 +133,8 @@ def check_overlap(scenario: Scenario) -> list[Finding]:
             moves = [(host.name, m, tuned[m]) for m in team.members]
             findings.append(
                 RSS_OVERLAP.finding(
-                    f"{host.name}: team {team.name} ({team.kind.value}, Sum-of-Queues) has members on shared cores ({shown})",
+                    f"{host.name}: team {team.name} ({team.kind.value}, Sum-of-Queues) has members on shared cores "
+                    f"({shown})",
                     "give each member its own cores: " + ", ".join(f"{m} from core {tuned[m]}" for m in team.members),
                     [Change(path=nic_path(host.name, m, "rss_base_core"), value=tuned[m]) for m in team.members],
                     commands=_commands(scenario, moves),

@@ -23,9 +23,11 @@ NOT_CHECKED: dict[str, str] = {
     "rdma-protocol-mismatch": "the scenario does not describe the RDMA protocol (RoCE, iWARP)",
     "atc-dcb-defaults": "the scenario does not describe DCB priorities and bandwidth shares, on hosts or switches",
     "storage-vlans": "the scenario does not describe subnets, VLANs or host vNICs by purpose",
-    "lm-smb-no-limit": "the scenario does not describe storage traffic or DCB traffic classes, which the limit protects",
+    "lm-smb-no-limit": "the scenario does not describe storage traffic or DCB traffic classes, which the limit "
+    "protects",
     "rss-vmq-overlap": "the scenario does not describe VMQ processor sets apart from RSS's (rss_base_core serves both)",
-    "rss-min-queues-identical": "unconfirmed in the pages checked (that Min-Queues members should share one processor set)",
+    "rss-min-queues-identical": "unconfirmed in the pages checked (that Min-Queues members should share one "
+    "processor set)",
     "smb-multichannel-mixed": "its source (SMB Multichannel, Windows Server 2012) was not re-checked; hvnet already "
     "simulates Multichannel using only the fastest interfaces of one kind",
     "lbfo-vswitch-blocked (as an error)": "the scenario does not state the Windows version; "

@@ -45,7 +45,8 @@ class Source(_Frozen):
 
 
 class Change(_Frozen):
-    """One scenario field to set: a path as `variants:` writes it (docs/scenario.md) and its value as a file writes it."""
+    """One scenario field to set: a path as `variants:` writes it (docs/scenario.md) and its value as a file writes
+    it."""
 
     path: str
     value: Any

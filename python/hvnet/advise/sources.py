@@ -55,7 +55,8 @@ WORKING_HARD_IN_IT_JUMBO = Source(  # S12
     url="https://blog.workinghardinit.work/tag/jumbo-frames/",
 )
 VMQ_BELOW_10G = Source(  # S15, found only as a republished copy
-    title="Enabling and configuring VMQ/dVMQ on Windows Server 2012 R2 with below 10 Gig adapters (Charbel Nemnom; republished copy)",
+    title="Enabling and configuring VMQ/dVMQ on Windows Server 2012 R2 with below 10 Gig adapters (Charbel Nemnom; "
+    "republished copy)",
     url="https://techsumo.net/2021/06/14/enabling-and-configuring-vmq-dvmq-in-windows-server-2012-r2-with-a-network-adapter-for-less-than-10-gigs-charbel-nemnom-mvp-mct-ccsp/",
 )
 AZURE_LOCAL_SINGLE_SWITCH = Source(  # S16

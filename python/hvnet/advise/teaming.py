@@ -17,9 +17,10 @@ from hvnet.advise.sources import (
     SET_AND_RDMA,
     TEAMING_IN_AZURE_STACK_HCI,
 )
-from hvnet.model import Host, LoadBalancing, Scenario, Team, TeamKind, TeamingMode
+from hvnet.model import Host, LoadBalancing, Scenario, Team, TeamingMode, TeamKind
 
 __all__ = [
+    "CHECKS",
     "HVPORT_ONE_MEMBER",
     "LBFO_MIXED_SPEED",
     "LBFO_PREFER_DYNAMIC",
@@ -27,7 +28,6 @@ __all__ = [
     "LBFO_VSWITCH",
     "SET_HVPORT_FAST",
     "SI_ADDRESS_HASH_INBOUND",
-    "CHECKS",
 ]
 
 LBFO_VSWITCH = Rule(
@@ -49,7 +49,8 @@ LBFO_RDMA_LOST = Rule(
     sources=(SET_AND_RDMA, TEAMING_IN_AZURE_STACK_HCI),
     confirmed=True,
     basis="RDMA cannot be used on NICs bound to a NIC (LBFO) team; teamed RDMA needs SET (S1, S5).",
-    cmdlet="Remove-NetLbfoTeam {team}; New-VMSwitch -Name {vswitch} -NetAdapterName {members} -EnableEmbeddedTeaming $true",
+    cmdlet="Remove-NetLbfoTeam {team}; New-VMSwitch -Name {vswitch} -NetAdapterName {members} -EnableEmbeddedTeaming "
+    "$true",
 )
 LBFO_MIXED_SPEED = Rule(
     id="lbfo-mixed-speed",
@@ -149,7 +150,8 @@ def check_lbfo_rdma(scenario: Scenario) -> list[Finding]:
         vswitch = vswitch_of(host, team.name) or "vSwitch"
         findings.append(
             LBFO_RDMA_LOST.finding(
-                f"{host.name}: LBFO team {team.name} holds RDMA NICs {and_list(rdma)} (rdma: true); SMB Direct cannot use them",
+                f"{host.name}: LBFO team {team.name} holds RDMA NICs {and_list(rdma)} (rdma: true); SMB Direct cannot "
+                "use them",
                 "team them with SET (kind: set) instead of LBFO, or take them out of the team",
                 _to_set(host, team),
                 team=team.name,
@@ -172,7 +174,8 @@ def check_mixed_speed(scenario: Scenario) -> list[Finding]:
         findings.append(
             LBFO_MIXED_SPEED.finding(
                 f"{host.name}: team {team.name} mixes speeds ({shown})",
-                f"team NICs of one speed: replace {and_list(slow)} with {gbps(fastest)} NICs, or take them out of the team",
+                f"team NICs of one speed: replace {and_list(slow)} with {gbps(fastest)} NICs, or take them out of the "
+                "team",
                 [
                     Change(path=f"hosts[{host.name}].nics[{m}].speed", value=gbps(fastest).replace(" ", ""))
                     for m in slow
@@ -244,7 +247,8 @@ def check_prefer_dynamic(scenario: Scenario) -> list[Finding]:
             continue
         findings.append(
             LBFO_PREFER_DYNAMIC.finding(
-                f"{host.name}: team {team.name} ({team.mode.value}) balances by address hash ({team.address_hash.value})",
+                f"{host.name}: team {team.name} ({team.mode.value}) balances by address hash "
+                f"({team.address_hash.value})",
                 f"set {team.name} to dynamic",
                 [Change(path=team_path(host.name, team.name, "load_balancing"), value="dynamic")],
                 team=team.name,

@@ -15,7 +15,7 @@ from hvnet.cost import PriceList, design_cost, format_money, load_prices
 from hvnet.errors import HvnetError
 from hvnet.model import Scenario, TeamKind
 
-__all__ = ["NEEDS_REQUIREMENTS", "SURVIVE_SAMPLE", "Tried", "Search", "search"]
+__all__ = ["NEEDS_REQUIREMENTS", "SURVIVE_SAMPLE", "Search", "Tried", "search"]
 
 #: At most this many failures of each kind `survive` names are evaluated per candidate, spread
 #: evenly (as `hvnet check --limit 4`): the search stays to seconds; check the winner in full.
@@ -53,12 +53,14 @@ class Tried:
         return min((room(o) for o in every), default=0.0)
 
     def failing(self) -> list[str]:
-        """Each failing requirement in words: `max_drain (12 min 30 s > 10 min)`, `survive switch (1 of 2 cases fail)`."""
+        """Each failing requirement in words: `max_drain (12 min 30 s > 10 min)`, `survive switch (1 of 2 cases
+        fail)`."""
         words = [f"{o.requirement} ({_versus(o, '>')})" for o in self.outcomes if not o.passed]
         for s in self.survive:
             if not s.passed:
                 words.append(
-                    f"survive {s.kind.value} ({len(s.failed_cases)} of {len(s.cases)} cases fail, e.g. {s.failed_cases[0].label})"
+                    f"survive {s.kind.value} ({len(s.failed_cases)} of {len(s.cases)} cases fail, e.g. "
+                    f"{s.failed_cases[0].label})"
                 )
         return words
 
@@ -141,13 +143,15 @@ class Search:
             else:
                 every = f"{closest.candidate.name} fails"
             parts.append(
-                f"{every}: the closest, {closest.candidate.name} ({money(closest)}), fails {', '.join(closest.failing())}."
+                f"{every}: the closest, {closest.candidate.name} ({money(closest)}), fails "
+                f"{', '.join(closest.failing())}."
             )
         if best is not None:
             costlier = [t for t in checked if t.status == "pass" and t is not best]
             if costlier:
                 parts.append(
-                    f"{len(costlier)} other candidate{'s' * (len(costlier) != 1)} also pass{'' if len(costlier) != 1 else 'es'}, at the same cost or more."
+                    f"{len(costlier)} other candidate{'s' * (len(costlier) != 1)} also "
+                    f"pass{'' if len(costlier) != 1 else 'es'}, at the same cost or more."
                 )
         left = [t for t in self.tried if t.status in ("skipped", "refused")]
         if left:

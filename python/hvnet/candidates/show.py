@@ -37,7 +37,8 @@ def _mark(passed: bool) -> str:
 
 def search_table(result: Search) -> Table:
     """One row per candidate checked, ranked: its cost, each requirement's figure with ✓ (pass) or ✗ (fail)
-    (survive: cases that hold of cases sampled), the candidate ✓ when all pass; skipped and refused ones are `not_tried`."""
+    (survive: cases that hold of cases sampled), the candidate ✓ when all pass; skipped and refused ones are
+    `not_tried`."""
     table = Table(
         title=f"{escape(result.scenario)}: candidate designs, passing (✓) first, cheapest first",
         box=box.SIMPLE_HEAD,

@@ -24,7 +24,7 @@ from hvnet.errors import HvnetError, InputError, ScenarioError
 from hvnet.model import MigrationOption, TeamKind, load_yaml
 from hvnet.units import parse_bitrate, show_value
 
-__all__ = ["DEFAULT_CANDIDATES", "Candidate", "load_candidates", "label"]
+__all__ = ["DEFAULT_CANDIDATES", "Candidate", "label", "load_candidates"]
 
 MAX_NICS = 8
 _FIELDS = ("name", "nics", "speed", "rdma", "team", "migration")

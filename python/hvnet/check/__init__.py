@@ -11,7 +11,7 @@ writes the JSON (docs/check.md).
 
 from hvnet.check.evaluate import CheckResult, Outcome, Settings, SurviveResult, check, settings_of, simulations_needed
 from hvnet.check.failures import Failure, failures
-from hvnet.check.show import check_document, check_table, NOTHING_TO_CHECK
+from hvnet.check.show import NOTHING_TO_CHECK, check_document, check_table
 
 __all__ = [
     "NOTHING_TO_CHECK",

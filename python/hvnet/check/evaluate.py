@@ -37,9 +37,9 @@ __all__ = [
     "Settings",
     "SurviveResult",
     "check",
-    "settings_of",
     "room",
     "sample",
+    "settings_of",
     "simulations_needed",
 ]
 

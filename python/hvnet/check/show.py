@@ -7,7 +7,8 @@ from rich.markup import escape
 from rich.table import Table
 
 from hvnet._version import __version__
-from hvnet.check.evaluate import CheckResult, Outcome, SurviveResult, room as _room
+from hvnet.check.evaluate import CheckResult, Outcome, SurviveResult
+from hvnet.check.evaluate import room as _room
 from hvnet.units import human_duration
 
 __all__ = ["NOTHING_TO_CHECK", "SHOWN_FAILURES", "check_document", "check_table", "figure_text", "margin_text"]

@@ -132,13 +132,13 @@ def explain(
     ] = None,
     force: Force = False,
 ) -> None:
-    """Re-create a measured test on the twin, compare, and rank single changes that would explain a gap (docs/import.md)."""
-    from hvnet.model import load_scenario
-
+    """Re-create a measured test on the twin, compare, and rank single changes that would explain a gap
+    (docs/import.md)."""
     from hvnet.explain import explain as run_explain
     from hvnet.explain import explanation_document
     from hvnet.explain.show import counter_table, figure_table, ranking_table
     from hvnet.importers import read_measurement
+    from hvnet.model import load_scenario
 
     for path in (json_out, report):
         if path is not None and str(path) != "-":
@@ -182,13 +182,13 @@ def advise(
     ] = False,
     force: Force = False,
 ) -> None:
-    """Check a design against Microsoft's documentation and practice: each finding with its evidence, fix and source (docs/advise.md).
+    """Check a design against Microsoft's documentation and practice: each finding with its evidence, fix and source
+    (docs/advise.md).
 
     Exit code 1 when a finding is an error (the design will not work or is unsupported)."""
-    from hvnet.model import load_scenario
-
     from hvnet.advise import advise as advise_design
     from hvnet.advise import findings_document, findings_table
+    from hvnet.model import load_scenario
 
     if json_out is not None and str(json_out) != "-":
         refuse_to_overwrite(json_out, force)
@@ -213,9 +213,8 @@ def cost(
     force: Force = False,
 ) -> None:
     """The design's bill of materials (switch ports, NIC cards, DACs and optics, cables), priced (docs/cost.md)."""
-    from hvnet.model import load_scenario
-
     from hvnet.cost import bill_document, bill_table, design_cost
+    from hvnet.model import load_scenario
 
     if json_out is not None and str(json_out) != "-":
         refuse_to_overwrite(json_out, force)
@@ -245,10 +244,9 @@ def check(
     and every single failure of the kinds it must survive (docs/check.md).
 
     Exit code 1 when a requirement fails, 2 on bad input."""
-    from hvnet.model import load_scenario
-
     from hvnet.check import NOTHING_TO_CHECK, check_document, check_table, simulations_needed
     from hvnet.check import check as check_requirements
+    from hvnet.model import load_scenario
 
     if json_out is not None and str(json_out) != "-":
         refuse_to_overwrite(json_out, force)
@@ -294,9 +292,8 @@ def design(
     """The cheapest candidate design that meets the scenario's requirements, and why (docs/advise.md).
 
     Exit code 1 when no candidate meets them, 2 on bad input."""
-    from hvnet.model import load_scenario
-
     from hvnet.candidates import DEFAULT_CANDIDATES, load_candidates, not_tried, search, search_document, search_table
+    from hvnet.model import load_scenario
 
     if json_out is not None and str(json_out) != "-":
         refuse_to_overwrite(json_out, force)

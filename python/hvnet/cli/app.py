@@ -92,10 +92,7 @@ def write_json(path: Path, document: object, force: bool) -> None:
     """Writes JSON to `path` (`-`: standard output); never overwrites unless `force`. A pydantic
     model is written by its own (Rust) serializer, a plain document by `json`."""
     dump = getattr(document, "model_dump_json", None)  # a pydantic model (not imported here: --help stays quick)
-    if dump is not None:
-        text = dump(indent=2) + "\n"
-    else:
-        text = json.dumps(document, indent=2) + "\n"
+    text = dump(indent=2) + "\n" if dump is not None else json.dumps(document, indent=2) + "\n"
     if str(path) == "-":
         sys.stdout.write(text)
         return

@@ -23,12 +23,12 @@ from hvnet.model import Scenario, split_endpoint
 from hvnet.units import format_bitrate
 
 __all__ = [
+    "ITEMS",
+    "SPEED_CLASSES",
     "Bill",
     "BillLine",
     "Category",
-    "ITEMS",
     "Item",
-    "SPEED_CLASSES",
     "SpeedClass",
     "bill_of_materials",
     "speed_class",

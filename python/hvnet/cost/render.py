@@ -43,7 +43,8 @@ def _from(line: BillLine) -> str:
 
 def bill_table(priced: PricedBill) -> Table:
     """One row per line: item, quantity and unit, unit price, line total, where it comes from
-    (up to three names, else a count); then a subtotal per category and the total. Numbers never wrap; the caption says what the prices are and lists the
+    (up to three names, else a count); then a subtotal per category and the total. Numbers never wrap; the caption
+    says what the prices are and lists the
     assumptions. Lines priced from the default list's examples are marked ``*``."""
     table = Table(
         title=f"bill of materials: {priced.scenario}",

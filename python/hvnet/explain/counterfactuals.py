@@ -1,4 +1,5 @@
-"""Counterfactuals: the scenario again with one plausible difference, to see which brings the prediction to the measurement.
+"""Counterfactuals: the scenario again with one plausible difference, to see which brings the prediction to the
+measurement.
 
 Each is a named change to the scenario's data, made with the variants'
 path machinery (`hvnet.variants.paths`: ``hosts[*].nics[*].mtu`` and the like)

@@ -25,6 +25,7 @@ sample, and after the simulation ends its series are 0 (idle).
 
 from __future__ import annotations
 
+import itertools
 import re
 import statistics
 from dataclasses import dataclass, field
@@ -36,7 +37,7 @@ from hvnet.model import Host, Scenario, scenario_from_data
 from hvnet.results import Results
 from hvnet.simulation import simulate
 
-__all__ = ["CounterRow", "CounterComparison", "Unmapped", "compare_counters", "percentiles"]
+__all__ = ["CounterComparison", "CounterRow", "Unmapped", "compare_counters", "percentiles"]
 
 SEND = {"Network Interface\\Bytes Sent/sec", "Network Adapter\\Bytes Sent/sec", "tx_bytes_per_s"}
 RECEIVE = {"Network Interface\\Bytes Received/sec", "Network Adapter\\Bytes Received/sec", "rx_bytes_per_s"}
@@ -98,10 +99,12 @@ def _host_of(scenario: Scenario, series: Series, log_host: str | None) -> Host |
     name = series.host or log_host
     hosts = {h.name.casefold(): h for h in scenario.hosts}
     if name is None:
-        return f"the log does not say which computer wrote it (hosts of the scenario: {', '.join(h.name for h in scenario.hosts)})"
+        names = ", ".join(h.name for h in scenario.hosts)
+        return f"the log does not say which computer wrote it (hosts of the scenario: {names})"
     host = hosts.get(name.casefold())
     if host is None:
-        return f"the log's computer {name} is not a host of the scenario (hosts: {', '.join(h.name for h in scenario.hosts)})"
+        names = ", ".join(h.name for h in scenario.hosts)
+        return f"the log's computer {name} is not a host of the scenario (hosts: {names})"
     return host
 
 
@@ -116,18 +119,23 @@ def _nic_of(host: Host, instance: str) -> str:
         return alike[0]
     if alike:
         return (
-            f"!{len(alike)} NICs of {host.name} ({', '.join(alike)}) have the model {instance.split(' #')[0]!r}; the "
-            "scenario does not say which one Windows numbered this way (rename the NIC in the scenario after the instance)"
+            f"!{len(alike)} NICs of {host.name} ({', '.join(alike)}) have the model "
+            f"{instance.split(' #', maxsplit=1)[0]!r}; the "
+            "scenario does not say which one Windows numbered this way (rename the NIC in the scenario after the "
+            "instance)"
         )
     names = ", ".join(f"{n.name} ({n.model})" if n.model else n.name for n in host.nics)
-    return f"!no NIC of {host.name} is named {instance!r} or has that model (NICs: {names}); a virtual adapter or team interface is not a NIC"
+    return (
+        f"!no NIC of {host.name} is named {instance!r} or has that model (NICs: {names}); "
+        "a virtual adapter or team interface is not a NIC"
+    )
 
 
 def _core_of(host: Host, instance: str) -> int | str:
-    number = instance.split(",")[-1].strip()
+    number = instance.rsplit(",", maxsplit=1)[-1].strip()
     if not number.isdigit():
         return "!a total, not a processor"
-    group = instance.split(",")[0].strip() if "," in instance else "0"
+    group = instance.split(",", maxsplit=1)[0].strip() if "," in instance else "0"
     logical = int(number) + 64 * (int(group) if group.isdigit() else 0)
     core = logical // 2 if host.cpu.smt else logical
     if core >= host.cpu.cores:
@@ -137,7 +145,7 @@ def _core_of(host: Host, instance: str) -> int | str:
 
 def _step(measurement: Measurement) -> float:
     times = next((s.t_s for s in measurement.series if len(s.t_s) > 1), [])
-    gaps = [b - a for a, b in zip(times, times[1:]) if b > a]
+    gaps = [b - a for a, b in itertools.pairwise(times) if b > a]
     return max(0.1, statistics.median(gaps)) if gaps else 1.0
 
 
@@ -146,11 +154,13 @@ def _with_test(scenario: Scenario, test: Test | None, prediction: Prediction | N
         return scenario, "the scenario's own traffic and events"
     data = scenario.model_dump(mode="json", by_alias=True)
     size = max(1, round(prediction.throughput_bps / 8 * test.seconds))
-    data["traffic"] = list(data.get("traffic", [])) + [
-        {"from": test.sender, "to": test.receiver, "size": f"{size}B", "connections": test.threads, "start": "0s"}
+    data["traffic"] = [
+        *list(data.get("traffic", [])),
+        {"from": test.sender, "to": test.receiver, "size": f"{size}B", "connections": test.threads, "start": "0s"},
     ]
     return scenario_from_data(data, scenario.source), (
-        f"the scenario's own traffic and events, and the {test.tool} test ({test.threads} threads {test.sender} -> {test.receiver}) from t = 0"
+        f"the scenario's own traffic and events, and the {test.tool} test ({test.threads} threads {test.sender} -> "
+        f"{test.receiver}) from t = 0"
     )
 
 

@@ -159,7 +159,10 @@ def _verdict(figure: Figure, ranked: Sequence[Ranked]) -> str:
             f"{_mbps(figure.predicted)}: the twin agrees with the measurement, nothing to explain."
         )
     direction = "below" if figure.measured < figure.predicted else "above"
-    head = f"The measured {_mbps(figure.measured)} is {direction} the predicted {_mbps(figure.predicted)}, outside the model's uncertainty."
+    head = (
+        f"The measured {_mbps(figure.measured)} is {direction} the predicted {_mbps(figure.predicted)}, "
+        "outside the model's uncertainty."
+    )
     tried = [r for r in ranked if r.predicted_bps is not None]
     explaining = [r for r in tried if r.explains]
     if explaining:
@@ -176,7 +179,8 @@ def _verdict(figure: Figure, ranked: Sequence[Ranked]) -> str:
         closest = tried[0]
         return (
             f"{head} {NO_SINGLE_CHANGE.capitalize()}: the closest, {closest.name}, predicts "
-            f"{_mbps(closest.predicted_bps or 0.0)} and still leaves {closest.remaining_gap_pct:+.1f} %. Look for several differences at once, or one the twin does not model."
+            f"{_mbps(closest.predicted_bps or 0.0)} and still leaves {closest.remaining_gap_pct:+.1f} %. Look for "
+            "several differences at once, or one the twin does not model."
         )
     return f"{head} {NO_SINGLE_CHANGE.capitalize()}: no counterfactual applies to this scenario."
 

@@ -95,13 +95,15 @@ def band_of(scenario: Scenario, test: Test, predicted: Prediction, calibration: 
     for direction in (-1, 1):
         runs.append(predict(scenario, test, scaled_costs(calibration, direction)).throughput_bps)
     tolerance = TOLERANCE_PCT / 100
-    low = min(min(runs), predicted.throughput_bps * (1 - tolerance))
-    high = max(max(runs), predicted.throughput_bps * (1 + tolerance))
+    low = min(*runs, predicted.throughput_bps * (1 - tolerance))
+    high = max(*runs, predicted.throughput_bps * (1 + tolerance))
     cost_bound = max(runs) - min(runs) > 1e-6 * predicted.throughput_bps
     rule = (
-        f"CPU costs at the ends of their stated ±15/±50 % ranges give {min(runs) / 1e6:.0f}-{max(runs) / 1e6:.0f} Mbps; "
+        f"CPU costs at the ends of their stated ±15/±50 % ranges give {min(runs) / 1e6:.0f}-{max(runs) / 1e6:.0f} "
+        "Mbps; "
         f"never narrower than ±{TOLERANCE_PCT:g} % (hvnet validate's tolerance)"
         if cost_bound
-        else f"±{TOLERANCE_PCT:g} % (hvnet validate's tolerance; a link bounds this test, so the CPU costs' uncertainty does not move it)"
+        else f"±{TOLERANCE_PCT:g} % (hvnet validate's tolerance; a link bounds this test, so the CPU costs' "
+        "uncertainty does not move it)"
     )
     return Band(low, high, rule)

@@ -87,7 +87,8 @@ def recreate_test(
             file,
             None,
             "protocol",
-            f"a UDP {tool} run; explain re-creates TCP tests only (hvnet models TCP's fair sharing, not a UDP sender's fixed rate)",
+            f"a UDP {tool} run; explain re-creates TCP tests only (hvnet models TCP's fair sharing, not a UDP "
+            "sender's fixed rate)",
         )
     if p.direction == "bidirectional":
         raise InputError(

@@ -37,7 +37,8 @@ def _tests(explanation: Explanation) -> Section:
             f"<h3>{escape(r.file)}</h3><table><tr><th>figure</th><th>measured</th><th>predicted</th><th>gap</th>"
             f"<th>within</th></tr>{rows}</table>"
             + (
-                f"<table><tr><th>change</th><th>what</th><th>predicted</th><th>remaining gap</th><th>explains</th></tr>{ranked}</table>"
+                "<table><tr><th>change</th><th>what</th><th>predicted</th><th>remaining "
+                f"gap</th><th>explains</th></tr>{ranked}</table>"
                 if ranked
                 else ""
             )

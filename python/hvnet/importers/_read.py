@@ -9,7 +9,7 @@ from typing import Any
 
 from hvnet.importers.measurement import fail
 
-__all__ = ["number", "integer", "parse_json", "parse_xml_roots", "line_of"]
+__all__ = ["integer", "line_of", "number", "parse_json", "parse_xml_roots"]
 
 
 def number(text: str, file: str, line: int | None, field: str) -> float:

@@ -8,7 +8,6 @@ list of formats hvnet reads.
 from __future__ import annotations
 
 import math
-
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path

@@ -51,10 +51,8 @@ def read_iperf3(text: str, file: str) -> Measurement:
     reverse = bool(test.get("reverse", 0))
     bidir = bool(test.get("bidir", 0))
     client = "connecting_to" in start
-    if bidir:
-        role = None
-    else:  # the client sends unless -R; the server receives unless -R
-        role = "sender" if client != reverse else "receiver"
+    # the client sends unless -R; the server receives unless -R; both do with --bidir
+    role = None if bidir else "sender" if client != reverse else "receiver"
     params = Parameters(
         protocol=protocol,
         threads=int(_number(test.get("num_streams", 1), file, "start.test_start.num_streams")),

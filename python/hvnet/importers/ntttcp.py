@@ -546,7 +546,7 @@ def _json_number(value: object, file: str, field: str) -> float:
         raise fail(file, None, field, f"expected a number, found {value!r}")
     if isinstance(value, str):
         words = value.split()
-        if len(words) == 2 and words[1].isalpha() or len(words) == 2 and words[1].endswith("/s"):
+        if (len(words) == 2 and words[1].isalpha()) or (len(words) == 2 and words[1].endswith("/s")):
             value = words[0]
         return number(value, file, None, field)
     return float(value)

@@ -27,7 +27,7 @@ import io
 from hvnet.importers._read import number
 from hvnet.importers.measurement import Measurement, Parameters, Series, fail
 
-__all__ = ["read_pdh_csv", "split_counter_path", "adapter_name"]
+__all__ = ["adapter_name", "read_pdh_csv", "split_counter_path"]
 
 _KNOWN_OBJECTS = {
     "Network Interface",
@@ -179,7 +179,8 @@ def read_pdh_csv(text: str, file: str) -> Measurement:
         unit = _unit(obj, counter)
         if unit is None:
             notes.append(
-                f"{path}: counter object {obj!r} is not one hvnet knows (a localised name?); kept as written, unit unknown"
+                f"{path}: counter object {obj!r} is not one hvnet knows (a localised name?); kept as written, unit "
+                "unknown"
             )
         shown = (
             adapter_name(instance)

@@ -68,13 +68,11 @@ def measurement_table(m: Measurement) -> Table:
             c.interface,
             f"rx {_size(c.rx_bytes)}, {c.rx_packets:,} packets; tx {_size(c.tx_bytes)}, {c.tx_packets:,} packets",
         )
-    shown = 0
-    for series in m.series:
+    for shown, series in enumerate(m.series):
         present = [v for v in series.values if v is not None]
         if shown == 12:
             table.add_row("...", f"{len(m.series) - shown} more series (see --json)")
             break
-        shown += 1
         mean = sum(present) / len(present) if present else None
         unit = series.unit or "unit unknown"
         value = "no values" if mean is None else f"mean {mean:,.2f} {unit}, {len(series.values)} samples"

@@ -136,7 +136,7 @@ def _cause(action: str, target: str, fabric: Fabric) -> str:
 def _resources_hit(action: str, target: str, fabric: Fabric) -> list[int]:
     """The cable directions (and a switch's backplane) an event takes down or brings back."""
     if action.startswith("switch"):
-        hit = [d.resource for p, d in fabric.out_of.items() if p.node == target or d.target.node == target]
+        hit = [d.resource for p, d in fabric.out_of.items() if target in (p.node, d.target.node)]
         if target in fabric.backplane:
             hit.append(fabric.backplane[target])
         return hit

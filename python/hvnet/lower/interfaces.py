@@ -139,7 +139,7 @@ def _joined(routing: Routing, a: Interface, b: Interface, source: str, target: s
 
 def migration_network(
     scenario: Scenario, routing: Routing, source: str, target: str, known: Known | None = None
-) -> tuple[str, str] | None | str:
+) -> tuple[str, str] | str | None:
     """The uplinks (NIC or team names) a TCP/IP or Compression migration uses
     on each host; None: the hosts' own (neither has a `networks` setting);
     a text: why there is none."""

@@ -32,10 +32,10 @@ from hvnet.calibration import Calibration
 from hvnet.errors import Problem
 from hvnet.lower import specs
 from hvnet.lower.fabric import Port
-from hvnet.lower.routing import Routing
 from hvnet.lower.interfaces import Known, SmbChannel, migration_network, smb_channels
 from hvnet.lower.network import NetworkModel
 from hvnet.lower.operations import Plan, plan_operations
+from hvnet.lower.routing import Routing
 from hvnet.model import Scenario
 from hvnet.units import bytes_per_s
 

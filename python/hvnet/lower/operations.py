@@ -175,7 +175,8 @@ class _Planner:
                 return
             memory = self.scenario.vm(event.target).memory
             if self.free(event.to) < memory:
-                message = f"{event.target} ({format_bytes(memory)}) does not fit on {event.to} then (free: {self.room([event.to])})"
+                free = self.room([event.to])
+                message = f"{event.target} ({format_bytes(memory)}) does not fit on {event.to} then (free: {free})"
                 self.problems.append(Problem(self.filename, None, f"events[{index}].to", message))
                 return
             self.plan.operations.append(Operation("migrate", index, event.at, source))

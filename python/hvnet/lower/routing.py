@@ -52,7 +52,7 @@ from dataclasses import dataclass, field
 from hvnet.calibration import FabricParameters
 from hvnet.lower.fabric import Direction, Fabric, Port
 from hvnet.model import Scenario
-from hvnet.model.scenario import Forwarding, Switch
+from hvnet.model.scenario import Forwarding
 
 __all__ = ["MAX_ROUTES", "Link", "NicRoute", "Outage", "Routing"]
 

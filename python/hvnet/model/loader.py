@@ -9,7 +9,8 @@ one line ``file:line: field: message``::
 
 How: ``yamltree`` reads the YAML with libyaml and keeps the line and column
 of every key and value (ruamel.yaml's round-trip loader, pure Python and
-fifty times slower, gives the message when the YAML is wrong). The tree is turned into plain Python data and validated by
+fifty times slower, gives the message when the YAML is wrong). The tree is turned into plain Python data and validated
+by
 pydantic (one field at a time) and by ``checks`` (names across fields). Both
 report a location such as ``("hosts", 0, "nics", 1, "speed")``; walking the
 YAML tree along it gives the line: the key's line for an unknown field, the
@@ -18,6 +19,7 @@ enclosing entry's line for a missing one, the value's line otherwise.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 from collections.abc import Callable, Iterable, Mapping
@@ -231,17 +233,13 @@ def _locate(tree: object, loc: Loc) -> _Spot:
     for step in loc:
         lc = getattr(node, "lc", None)
         if found and isinstance(node, Mapping) and step in node:
-            try:
+            with contextlib.suppress(AttributeError, KeyError, TypeError):  # plain data, or a merged key
                 key_line, value_line = lc.key(step)[0] + 1, lc.value(step)[0] + 1  # type: ignore[union-attr]
-            except (AttributeError, KeyError, TypeError):  # plain data, or a merged key
-                pass
             node = node[step]
             parts.append(key_part(step))
         elif found and isinstance(node, list) and isinstance(step, int) and 0 <= step < len(node):
-            try:
+            with contextlib.suppress(AttributeError, KeyError, TypeError):
                 key_line = value_line = lc.item(step)[0] + 1  # type: ignore[union-attr]
-            except (AttributeError, KeyError, TypeError):
-                pass
             node = node[step]
             parts.append(f"[{step}]")
         else:
@@ -280,7 +278,7 @@ def _allowed(model: type[BaseModel] | None) -> str:
     if model is None:
         return "see docs/scenario.md"
     names = [field.alias or name for name, field in model.model_fields.items()]
-    return ", ".join(names + [VARIANTS] if model is Scenario else names)
+    return ", ".join([*names, VARIANTS] if model is Scenario else names)
 
 
 def describe_value(value: object) -> str:
@@ -368,9 +366,12 @@ def _message(detail: ErrorDetails, spot: _Spot) -> str:
 
 def _pydantic_problem(detail: ErrorDetails, tree: object, filename: str) -> Problem | None:
     spot = _locate(tree, tuple(detail["loc"]))
-    if detail["type"] == "too_short" and isinstance(spot.value, list):
-        if len(spot.value) >= detail.get("ctx", {}).get("min_length", 0):
-            return None  # pydantic counts only the valid entries; the invalid ones are reported already
+    if (
+        detail["type"] == "too_short"
+        and isinstance(spot.value, list)
+        and len(spot.value) >= detail.get("ctx", {}).get("min_length", 0)
+    ):
+        return None  # pydantic counts only the valid entries; the invalid ones are reported already
     if detail["type"] in ("extra_forbidden", "invalid_key") or (spot.found and spot.value is None):
         line = spot.key_line  # a null value has no line of its own
     else:  # a missing field points at its enclosing entry, which is where walking stopped

@@ -15,10 +15,10 @@ loaded with ``hvnet.model.loader``.
 from __future__ import annotations
 
 import functools
-import unicodedata
 import re
-from enum import Enum
+import unicodedata
 from collections.abc import Iterable, Mapping
+from enum import Enum
 from typing import Annotated, Any, Protocol, TypeVar
 
 from pydantic import (
@@ -39,6 +39,7 @@ from hvnet.model.refs import SEPARATOR, split_endpoint
 from hvnet.units import BitRate, Bytes, Duration, parse_bytes
 
 __all__ = [
+    "VM",
     "AddressHash",
     "CState",
     "Cable",
@@ -47,10 +48,10 @@ __all__ = [
     "EventAction",
     "Fabric",
     "FailureKind",
-    "LacpTimer",
     "Flow",
     "Forwarding",
     "Host",
+    "LacpTimer",
     "LiveMigration",
     "LoadBalancing",
     "MigrationOption",
@@ -64,7 +65,6 @@ __all__ = [
     "TeamKind",
     "TeamingMode",
     "Utilisation",
-    "VM",
     "VirtualSwitch",
     "VmTeam",
     "scenario_json_schema",
@@ -275,7 +275,8 @@ class MigrationOption(str, Enum):
     COMPRESSION = "compression"
     SMB = "smb"
     SMB_DIRECT = "smb_direct"
-    """SMB, and the design counts on SMB Direct: refused where both hosts have no RDMA interface (smb would fall back)."""
+    """SMB, and the design counts on SMB Direct: refused where both hosts have no RDMA interface (smb would fall
+    back)."""
 
 
 class FailureKind(str, Enum):
@@ -427,8 +428,8 @@ class _Detection(_Model):
     default (docs/model.md, "Routing around failures")."""
 
     bfd: Flag | None = None
-    """Whether BFD watches its links to other switches (null in the fabric: on): a link that stops forwarding is seen after
-    bfd_interval × bfd_multiplier (without BFD, after the routing protocol's hold_time)."""
+    """Whether BFD watches its links to other switches (null in the fabric: on): a link that stops forwarding is seen
+    after bfd_interval × bfd_multiplier (without BFD, after the routing protocol's hold_time)."""
     bfd_interval: Annotated[Duration, Field(gt=0, le=60)] | None = None
     """BFD's transmit and receive interval (a session runs at the slower of its two ends')."""
     bfd_multiplier: Annotated[Whole, Field(ge=1, le=255)] | None = None
@@ -456,7 +457,8 @@ class _SwitchPorts(_Model):
     mtu: Whole = Field(default=9216, ge=576, le=9216)
     """Largest IP packet it forwards, in bytes; data-centre switches ship with jumbo frames up to 9216."""
     port_channel_hash: AddressHash = AddressHash.TRANSPORT_PORTS
-    """What it hashes to pick the member of a static or LACP team it sends to (its port-channel load-balance setting)."""
+    """What it hashes to pick the member of a static or LACP team it sends to (its port-channel load-balance
+    setting)."""
 
 
 class Switch(_Detection, _SwitchPorts):
@@ -531,7 +533,8 @@ class VM(_Model):
     device_state: Size = 32 * 2**20
     """Device state copied during the blackout."""
     cpu_load: Share = 0.0
-    """The share of its vCPUs the guest keeps busy, 0 (idle) to 1 (all busy): 0.5 on 4 vCPUs is 2 cores' worth of work."""
+    """The share of its vCPUs the guest keeps busy, 0 (idle) to 1 (all busy): 0.5 on 4 vCPUs is 2 cores' worth of
+    work."""
     vswitch: Name | None = None
     """A virtual switch of its host."""
     mtu: Whole = Field(default=1500, ge=576, le=9216)

@@ -88,7 +88,7 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f]")
 class Lines:
     """Where a mapping or list and its parts are in the text (0-based line, column)."""
 
-    __slots__ = ("line", "col", "merged", "_keys", "_values")
+    __slots__ = ("_keys", "_values", "col", "line", "merged")
 
     def __init__(self, line: int, col: int) -> None:
         self.line, self.col = line, col
@@ -252,7 +252,8 @@ def check_text(text: str) -> None:
         raise YamlRefused(
             line,
             column,
-            f"control character U+{ord(found.group()):04X} at column {column}; remove it (a scenario file is plain text)",
+            f"control character U+{ord(found.group()):04X} at column {column}; remove it (a scenario file is plain "
+            "text)",
         )
 
 

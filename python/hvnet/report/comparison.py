@@ -82,7 +82,8 @@ def comparison_section(runs: Sequence[Run]) -> Section:
         row = "".join(cells)
         rows.append(f'<tr class="stalled">{row}</tr>' if run.metrics.stalled else f"<tr>{row}</tr>")
     caption = (
-        f'<p class="caption">{escape(legend(metrics, heading(METRICS[0], runs)))}. A variant in red has traffic that never completed; '
+        f'<p class="caption">{escape(legend(metrics, heading(METRICS[0], runs)))}. A variant in red has traffic that '
+        "never completed; "
         "click a variant for its NICs.</p>"
     )
     table = f'<table class="traffic"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'

@@ -117,7 +117,7 @@ class Group:
     def width(self) -> float:
         if self.team is None:
             return self.members_width
-        return max(self.members_width, max(text_width(line, 10) for line in team_lines(self.team))) + 12
+        return max(self.members_width, *(text_width(line, 10) for line in team_lines(self.team))) + 12
 
 
 class Cabling:

@@ -10,7 +10,7 @@ from typing import Literal
 
 from hvnet.results import Results
 
-__all__ = ["METRICS", "Metric", "Metrics", "END_BEST", "best", "end_heading", "what_ended"]
+__all__ = ["END_BEST", "METRICS", "Metric", "Metrics", "best", "end_heading", "what_ended"]
 
 
 @dataclass(frozen=True)

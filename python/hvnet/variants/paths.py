@@ -56,13 +56,13 @@ def places(data: object, path: str) -> list[Loc] | str:
             if not isinstance(node, dict):
                 continue
             if field in node:
-                items: list[tuple[Loc, object]] = [(loc + (field,), node[field])]
+                items: list[tuple[Loc, object]] = [((*loc, field), node[field])]
             elif creatable:
-                items = [(loc + (field,), _MISSING)]
+                items = [((*loc, field), _MISSING)]
             else:
                 continue
             for selector in selectors:
-                items = [(at + (k,), item) for at, entries in items for k, item in _select(entries, selector)]
+                items = [((*at, k), item) for at, entries in items for k, item in _select(entries, selector)]
             reached.extend(items)
         if not reached:
             done = ".".join(f + "".join(f"[{s}]" for s in sels) for f, sels in steps[: i + 1])

@@ -421,7 +421,8 @@ def _import_offloads(
     if jumbo_node.missing:
         notes.add(
             host,
-            f"no Jumbo Packet settings ({_section_error(root, 'NetAdapterJumboPacket')}): each NIC's MtuSize, else mtu 1500",
+            f"no Jumbo Packet settings ({_section_error(root, 'NetAdapterJumboPacket')}): each NIC's MtuSize, else "
+            "mtu 1500",
         )
     if rss_node.missing:
         notes.add(
@@ -450,7 +451,7 @@ def _import_offloads(
                     if (n := entry.get(k).integer()) is not None and n > 0
                 ]
                 if counts:
-                    nic.rss_queues = max(1, min(min(counts), 64))
+                    nic.rss_queues = max(1, min(*counts, 64))
                 base = entry.get("BaseProcessorNumber").integer()
                 if base is not None:
                     nic.rss_base_core = max(0, min(base // threads, 8191))
@@ -585,7 +586,8 @@ def _import_vswitches(
                 team.notes.append(
                     notes.add(
                         host,
-                        f"SET switch {switch_name_raw}: no Get-VMSwitchTeam row; Hyper-V port (the default from Windows Server 2019)",
+                        f"SET switch {switch_name_raw}: no Get-VMSwitchTeam row; Hyper-V port (the default from "
+                        "Windows Server 2019)",
                     )
                 )
             else:
@@ -614,8 +616,7 @@ def _fill_speeds(
     """A NIC without link when collected takes its team mates' speed; one alone is left out."""
     for key, nic in list(nics.items()):
         if nic.speed >= SLOWEST_LINK_BPS:
-            if nic.speed > FASTEST_LINK_BPS:
-                nic.speed = FASTEST_LINK_BPS
+            nic.speed = min(nic.speed, FASTEST_LINK_BPS)
             continue
         team = next((t for t in teams if nic.name in t.members), None)
         mates = [n.speed for n in nics.values() if team and n.name in team.members and n.speed >= SLOWEST_LINK_BPS]
@@ -771,14 +772,16 @@ def _import_vms(root: Node, host: _Host, notes: _Notes) -> None:
                 result.notes.append(
                     notes.add(
                         host.name,
-                        f"VM {raw} has vRSS off, which hvnet cannot state: it spreads a 2+ vCPU VM's traffic on a 10 Gbps VMQ NIC",
+                        f"VM {raw} has vRSS off, which hvnet cannot state: it spreads a 2+ vCPU VM's traffic on a 10 "
+                        "Gbps VMQ NIC",
                     )
                 )
             if first.get("VmqWeight").integer() == 0:
                 result.notes.append(
                     notes.add(
                         host.name,
-                        f"VM {raw} has VmqWeight 0 (no VMQ queue), which hvnet cannot state: it gives the VM a queue on VMQ NICs",
+                        f"VM {raw} has VmqWeight 0 (no VMQ queue), which hvnet cannot state: it gives the VM a queue "
+                        "on VMQ NICs",
                     )
                 )
         elif own:
@@ -907,7 +910,8 @@ def _assume_fabric(hosts: list[_Host], notes: _Notes) -> _Fabric:
     if count > 1:
         notes.add(
             "fabric",
-            f"each of {', '.join(names[1:])} has one link to {names[0]}, as fast as all the NICs on it together (non-blocking)",
+            f"each of {', '.join(names[1:])} has one link to {names[0]}, as fast as all the NICs on it together "
+            "(non-blocking)",
         )
     return fabric
 
@@ -949,7 +953,8 @@ def _emit(hosts: list[_Host], fabric: _Fabric, notes: _Notes) -> str:
         '# recorded (docs/import.md, "Configuration"), except what is marked ASSUMED: the dumps cannot',
         "# tell those, so check them (the switches and cables at the end above all) and correct them.",
         f"name: {_scalar(f'Imported cluster: {names}')}",
-        f"description: {_scalar('Imported from configuration dumps by hvnet import config; switches and cables assumed')}",
+        "description: "
+        f"{_scalar('Imported from configuration dumps by hvnet import config; switches and cables assumed')}",
         "hosts:",
     ]
     for host in hosts:

@@ -128,9 +128,10 @@ def check_team(ctx: Context, at: Loc, team: Mapping[str, object], host_name: str
         if is_set:
             check_set_members(ctx, at, members, valid, known)
     mode = team.get("mode")
-    if kind == TeamKind.LBFO.value and isinstance(mode, str) and mode in SWITCH_DEPENDENT:
-        if ctx.hosts.get(host_name) is known:  # not a duplicate host: cables name the first
-            ctx.switch_dependent.append(SwitchDependentTeam(at, host_name, mode, valid))
+    lbfo_switch_dependent = kind == TeamKind.LBFO.value and mode in SWITCH_DEPENDENT
+    if isinstance(mode, str) and lbfo_switch_dependent and ctx.hosts.get(host_name) is known:
+        # not a duplicate host: cables name the first
+        ctx.switch_dependent.append(SwitchDependentTeam(at, host_name, mode, valid))
     standby = text_field(team, "standby")
     if standby is not None:
         if is_set:

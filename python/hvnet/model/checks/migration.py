@@ -52,8 +52,12 @@ def check_migration_networks(
         if name in known.team_of:
             ctx.report(
                 loc,
-                f"{name!r} is a member of team {known.team_of[name]}; live migration uses the team: list {known.team_of[name]}",
+                f"{name!r} is a member of team {known.team_of[name]}; live migration uses the team: list "
+                f"{known.team_of[name]}",
             )
         elif name not in known.nics and name not in known.teams and name not in known.vswitches:
-            choices = f"NICs: {listing(known.nics)}; teams: {listing(known.teams)}; virtual switches: {listing(known.vswitches)}"
+            choices = (
+                f"NICs: {listing(known.nics)}; teams: {listing(known.teams)}; "
+                f"virtual switches: {listing(known.vswitches)}"
+            )
             ctx.report(loc, f"unknown interface {name!r}; {host_name} has {choices}")

@@ -5,6 +5,7 @@ virtual switches, each bound to one NIC, switch independent, address hash."""
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Mapping
 
 from hvnet.errors import UnitError
@@ -68,10 +69,8 @@ def check_vm_memory(ctx: Context, at: Loc, vm: Mapping[str, object]) -> None:
     for key in ("memory", "populated", "working_set"):
         value = vm.get(key)
         if isinstance(value, str):
-            try:
+            with contextlib.suppress(UnitError):  # pydantic reports it
                 sizes[key] = parse_bytes(value)
-            except UnitError:
-                pass  # pydantic reports it
     if "memory" not in sizes:
         return
     what = {"populated": "the memory that is not zero pages", "working_set": "the memory the guest writes to"}
