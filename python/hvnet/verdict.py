@@ -351,28 +351,7 @@ def _text(designs: Sequence[DesignVerdict], ranking: Sequence[int], winner: int 
         else:
             parts.append("No design completes all its traffic and migrations.")
     else:
-        win = designs[winner]
-        how = (
-            "meets the requirements at the lowest cost"
-            if stated
-            else f"is the fastest ({win.main.name} {_figure_words(win)})"
-        )
-        parts.append(f"{_name(win)} {how}: {_money(win)}.")
-        others = [i for i in ranking if i != winner]
-        if others:
-            parts.append(f"Against the next, {_against(win, designs[others[0]])}.")
-            slower = [i for i in others if _figure(designs[i]) > _figure(win)]
-            if slower and _figure(designs[others[0]]) == _figure(win):
-                parts.append(f"Against the next slower, {_against(win, designs[slower[0]])}.")
-        fastest = min(range(len(designs)), key=lambda i: _speed(designs[i], i))
-        others = others or [winner]
-        if stated and fastest != winner and fastest != others[0] and _figure(designs[fastest]) < _figure(win):
-            fast = designs[fastest]
-            trade = cost_per_minute_saved(win.cost, fast.cost, win.main.seconds, fast.main.seconds)
-            parts.append(
-                f"The fastest, {_name(fast)}, takes {_figure_words(fast)}: {trade.describe(win.currency, 'min')}"
-                f"{'' if fast.meets else ', and does not meet the requirements'}."
-            )
+        parts.extend(_winner_text(designs, ranking, winner, stated))
     failing = [d for d in designs if d.meets is False]
     if failing:
         reasons = []
@@ -395,3 +374,31 @@ def _text(designs: Sequence[DesignVerdict], ranking: Sequence[int], winner: int 
             "Bottlenecks: " + "; ".join(f"{', '.join(labels)}: {text}" for text, labels in groups.items()) + "."
         )
     return " ".join(parts)
+
+
+def _winner_text(designs: Sequence[DesignVerdict], ranking: Sequence[int], winner: int, stated: bool) -> list[str]:
+    """The winner, how it compares with the next (and the next slower when the next is as fast), and the
+    fastest design's price per minute saved when that is another one."""
+    win = designs[winner]
+    how = (
+        "meets the requirements at the lowest cost"
+        if stated
+        else f"is the fastest ({win.main.name} {_figure_words(win)})"
+    )
+    parts = [f"{_name(win)} {how}: {_money(win)}."]
+    others = [i for i in ranking if i != winner]
+    if others:
+        parts.append(f"Against the next, {_against(win, designs[others[0]])}.")
+        slower = [i for i in others if _figure(designs[i]) > _figure(win)]
+        if slower and _figure(designs[others[0]]) == _figure(win):
+            parts.append(f"Against the next slower, {_against(win, designs[slower[0]])}.")
+    fastest = min(range(len(designs)), key=lambda i: _speed(designs[i], i))
+    others = others or [winner]
+    if stated and fastest not in (winner, others[0]) and _figure(designs[fastest]) < _figure(win):
+        fast = designs[fastest]
+        trade = cost_per_minute_saved(win.cost, fast.cost, win.main.seconds, fast.main.seconds)
+        parts.append(
+            f"The fastest, {_name(fast)}, takes {_figure_words(fast)}: {trade.describe(win.currency, 'min')}"
+            f"{'' if fast.meets else ', and does not meet the requirements'}."
+        )
+    return parts

@@ -44,15 +44,48 @@ def apply(base: Scenario, candidate: Candidate) -> Scenario | str:
     """`base` with every host rebuilt to the candidate; or the loader's reason for refusing it (one line)."""
     data: dict[str, Any] = base.model_dump(mode="json", by_alias=True, exclude_defaults=True)
     data["name"] = f"{base.name}: {candidate.name}"
-    hosts = {h["name"]: h for h in data["hosts"]}
-    switches = [s["name"] for s in data.get("switches", [])]
+    hosts = {h["name"] for h in data["hosts"]}
+    switches = data.get("switches", [])
     speed = format_bitrate(candidate.speed_bps)
 
-    # Which switch port each host NIC was cabled to, and the cables that stay (switch to switch, VMs' own).
-    was_on: dict[tuple[str, str], tuple[str, str]] = {}
+    was_on, kept = _old_cabling(data.get("cables", []), hosts, switches)
+    used = _ports_in_use(kept, [s["name"] for s in switches])
+    # The switches hosts are cabled to, in file order: where a host's new NICs spread.
+    facing = [s["name"] for s in switches if any(sw == s["name"] for sw, _ in was_on.values())]
+    cabled_switches: set[str] = set()
+    new_cables: list[dict[str, Any]] = []
+    for host in data["hosts"]:
+        old_nics: list[dict[str, Any]] = host["nics"]
+        names = _rebuild_host(host, candidate, speed)
+        previous = [was_on.get((host["name"], n["name"])) for n in old_nics]
+        for name, switch, port in _placements(names, previous, facing, used):
+            cabled_switches.add(switch)
+            new_cables.append({"a": f"{host['name']}/{name}", "b": f"{switch}/{port}"})
+
+    for switch in switches:
+        if switch["name"] in cabled_switches and switch.get("port_speed") is not None:
+            switch["port_speed"] = speed
+        highest = max((int(p) for p in used[switch["name"]] if p.isdigit()), default=0)
+        if highest > switch.get("ports", _DEFAULT_PORTS):
+            switch["ports"] = highest
+    data["cables"] = new_cables + kept
+    if candidate.team is TeamKind.LBFO:
+        for host in data["hosts"]:
+            host["teams"][0].pop("kind", None)
+    return _loaded(data, base.name)
+
+
+_Port = tuple[str, str]
+
+
+def _old_cabling(
+    cables: list[dict[str, Any]], hosts: set[str], switches: list[dict[str, Any]]
+) -> tuple[dict[_Port, _Port], list[dict[str, Any]]]:
+    """Which switch port each host NIC was cabled to, and the cables that stay (switch to switch, VMs' own)."""
+    was_on: dict[_Port, _Port] = {}
     kept: list[dict[str, Any]] = []
-    old_port_speed = {s["name"]: s.get("port_speed") for s in data.get("switches", [])}
-    for cable in data.get("cables", []):
+    old_port_speed = {s["name"]: s.get("port_speed") for s in switches}
+    for cable in cables:
         (a_owner, a_part), (b_owner, b_part) = _split(cable["a"]), _split(cable["b"])
         if a_owner in hosts and b_owner in old_port_speed:
             was_on[(a_owner, a_part)] = (b_owner, b_part)
@@ -64,83 +97,87 @@ def apply(base: Scenario, candidate: Candidate) -> Scenario | str:
                 if rates:  # the link keeps its speed when the port speeds change below
                     cable["speed"] = min(rates, key=parse_bitrate)
             kept.append(cable)
+    return was_on, kept
+
+
+def _ports_in_use(kept: list[dict[str, Any]], switches: list[str]) -> dict[str, set[str]]:
+    """Each switch's ports the kept cables take."""
     used: dict[str, set[str]] = {name: set() for name in switches}
     for cable in kept:
         for end in (cable["a"], cable["b"]):
             owner, part = _split(end)
             if owner in used:
                 used[owner].add(part)
+    return used
 
-    # The switches hosts are cabled to, in file order: where a host's new NICs spread.
-    facing = [s for s in switches if any(sw == s for sw, _ in was_on.values())]
-    cabled_switches: set[str] = set()
-    new_cables: list[dict[str, Any]] = []
-    for host in data["hosts"]:
-        old_nics: list[dict[str, Any]] = host["nics"]
-        template = {k: v for k, v in old_nics[0].items() if k not in _OWN}
-        names = [n["name"] for n in old_nics[: candidate.nics]]
-        while len(names) < candidate.nics:
-            k = len(names) + 1
-            while f"nic{k}" in names:
-                k += 1
-            names.append(f"nic{k}")
-        nics = []
-        for name in names:
-            nic = copy.deepcopy(template)
-            nic.update({"name": name, "speed": speed})
-            if candidate.rdma:
-                nic["rdma"] = True
-            nics.append(nic)
-        host["nics"] = nics
 
-        old_teams: list[dict[str, Any]] = host.get("teams", [])
-        team_name = old_teams[0]["name"] if old_teams else "team1"
-        team: dict[str, Any] = {"name": team_name, "kind": candidate.team.value, "members": names}
-        team["mode"] = "switch_independent"
-        team["load_balancing"] = "dynamic"
-        host["teams"] = [team]
-        dropped = {t["name"] for t in old_teams[1:]} | {n["name"] for n in old_nics}
-        for vswitch in host.get("vswitches", []):
-            if vswitch["uplink"] in dropped:
-                vswitch["uplink"] = team_name
-        migration = host.setdefault("live_migration", {})
-        migration["option"] = candidate.migration.value
-        if migration.get("networks") and any(n not in {team_name, *names} for n in migration["networks"]):
-            del migration["networks"]
+def _rebuild_host(host: dict[str, Any], candidate: Candidate, speed: str) -> list[str]:
+    """The host's NICs, team, virtual switch uplinks and live-migration option as the candidate has them;
+    the names of its NICs now."""
+    old_nics: list[dict[str, Any]] = host["nics"]
+    template = {k: v for k, v in old_nics[0].items() if k not in _OWN}
+    names = [n["name"] for n in old_nics[: candidate.nics]]
+    while len(names) < candidate.nics:
+        k = len(names) + 1
+        while f"nic{k}" in names:
+            k += 1
+        names.append(f"nic{k}")
+    nics = []
+    for name in names:
+        nic = copy.deepcopy(template)
+        nic.update({"name": name, "speed": speed})
+        if candidate.rdma:
+            nic["rdma"] = True
+        nics.append(nic)
+    host["nics"] = nics
 
-        # NIC k goes to the switch NIC k was on (its port, when it had one), else to the next
-        # switch facing hosts after the one its previous NIC is on.
-        previous = [was_on.get((host["name"], n["name"])) for n in old_nics]
-        first = next((p[0] for p in previous if p is not None), None)
-        last: str | None = None
-        for k, name in enumerate(names):
-            place = previous[k] if k < len(previous) else None
-            switch = place[0] if place is not None else _next(facing, last) or first
-            if switch is None:
-                continue
-            last = switch
-            port = place[1] if place is not None and place[1] not in used[switch] else None
-            if port is None:
-                n = 1
-                while str(n) in used[switch]:
-                    n += 1
-                port = str(n)
-            used[switch].add(port)
-            cabled_switches.add(switch)
-            new_cables.append({"a": f"{host['name']}/{name}", "b": f"{switch}/{port}"})
+    old_teams: list[dict[str, Any]] = host.get("teams", [])
+    team_name = old_teams[0]["name"] if old_teams else "team1"
+    team: dict[str, Any] = {"name": team_name, "kind": candidate.team.value, "members": names}
+    team["mode"] = "switch_independent"
+    team["load_balancing"] = "dynamic"
+    host["teams"] = [team]
+    dropped = {t["name"] for t in old_teams[1:]} | {n["name"] for n in old_nics}
+    for vswitch in host.get("vswitches", []):
+        if vswitch["uplink"] in dropped:
+            vswitch["uplink"] = team_name
+    migration = host.setdefault("live_migration", {})
+    migration["option"] = candidate.migration.value
+    if migration.get("networks") and any(n not in {team_name, *names} for n in migration["networks"]):
+        del migration["networks"]
+    return names
 
-    for switch in data.get("switches", []):
-        if switch["name"] in cabled_switches and switch.get("port_speed") is not None:
-            switch["port_speed"] = speed
-        highest = max((int(p) for p in used[switch["name"]] if p.isdigit()), default=0)
-        if highest > switch.get("ports", _DEFAULT_PORTS):
-            switch["ports"] = highest
-    data["cables"] = new_cables + kept
-    if candidate.team is TeamKind.LBFO:
-        for host in data["hosts"]:
-            host["teams"][0].pop("kind", None)
+
+def _placements(
+    names: list[str], previous: list[_Port | None], facing: list[str], used: dict[str, set[str]]
+) -> list[tuple[str, str, str]]:
+    """(NIC, switch, port) for each NIC that gets a cable. NIC k goes to the switch NIC k was on (its
+    port, when it had one and it is free), else to the next switch facing hosts after the one its
+    previous NIC is on; a free port is the lowest number not in use."""
+    first = next((p[0] for p in previous if p is not None), None)
+    last: str | None = None
+    placed = []
+    for k, name in enumerate(names):
+        place = previous[k] if k < len(previous) else None
+        switch = place[0] if place is not None else _next(facing, last) or first
+        if switch is None:
+            continue
+        last = switch
+        port = place[1] if place is not None and place[1] not in used[switch] else None
+        if port is None:
+            n = 1
+            while str(n) in used[switch]:
+                n += 1
+            port = str(n)
+        used[switch].add(port)
+        placed.append((name, switch, port))
+    return placed
+
+
+def _loaded(data: dict[str, Any], name: str) -> Scenario | str:
+    """The rebuilt scenario through the loader's checks, or its first problem in one line."""
     try:
-        return scenario_from_data(data, base.name)
+        return scenario_from_data(data, name)
     except ScenarioError as error:
         first_problem = error.problems[0]
         more = len(error.problems) - 1

@@ -162,6 +162,25 @@ def _entry(file: str, index: int, node: object) -> list[Candidate]:
             f"{field}.nics",
             f"{show_value(nics)}: expected a whole number of NICs per host, 1 to {MAX_NICS}",
         )
+    speed_bps = _speed(file, field, node)
+    rdma = node.get("rdma", False)
+    if not isinstance(rdma, bool):
+        raise InputError(file, _line(node, "rdma"), f"{field}.rdma", f"{show_value(rdma)}: expected true or false")
+    teams = _choices(file, _line(node, "team"), f"{field}.team", node.get("team"), _TEAMS, TeamKind.SET)
+    migrations = _choices(
+        file,
+        _line(node, "migration"),
+        f"{field}.migration",
+        node.get("migration"),
+        _MIGRATIONS,
+        MigrationOption.COMPRESSION,
+    )
+    name = _name(file, field, node, several=len(teams) * len(migrations) > 1)
+    return _expand(nics, speed_bps, rdma, teams, migrations, name)
+
+
+def _speed(file: str, field: str, node: Mapping[str, Any]) -> float:
+    """The entry's link rate in bit/s."""
     speed = node["speed"]
     try:
         if not isinstance(speed, str):
@@ -175,31 +194,24 @@ def _entry(file: str, index: int, node: object) -> list[Candidate]:
         raise InputError(
             file, _line(node, "speed"), f"{field}.speed", f"{show_value(speed)}: a link rate is more than 0"
         )
-    rdma = node.get("rdma", False)
-    if not isinstance(rdma, bool):
-        raise InputError(file, _line(node, "rdma"), f"{field}.rdma", f"{show_value(rdma)}: expected true or false")
-    teams = _choices(file, _line(node, "team"), f"{field}.team", node.get("team"), _TEAMS, TeamKind.SET)
-    migrations = _choices(
-        file,
-        _line(node, "migration"),
-        f"{field}.migration",
-        node.get("migration"),
-        _MIGRATIONS,
-        MigrationOption.COMPRESSION,
-    )
+    return speed_bps
+
+
+def _name(file: str, field: str, node: Mapping[str, Any], *, several: bool) -> str | None:
+    """The entry's own name, allowed when it makes one candidate."""
     name = node.get("name")
-    if name is not None:
-        if not isinstance(name, str) or not name.strip():
-            raise InputError(file, _line(node, "name"), f"{field}.name", f"{show_value(name)}: expected text")
-        if len(teams) * len(migrations) > 1:
-            raise InputError(
-                file,
-                _line(node, "name"),
-                f"{field}.name",
-                "a name needs one team and one migration (this entry makes several candidates, each named for itself)",
-            )
-        name = name.strip()
-    return _expand(nics, speed_bps, rdma, teams, migrations, name)
+    if name is None:
+        return None
+    if not isinstance(name, str) or not name.strip():
+        raise InputError(file, _line(node, "name"), f"{field}.name", f"{show_value(name)}: expected text")
+    if several:
+        raise InputError(
+            file,
+            _line(node, "name"),
+            f"{field}.name",
+            "a name needs one team and one migration (this entry makes several candidates, each named for itself)",
+        )
+    return name.strip()
 
 
 def load_candidates(path: str | os.PathLike[str]) -> tuple[Candidate, ...]:

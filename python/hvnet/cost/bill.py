@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from collections import Counter, defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 
 from pydantic import BaseModel, ConfigDict
@@ -198,10 +198,13 @@ RULE_VENDOR = (
 
 @dataclass
 class _Counts:
-    """Quantities and sources gathered while walking the scenario."""
+    """Quantities and sources gathered while walking the scenario, and the rules and notes the bill uses,
+    each once, in the order first used."""
 
-    quantity: Counter[str]
-    sources: defaultdict[str, list[str]]
+    quantity: Counter[str] = field(default_factory=Counter)
+    sources: defaultdict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
+    rules: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
 
     def add(self, item: str, quantity: int, sources: Iterable[str]) -> None:
         if quantity <= 0:
@@ -211,122 +214,31 @@ class _Counts:
             if source not in self.sources[item]:
                 self.sources[item].append(source)
 
+    def rule(self, text: str) -> None:
+        if text not in self.rules:
+            self.rules.append(text)
 
-def _show(bps: float) -> str:
-    return format_bitrate(bps)
+    def note(self, text: str) -> None:
+        if text not in self.notes:
+            self.notes.append(text)
+
+    def priced_as(self, what: str, bps: float) -> SpeedClass:
+        """The speed class `bps` is priced as, noting when it is not an Ethernet speed."""
+        cls = speed_class(bps)
+        if abs(cls.bps - bps) > cls.bps * 1e-9:
+            self.rule(RULE_CLASSES)
+            self.note(f"{what}: {format_bitrate(bps)} priced as {cls.name}")
+        return cls
 
 
 def bill_of_materials(scenario: Scenario) -> Bill:
     """The bill of materials of `scenario`'s network (docs/cost.md): switches and their ports,
     NIC cards, DACs or optics per cable, and fibre or copper cables, with every assumption made."""
-    counts = _Counts(Counter(), defaultdict(list))
-    rules: list[str] = []
-    notes: list[str] = []
-
-    def rule(text: str) -> None:
-        if text not in rules:
-            rules.append(text)
-
-    def priced_as(what: str, bps: float) -> SpeedClass:
-        cls = speed_class(bps)
-        if abs(cls.bps - bps) > cls.bps * 1e-9:
-            rule(RULE_CLASSES)
-            note = f"{what}: {_show(bps)} priced as {cls.name}"
-            if note not in notes:
-                notes.append(note)
-        return cls
-
-    hosts = {host.name for host in scenario.hosts}
-    models: dict[str, list[str]] = {}  # a NIC model stated -> the hosts that state it
-    # NICs: per host, per speed class, dual-port cards, RDMA-capable ones apart.
-    for host in scenario.hosts:
-        by_class: dict[str, list[tuple[str, bool]]] = defaultdict(list)
-        classes: dict[str, SpeedClass] = {}
-        for nic in host.nics:
-            cls = priced_as(f"{host.name}/{nic.name}", nic.speed)
-            classes[cls.key] = cls
-            by_class[cls.key].append((f"{host.name}/{nic.name}", nic.rdma))
-        for key, ports in by_class.items():
-            rule(RULE_NICS)
-            rdma = [name for name, on in ports if on]
-            cards = math.ceil(len(ports) / 2)
-            rdma_cards = math.ceil(len(rdma) / 2)
-            plain = [name for name, on in ports if not on]
-            # An RDMA card's spare port (an odd number of RDMA ports) takes a plain port first.
-            plain_on_own_cards = plain[len(rdma) % 2 :]
-            counts.add(f"nic_dual_{key}_rdma", rdma_cards, rdma + plain[: len(rdma) % 2])
-            counts.add(f"nic_dual_{key}", cards - rdma_cards, plain_on_own_cards)
-        for nic in host.nics:
-            if nic.model and host.name not in models.setdefault(nic.model, []):
-                models[nic.model].append(host.name)
-
-    for model, named in models.items():
-        notes.append(f"NIC model {model} stated ({', '.join(named)}): priced by speed class, not by model")
-
-    # Cables: each is a port at both ends; what goes into the ports depends on what it joins.
-    cabled: dict[str, list[SpeedClass]] = defaultdict(list)  # switch -> its cabled ports' classes
-    for cable in scenario.cables:
-        name = f"{cable.a} – {cable.b}"
-        ends = [split_endpoint(end)[0] for end in (cable.a, cable.b)]
-        switches = [device for device in ends if device not in hosts]
-        cls = priced_as(f"cable {name}", scenario.cable_speed(cable))
-        rule(RULE_LINK_SPEED)
-        for device in switches:
-            cabled[device].append(cls)
-        if len(switches) == 2:
-            first, second = (scenario.switch(device) for device in switches)
-            same_stack = first.stack is not None and first.stack == second.stack
-            if same_stack and cls.key != "1g":
-                rule(RULE_PEER_LINKS)
-                counts.add(f"dac_{cls.key}", 1, [name])
-            elif cls.key == "1g":
-                rule(RULE_SWITCH_LINKS if not same_stack else RULE_PEER_LINKS)
-                counts.add("copper_rj45", 1, [name])
-            else:
-                rule(RULE_SWITCH_LINKS)
-                counts.add(f"optic_sr_{cls.key}", 2, [name])
-                counts.add(f"fibre_om4_{cls.fibre.lower()}", 1, [name])
-        else:
-            rule(RULE_HOST_LINKS)
-            if cls.key == "1g":
-                counts.add("copper_rj45", 1, [name])
-            else:
-                counts.add(f"dac_{cls.key}", 1, [name])
-
-    # Switches: a chassis each, and every port at its speed class.
-    fastest_nic = max(nic.speed for host in scenario.hosts for nic in host.nics)
-    for switch in scenario.switches:
-        rule(RULE_SWITCHES)
-        counts.add("switch", 1, [switch.name])
-        port_classes: Counter[str] = Counter()
-        if switch.port_speed is not None:
-            port_classes[priced_as(f"switch {switch.name}", switch.port_speed).key] = switch.ports
-        else:
-            links = cabled.get(switch.name, [])
-            for cls in links:
-                port_classes[cls.key] += 1
-            free = max(switch.ports - len(links), 0)
-            if links:
-                by_count = Counter(cls.key for cls in links)
-                commonest = max(links, key=lambda c: (by_count[c.key], c.bps))
-            else:
-                commonest = speed_class(fastest_nic)
-                notes.append(
-                    f"switch {switch.name}: no port_speed and no cables; its ports priced at "
-                    f"{commonest.name}, the fastest NIC's speed"
-                )
-            port_classes[commonest.key] += free
-        for key, quantity in port_classes.items():
-            counts.add(f"switch_port_{key}", quantity, [switch.name])
-    if scenario.switches and any(s.stack for s in scenario.switches):
-        stacks: dict[str, list[str]] = defaultdict(list)
-        for s in scenario.switches:
-            if s.stack:
-                stacks[s.stack].append(s.name)
-        for stack, members in stacks.items():
-            notes.append(f"stack {stack}: {', '.join(members)} bought as {len(members)} switches")
-
-    rule(RULE_VENDOR)
+    counts = _Counts()
+    _nic_cards(counts, scenario)
+    cabled = _cables(counts, scenario)
+    _switches(counts, scenario, cabled)
+    counts.rule(RULE_VENDOR)
     lines = tuple(
         BillLine(
             item=key,
@@ -339,4 +251,95 @@ def bill_of_materials(scenario: Scenario) -> Bill:
         for key, item in ITEMS.items()
         if counts.quantity[key] > 0
     )
-    return Bill(scenario=scenario.name, lines=lines, assumptions=tuple(rules + notes))
+    return Bill(scenario=scenario.name, lines=lines, assumptions=tuple(counts.rules + counts.notes))
+
+
+def _nic_cards(counts: _Counts, scenario: Scenario) -> None:
+    """NICs: per host, per speed class, dual-port cards, RDMA-capable ones apart."""
+    models: dict[str, list[str]] = {}  # a NIC model stated -> the hosts that state it
+    for host in scenario.hosts:
+        by_class: dict[str, list[tuple[str, bool]]] = defaultdict(list)
+        for nic in host.nics:
+            cls = counts.priced_as(f"{host.name}/{nic.name}", nic.speed)
+            by_class[cls.key].append((f"{host.name}/{nic.name}", nic.rdma))
+        for key, ports in by_class.items():
+            counts.rule(RULE_NICS)
+            rdma = [name for name, on in ports if on]
+            cards = math.ceil(len(ports) / 2)
+            rdma_cards = math.ceil(len(rdma) / 2)
+            plain = [name for name, on in ports if not on]
+            # An RDMA card's spare port (an odd number of RDMA ports) takes a plain port first.
+            plain_on_own_cards = plain[len(rdma) % 2 :]
+            counts.add(f"nic_dual_{key}_rdma", rdma_cards, rdma + plain[: len(rdma) % 2])
+            counts.add(f"nic_dual_{key}", cards - rdma_cards, plain_on_own_cards)
+        for nic in host.nics:
+            if nic.model and host.name not in models.setdefault(nic.model, []):
+                models[nic.model].append(host.name)
+    for model, named in models.items():
+        counts.note(f"NIC model {model} stated ({', '.join(named)}): priced by speed class, not by model")
+
+
+def _cables(counts: _Counts, scenario: Scenario) -> dict[str, list[SpeedClass]]:
+    """Cables: each is a port at both ends; what goes into the ports depends on what it joins.
+    Returns each switch's cabled ports' classes."""
+    hosts = {host.name for host in scenario.hosts}
+    cabled: dict[str, list[SpeedClass]] = defaultdict(list)
+    for cable in scenario.cables:
+        name = f"{cable.a} – {cable.b}"
+        ends = [split_endpoint(end)[0] for end in (cable.a, cable.b)]
+        switches = [device for device in ends if device not in hosts]
+        cls = counts.priced_as(f"cable {name}", scenario.cable_speed(cable))
+        counts.rule(RULE_LINK_SPEED)
+        for device in switches:
+            cabled[device].append(cls)
+        if len(switches) == 2:
+            first, second = (scenario.switch(device) for device in switches)
+            same_stack = first.stack is not None and first.stack == second.stack
+            if same_stack and cls.key != "1g":
+                counts.rule(RULE_PEER_LINKS)
+                counts.add(f"dac_{cls.key}", 1, [name])
+            elif cls.key == "1g":
+                counts.rule(RULE_SWITCH_LINKS if not same_stack else RULE_PEER_LINKS)
+                counts.add("copper_rj45", 1, [name])
+            else:
+                counts.rule(RULE_SWITCH_LINKS)
+                counts.add(f"optic_sr_{cls.key}", 2, [name])
+                counts.add(f"fibre_om4_{cls.fibre.lower()}", 1, [name])
+        else:
+            counts.rule(RULE_HOST_LINKS)
+            counts.add("copper_rj45" if cls.key == "1g" else f"dac_{cls.key}", 1, [name])
+    return cabled
+
+
+def _switches(counts: _Counts, scenario: Scenario, cabled: dict[str, list[SpeedClass]]) -> None:
+    """Switches: a chassis each, and every port at its speed class; stacks bought as their members."""
+    fastest_nic = max(nic.speed for host in scenario.hosts for nic in host.nics)
+    for switch in scenario.switches:
+        counts.rule(RULE_SWITCHES)
+        counts.add("switch", 1, [switch.name])
+        port_classes: Counter[str] = Counter()
+        if switch.port_speed is not None:
+            port_classes[counts.priced_as(f"switch {switch.name}", switch.port_speed).key] = switch.ports
+        else:
+            links = cabled.get(switch.name, [])
+            for cls in links:
+                port_classes[cls.key] += 1
+            free = max(switch.ports - len(links), 0)
+            if links:
+                by_count = Counter(cls.key for cls in links)
+                commonest = max(links, key=lambda c: (by_count[c.key], c.bps))
+            else:
+                commonest = speed_class(fastest_nic)
+                counts.note(
+                    f"switch {switch.name}: no port_speed and no cables; its ports priced at "
+                    f"{commonest.name}, the fastest NIC's speed"
+                )
+            port_classes[commonest.key] += free
+        for key, quantity in port_classes.items():
+            counts.add(f"switch_port_{key}", quantity, [switch.name])
+    stacks: dict[str, list[str]] = defaultdict(list)
+    for s in scenario.switches:
+        if s.stack:
+            stacks[s.stack].append(s.name)
+    for stack, members in stacks.items():
+        counts.note(f"stack {stack}: {', '.join(members)} bought as {len(members)} switches")

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hvnet.errors import decode_text
-from hvnet.importers import iperf3, linux, ntttcp, pdh_csv
+from hvnet.importers import iperf3, linux, ntttcp, ntttcp_linux, pdh_csv
 from hvnet.importers.measurement import Measurement, fail
 
 __all__ = ["FORMATS", "Format", "detect", "read_measurement", "read_measurement_text"]
@@ -32,9 +32,9 @@ class Format:
 FORMATS: tuple[Format, ...] = (
     Format("ntttcp-windows-text", "NTttcp for Windows, console output", ntttcp.read_windows_text),
     Format("ntttcp-windows-xml", "NTttcp for Windows, -xml FILE (one or more runs appended)", ntttcp.read_windows_xml),
-    Format("ntttcp-linux-text", "ntttcp-for-linux, console output", ntttcp.read_linux_text),
-    Format("ntttcp-linux-xml", "ntttcp-for-linux, -x FILE", ntttcp.read_linux_xml),
-    Format("ntttcp-linux-json", "ntttcp-for-linux, -j FILE", ntttcp.read_linux_json),
+    Format("ntttcp-linux-text", "ntttcp-for-linux, console output", ntttcp_linux.read_linux_text),
+    Format("ntttcp-linux-xml", "ntttcp-for-linux, -x FILE", ntttcp_linux.read_linux_xml),
+    Format("ntttcp-linux-json", "ntttcp-for-linux, -j FILE", ntttcp_linux.read_linux_json),
     Format("iperf3-json", "iperf3 -J, client or server, TCP or UDP", iperf3.read_iperf3),
     Format("pdh-csv", "Windows counter log: typeperf -f CSV, relog -f csv, logman -f csv", pdh_csv.read_pdh_csv),
     Format("proc-net-dev", "Linux /proc/net/dev", linux.read_proc_net_dev),

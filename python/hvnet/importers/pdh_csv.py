@@ -146,50 +146,12 @@ def _when(text: str, file: str, line: int) -> dt.datetime:
 
 
 def read_pdh_csv(text: str, file: str) -> Measurement:
-    reader = csv.reader(io.StringIO(text))
-    header: list[str] | None = None
-    header_line = 0
-    rows: list[tuple[int, list[str]]] = []
-    for cells in reader:
-        line = reader.line_num
-        if header is None:
-            if not cells or not "".join(cells).strip():
-                continue  # typeperf on a console starts with an empty line
-            if not cells[0].startswith("(PDH-CSV"):
-                raise fail(file, line, "", f'expected a PDH-CSV header "(PDH-CSV 4.0) ...", found {cells[0][:40]!r}')
-            header, header_line = cells, line
-            continue
-        if not cells or ",".join(cells).strip() in _TRAILERS or not "".join(cells).strip():
-            continue
-        rows.append((line, cells))
-    if header is None:
-        raise fail(file, 1, "", 'the file is empty; expected a PDH-CSV header "(PDH-CSV 4.0) ..."')
+    header, header_line, rows = _split_rows(text, file)
     if len(header) < 2:
         raise fail(file, header_line, "", "the header names no counter (only the time column)")
     zone, bias = _time_zone(header[0])
-    columns = []
-    notes = []
-    for k, path in enumerate(header[1:], start=2):
-        try:
-            host, obj, instance, counter = split_counter_path(path)
-        except ValueError:
-            raise fail(
-                file, header_line, f"column {k}", f"{path!r} is not a counter path \\\\HOST\\Object(Instance)\\Counter"
-            ) from None
-        unit = _unit(obj, counter)
-        if unit is None:
-            notes.append(
-                f"{path}: counter object {obj!r} is not one hvnet knows (a localised name?); kept as written, unit "
-                "unknown"
-            )
-        shown = (
-            adapter_name(instance)
-            if instance is not None and obj in ("Network Interface", "Network Adapter")
-            else instance
-        )
-        columns.append(
-            Series(counter=f"{obj}\\{counter}", instance=shown, host=host, unit=unit, source=path, t_s=[], values=[])
-        )
+    notes: list[str] = []
+    columns = [_column(path, k, file, header_line, notes) for k, path in enumerate(header[1:], start=2)]
     first: dt.datetime | None = None
     start_time = None
     for line, cells in rows:
@@ -220,3 +182,45 @@ def read_pdh_csv(text: str, file: str) -> Measurement:
         series=columns,
         notes=notes,
     )
+
+
+def _split_rows(text: str, file: str) -> tuple[list[str], int, list[tuple[int, list[str]]]]:
+    """The header's cells and line, and each sample row with its line (blank lines and trailers skipped)."""
+    reader = csv.reader(io.StringIO(text))
+    header: list[str] | None = None
+    header_line = 0
+    rows: list[tuple[int, list[str]]] = []
+    for cells in reader:
+        line = reader.line_num
+        if header is None:
+            if not cells or not "".join(cells).strip():
+                continue  # typeperf on a console starts with an empty line
+            if not cells[0].startswith("(PDH-CSV"):
+                raise fail(file, line, "", f'expected a PDH-CSV header "(PDH-CSV 4.0) ...", found {cells[0][:40]!r}')
+            header, header_line = cells, line
+            continue
+        if not cells or ",".join(cells).strip() in _TRAILERS or not "".join(cells).strip():
+            continue
+        rows.append((line, cells))
+    if header is None:
+        raise fail(file, 1, "", 'the file is empty; expected a PDH-CSV header "(PDH-CSV 4.0) ..."')
+    return header, header_line, rows
+
+
+def _column(path: str, k: int, file: str, header_line: int, notes: list[str]) -> Series:
+    """The empty series of column `k`, named by its counter path (a note when hvnet does not know it)."""
+    try:
+        host, obj, instance, counter = split_counter_path(path)
+    except ValueError:
+        raise fail(
+            file, header_line, f"column {k}", f"{path!r} is not a counter path \\\\HOST\\Object(Instance)\\Counter"
+        ) from None
+    unit = _unit(obj, counter)
+    if unit is None:
+        notes.append(
+            f"{path}: counter object {obj!r} is not one hvnet knows (a localised name?); kept as written, unit unknown"
+        )
+    shown = (
+        adapter_name(instance) if instance is not None and obj in ("Network Interface", "Network Adapter") else instance
+    )
+    return Series(counter=f"{obj}\\{counter}", instance=shown, host=host, unit=unit, source=path, t_s=[], values=[])

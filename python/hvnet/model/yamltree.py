@@ -217,6 +217,46 @@ class _Builder:
             container.lc._keys[key] = frame[3]
             container.lc._values[key] = where
 
+    def scalar(self, event: yaml.ScalarEvent, where: tuple[int, int]) -> None:
+        """A scalar: a value, a key, or the merge key ``<<`` (plain, untagged) of a mapping."""
+        value = _scalar(event)
+        frame = self.stack[-1] if self.stack else None
+        if frame is not None and isinstance(frame[0], LocatedMap) and not frame[2]:
+            frame[4] = value == "<<" and event.implicit[0] and event.style in ("", None)
+        if event.anchor is not None:
+            self.anchors[event.anchor] = value
+        self.add(value, where)
+
+    def open(self, event: yaml.MappingStartEvent | yaml.SequenceStartEvent, where: tuple[int, int]) -> None:
+        """A mapping or list starts: a new innermost container."""
+        if event.tag not in (None, "!") and not event.implicit:
+            raise _tag_refused(event)
+        if len(self.stack) >= MAX_DEPTH:
+            raise YamlRefused(where[0] + 1, where[1] + 1, f"nested more than {MAX_DEPTH} levels deep")
+        container: LocatedMap | LocatedList = (
+            LocatedMap() if isinstance(event, yaml.MappingStartEvent) else LocatedList()
+        )
+        container.lc = Lines(*where)
+        if event.anchor is not None:
+            self.anchors[event.anchor] = container
+        # (container, key, key seen, key's place, key is a merge key, values it stands for)
+        self.stack.append([container, None, False, None, False, 0])
+
+    def close(self) -> None:
+        """The innermost container ends: weighed (aliases in full) and put into its parent."""
+        frame = self.stack.pop()
+        start = frame[0].lc
+        weight = 1 + frame[5]
+        if weight > MAX_VALUES:
+            raise YamlRefused(
+                start.line + 1,
+                start.col + 1,
+                f"this part stands for more than {MAX_VALUES:,} values once its aliases are expanded; "
+                "write it out, or use fewer aliases of aliases",
+            )
+        self.weights[id(frame[0])] = weight
+        self.add(frame[0], (start.line, start.col))
+
     def merge(self, container: LocatedMap, value: Any) -> None:
         sources = value if isinstance(value, list) else [value]
         for source in sources:
@@ -265,55 +305,16 @@ def parse_tree(text: str) -> Any:
     should word (a syntax error)."""
     check_text(text)
     builder = _Builder()
-    merge_key = False
     try:
         for event in yaml.parse(text, Loader=yaml.CSafeLoader):
             mark = event.start_mark
             where = (mark.line, mark.column) if mark is not None else (0, 0)
             if isinstance(event, yaml.ScalarEvent):
-                value = _scalar(event)
-                frame = builder.stack[-1] if builder.stack else None
-                merge_key = (
-                    frame is not None
-                    and isinstance(frame[0], LocatedMap)
-                    and not frame[2]
-                    and value == "<<"
-                    and event.implicit[0]
-                    and event.style in ("", None)
-                )
-                if merge_key and frame is not None:
-                    frame[4] = True
-                elif frame is not None and isinstance(frame[0], LocatedMap) and not frame[2]:
-                    frame[4] = False
-                if event.anchor is not None:
-                    builder.anchors[event.anchor] = value
-                builder.add(value, where)
+                builder.scalar(event, where)
             elif isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
-                if event.tag not in (None, "!") and not event.implicit:
-                    raise _tag_refused(event)
-                if len(builder.stack) >= MAX_DEPTH:
-                    raise YamlRefused(where[0] + 1, where[1] + 1, f"nested more than {MAX_DEPTH} levels deep")
-                container: LocatedMap | LocatedList = (
-                    LocatedMap() if isinstance(event, yaml.MappingStartEvent) else LocatedList()
-                )
-                container.lc = Lines(*where)
-                if event.anchor is not None:
-                    builder.anchors[event.anchor] = container
-                # (container, key, key seen, key's place, key is a merge key, values it stands for)
-                builder.stack.append([container, None, False, None, False, 0])
+                builder.open(event, where)
             elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
-                frame = builder.stack.pop()
-                start = frame[0].lc
-                weight = 1 + frame[5]
-                if weight > MAX_VALUES:
-                    raise YamlRefused(
-                        start.line + 1,
-                        start.col + 1,
-                        f"this part stands for more than {MAX_VALUES:,} values once its aliases are expanded; "
-                        "write it out, or use fewer aliases of aliases",
-                    )
-                builder.weights[id(frame[0])] = weight
-                builder.add(frame[0], (start.line, start.col))
+                builder.close()
             elif isinstance(event, yaml.AliasEvent):
                 if event.anchor not in builder.anchors:
                     raise YamlTreeError(f"unknown alias {event.anchor}")

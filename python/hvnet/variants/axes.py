@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -54,56 +54,65 @@ def read_axes(tree: Mapping[Any, Any], filename: str) -> tuple[tuple[Axis, ...],
     """The axes of ``variants:``, and a problem for each one that is malformed."""
     block, line = tree[VARIANTS], key_line(tree, VARIANTS)
     problems: list[Problem] = []
+    if not isinstance(block, Mapping) or not block:
+        empty = "an empty mapping" if isinstance(block, Mapping) else describe_value(block)
+        got = "nothing" if block is None else empty
+        problems.append(Problem(filename, line, VARIANTS, f"expected a mapping of axes, got {got}; {_AXIS_FORM}"))
+        return (), problems
+    axes = [axis for key, entry in block.items() if (axis := _axis(block, key, entry, filename, problems)) is not None]
+    return tuple(axes), problems
+
+
+def _axis(block: Mapping[Any, Any], key: object, entry: object, filename: str, problems: list[Problem]) -> Axis | None:
+    """One axis, or None when it is malformed (its problems added)."""
+    name, axis_line, field = str(key), key_line(block, key), f"{VARIANTS}.{key}"
 
     def problem(line: int | None, field: str, message: str) -> None:
         problems.append(Problem(filename, line, field, message))
 
-    if not isinstance(block, Mapping) or not block:
-        empty = "an empty mapping" if isinstance(block, Mapping) else describe_value(block)
-        got = "nothing" if block is None else empty
-        problem(line, VARIANTS, f"expected a mapping of axes, got {got}; {_AXIS_FORM}")
-        return (), problems
-    axes: list[Axis] = []
-    for key, entry in block.items():
-        name, axis_line, field = str(key), key_line(block, key), f"{VARIANTS}.{key}"
-        if name in _RESERVED:
-            problem(axis_line, field, f"{name!r} is reserved; name the axis otherwise (not {', '.join(_RESERVED)})")
-            continue
-        if not isinstance(entry, Mapping):
-            got = describe_value(entry)
-            problem(_value_line(block, key), field, f"expected {{set: PATH, values: [...]}}, got {got}")
-            continue
-        for extra in entry:
-            if extra not in ("set", "values"):
-                problem(key_line(entry, extra), f"{field}.{extra}", "unknown field; allowed: set, values")
-        for required in ("set", "values"):
-            if required not in entry:
-                problem(axis_line, f"{field}.{required}", "required field is missing")
-        path, values = entry.get("set"), entry.get("values")
-        path_line, values_line = _value_line(entry, "set"), _value_line(entry, "values")
-        ok = "set" in entry and "values" in entry
-        if "set" in entry and not isinstance(path, str):
-            got = describe_value(path)
-            problem(path_line, f"{field}.set", f"expected a path such as hosts[*].nics[*].mtu, got {got}")
-            ok = False
-        elif isinstance(path, str) and (why := path_problem(path)) is not None:
-            problem(path_line, f"{field}.set", why)
-            ok = False
-        if "values" in entry and (not isinstance(values, list) or not values):
-            got = "an empty list" if isinstance(values, list) else describe_value(values)
-            problem(values_line, f"{field}.values", f"expected a list of one or more values, got {got}")
-            ok = False
-        elif isinstance(values, list):
-            seen: dict[str, int] = {}
-            for i, value in enumerate(values):
-                shown = show_axis_value(plain_data(value))
-                if shown in seen:
-                    message = f"{shown} is listed twice (values[{seen[shown]}]); each value makes one variant"
-                    problem(_value_line(values, i), f"{field}.values[{i}]", message)
-                seen.setdefault(shown, i)
-        if ok:
-            assert isinstance(path, str) and isinstance(values, list)
-            value_lines = tuple(_value_line(values, i) for i in range(len(values)))
-            plain = tuple(plain_data(v) for v in values)
-            axes.append(Axis(name, path.strip(), plain, axis_line, path_line, value_lines))
-    return tuple(axes), problems
+    if name in _RESERVED:
+        problem(axis_line, field, f"{name!r} is reserved; name the axis otherwise (not {', '.join(_RESERVED)})")
+        return None
+    if not isinstance(entry, Mapping):
+        got = describe_value(entry)
+        problem(_value_line(block, key), field, f"expected {{set: PATH, values: [...]}}, got {got}")
+        return None
+    for extra in entry:
+        if extra not in ("set", "values"):
+            problem(key_line(entry, extra), f"{field}.{extra}", "unknown field; allowed: set, values")
+    for required in ("set", "values"):
+        if required not in entry:
+            problem(axis_line, f"{field}.{required}", "required field is missing")
+    path, values = entry.get("set"), entry.get("values")
+    path_line, values_line = _value_line(entry, "set"), _value_line(entry, "values")
+    ok = "set" in entry and "values" in entry
+    if "set" in entry and not isinstance(path, str):
+        got = describe_value(path)
+        problem(path_line, f"{field}.set", f"expected a path such as hosts[*].nics[*].mtu, got {got}")
+        ok = False
+    elif isinstance(path, str) and (why := path_problem(path)) is not None:
+        problem(path_line, f"{field}.set", why)
+        ok = False
+    if "values" in entry and (not isinstance(values, list) or not values):
+        got = "an empty list" if isinstance(values, list) else describe_value(values)
+        problem(values_line, f"{field}.values", f"expected a list of one or more values, got {got}")
+        ok = False
+    elif isinstance(values, list):
+        _repeated_values(values, field, problem)
+    if not ok:
+        return None
+    assert isinstance(path, str) and isinstance(values, list)
+    value_lines = tuple(_value_line(values, i) for i in range(len(values)))
+    plain = tuple(plain_data(v) for v in values)
+    return Axis(name, path.strip(), plain, axis_line, path_line, value_lines)
+
+
+def _repeated_values(values: list[Any], field: str, problem: Callable[[int | None, str, str], None]) -> None:
+    """Each value listed once: a repeat would make the same variant twice."""
+    seen: dict[str, int] = {}
+    for i, value in enumerate(values):
+        shown = show_axis_value(plain_data(value))
+        if shown in seen:
+            message = f"{shown} is listed twice (values[{seen[shown]}]); each value makes one variant"
+            problem(_value_line(values, i), f"{field}.values[{i}]", message)
+        seen.setdefault(shown, i)

@@ -66,8 +66,13 @@ def check_events(ctx: Context) -> None:
             check_drain(ctx, index, target)
         elif (message := event_target_problem(ctx, action, target)) is not None:
             ctx.report(("events", index, "target"), message)
-    # Where each VM runs when it is migrated: its host, then each earlier migration's destination.
-    # Drains and rolling updates place VMs by memory; the simulation checks the migrations after them.
+    check_migrations_move(ctx, migrations, first_operation)
+
+
+def check_migrations_move(ctx: Context, migrations: list[tuple[float, int, str, str]], first_operation: float) -> None:
+    """No migration before the first operation moves a VM to the host it runs on then: its host, then each
+    earlier migration's destination. Drains and rolling updates place VMs by memory; the simulation checks
+    the migrations after them."""
     runs_on: dict[str, str] = {}
     for _, vm in entries(ctx.data, "vms"):
         name, host = text_field(vm, "name"), text_field(vm, "host")

@@ -94,32 +94,10 @@ def check_team(ctx: Context, at: Loc, team: Mapping[str, object], host_name: str
     """A team's name, members, size, standby and settings."""
     name = text_field(team, "name")
     if name is not None:
-        if name in known.nics:
-            ctx.report((*at, "name"), f"{name!r} is already a NIC of {host_name}; a team needs its own name")
-        elif name in known.teams:
-            where = ctx.where(known.teams[name])
-            ctx.report((*at, "name"), f"{name!r} is already a team of {host_name} {where}")
-        else:
-            known.teams[name] = (*at, "name")
+        _team_name(ctx, at, name, host_name, known)
     team_name = name or "this team"
     members = team.get("members")
-    valid: list[str] = []
-    if isinstance(members, list):
-        for index, member in enumerate(members):
-            if not isinstance(member, str):
-                continue
-            loc = (*at, "members", index)
-            if member not in known.nics:
-                ctx.report(loc, f"unknown NIC {member!r}; {host_name} has NICs: {listing(known.nics)}")
-            elif member in valid:
-                ctx.report(loc, f"{member!r} is listed twice")
-            elif member in known.team_of:
-                other = known.team_of[member]
-                ctx.report(loc, f"{member!r} is already a member of team {other}; a NIC can be in one team only")
-            else:
-                valid.append(member)
-                known.team_of[member] = team_name
-    named = list(dict.fromkeys(m for m in members if isinstance(m, str))) if isinstance(members, list) else []
+    valid = _team_members(ctx, at, members, team_name, host_name, known) if isinstance(members, list) else []
     is_set = team.get("kind") == TeamKind.SET.value
     kind = team.get("kind", TeamKind.LBFO.value)
     if isinstance(kind, str) and kind in _MAX_MEMBERS and isinstance(members, list):
@@ -134,20 +112,59 @@ def check_team(ctx: Context, at: Loc, team: Mapping[str, object], host_name: str
         ctx.switch_dependent.append(SwitchDependentTeam(at, host_name, mode, valid))
     standby = text_field(team, "standby")
     if standby is not None:
-        if is_set:
-            ctx.report((*at, "standby"), "a SET team has no standby member; all members are active")
-        elif isinstance(members, list) and standby not in named:
-            choices = ", ".join(named) or "its members"
-            ctx.report((*at, "standby"), f"{standby!r} is not a member of {team_name}; choose one of {choices}")
-        elif named == [standby]:
-            message = f"{standby!r} is the only member; a team needs an active member besides the standby"
-            ctx.report((*at, "standby"), message)
+        _standby(ctx, at, standby, members, team_name, is_set=is_set)
     if is_set and team.get("mode") in SWITCH_DEPENDENT:
         message = "a SET team is always switch_independent; static and lacp need kind: lbfo"
         ctx.report((*at, "mode"), message)
     if is_set and team.get("load_balancing") == LoadBalancing.ADDRESS_HASH.value:
         message = "a SET team balances by hyperv_port or dynamic; address_hash needs kind: lbfo"
         ctx.report((*at, "load_balancing"), message)
+
+
+def _team_name(ctx: Context, at: Loc, name: str, host_name: str, known: KnownHost) -> None:
+    """A team's name is its own: no NIC's, no other team's."""
+    if name in known.nics:
+        ctx.report((*at, "name"), f"{name!r} is already a NIC of {host_name}; a team needs its own name")
+    elif name in known.teams:
+        where = ctx.where(known.teams[name])
+        ctx.report((*at, "name"), f"{name!r} is already a team of {host_name} {where}")
+    else:
+        known.teams[name] = (*at, "name")
+
+
+def _team_members(
+    ctx: Context, at: Loc, members: list[object], team_name: str, host_name: str, known: KnownHost
+) -> list[str]:
+    """The members that are NICs of the host, each once and in no other team (the others reported)."""
+    valid: list[str] = []
+    for index, member in enumerate(members):
+        if not isinstance(member, str):
+            continue
+        loc = (*at, "members", index)
+        if member not in known.nics:
+            ctx.report(loc, f"unknown NIC {member!r}; {host_name} has NICs: {listing(known.nics)}")
+        elif member in valid:
+            ctx.report(loc, f"{member!r} is listed twice")
+        elif member in known.team_of:
+            other = known.team_of[member]
+            ctx.report(loc, f"{member!r} is already a member of team {other}; a NIC can be in one team only")
+        else:
+            valid.append(member)
+            known.team_of[member] = team_name
+    return valid
+
+
+def _standby(ctx: Context, at: Loc, standby: str, members: object, team_name: str, *, is_set: bool) -> None:
+    """A standby member is one of an LBFO team's members, and not its only one."""
+    named = list(dict.fromkeys(m for m in members if isinstance(m, str))) if isinstance(members, list) else []
+    if is_set:
+        ctx.report((*at, "standby"), "a SET team has no standby member; all members are active")
+    elif isinstance(members, list) and standby not in named:
+        choices = ", ".join(named) or "its members"
+        ctx.report((*at, "standby"), f"{standby!r} is not a member of {team_name}; choose one of {choices}")
+    elif named == [standby]:
+        message = f"{standby!r} is the only member; a team needs an active member besides the standby"
+        ctx.report((*at, "standby"), message)
 
 
 def check_set_members(ctx: Context, at: Loc, members: list[object], valid: list[str], known: KnownHost) -> None:
