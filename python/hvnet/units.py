@@ -284,6 +284,7 @@ def _pick_unit(magnitude: float, units: list[tuple[str, Decimal]]) -> tuple[str,
     return chosen
 
 
+@functools.lru_cache(maxsize=4096)  # a table repeats sizes; the exact decimal form costs microseconds
 def format_bytes(size: int) -> str:
     """``55 * 2**30`` -> ``"55 GiB"``: exact, in whichever unit needs the fewest digits."""
     if size == 0:
@@ -300,6 +301,7 @@ def format_bytes(size: int) -> str:
     return best[1] if best is not None else f"{size} B"
 
 
+@functools.lru_cache(maxsize=4096)
 def format_bitrate(bits_per_second: float) -> str:
     """``1e10`` -> ``"10 Gbps"``."""
     name, multiplier = _pick_unit(abs(bits_per_second), _RATE_UNITS)

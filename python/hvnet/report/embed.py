@@ -27,7 +27,8 @@ def pack(value: object) -> str:
     """`value` as compact JSON, gzip-compressed (no timestamp: the same value gives the same
     text) and base64-encoded."""
     raw = json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
-    return base64.b64encode(gzip.compress(raw, compresslevel=9, mtime=0)).decode("ascii")
+    # gzip's default level: level 9 took nine times as long for some 3 % less on a report's series
+    return base64.b64encode(gzip.compress(raw, compresslevel=6, mtime=0)).decode("ascii")
 
 
 def unpack(text: str) -> Any:
