@@ -188,16 +188,17 @@ class _Builder:
         #: How many values each finished mapping or list stands for, aliases counted in full.
         self.weights: dict[int, int] = {}
 
-    def add(self, value: Any, where: tuple[int, int]) -> None:
-        """Puts a finished value into the innermost open container (or makes it the root)."""
+    def add(self, value: Any, where: tuple[int, int], weight: int = 0) -> None:
+        """Puts a finished value into the innermost open container (or makes it the root); `weight`:
+        the values it stands for (0: look it up, for a mapping or list that may be an alias's)."""
         if not self.stack:
             self.root = value
             return
         frame = self.stack[-1]
         container = frame[0]
-        frame[5] += self.weights.get(id(value), 1)
-        if isinstance(container, LocatedList):
-            container.lc._values[len(container)] = where
+        frame[5] += weight or self.weights.get(id(value), 1)
+        if not frame[7]:  # a list
+            frame[6][len(container)] = where
             container.append(value)
         elif not frame[2]:  # a key
             if isinstance(value, (dict, list)):
@@ -206,26 +207,29 @@ class _Builder:
         else:
             key = frame[1]
             frame[2] = False
-            merge, frame[4] = frame[4], False
-            if merge:
+            if frame[4]:  # the merge key's value
+                frame[4] = False
                 self.merge(container, value)
                 return
-            if key in container and key not in container.lc.merged:
+            lines = container.lc
+            if key in container and key not in lines.merged:
                 raise YamlTreeError(f"duplicate key {key!r}")
-            container.lc.merged.discard(key)  # a key of its own wins over a merged one
+            if lines.merged:
+                lines.merged.discard(key)  # a key of its own wins over a merged one
             container[key] = value
-            container.lc._keys[key] = frame[3]
-            container.lc._values[key] = where
+            lines._keys[key] = frame[3]
+            frame[6][key] = where
 
     def scalar(self, event: yaml.ScalarEvent, where: tuple[int, int]) -> None:
         """A scalar: a value, a key, or the merge key ``<<`` (plain, untagged) of a mapping."""
         value = _scalar(event)
-        frame = self.stack[-1] if self.stack else None
-        if frame is not None and isinstance(frame[0], LocatedMap) and not frame[2]:
-            frame[4] = value == "<<" and event.implicit[0] and event.style in ("", None)
         if event.anchor is not None:
             self.anchors[event.anchor] = value
-        self.add(value, where)
+        if self.stack:
+            frame = self.stack[-1]
+            if frame[7] and not frame[2]:  # a mapping's key
+                frame[4] = value == "<<" and event.implicit[0] and event.style in ("", None)
+        self.add(value, where, 1)
 
     def open(self, event: yaml.MappingStartEvent | yaml.SequenceStartEvent, where: tuple[int, int]) -> None:
         """A mapping or list starts: a new innermost container."""
@@ -236,11 +240,12 @@ class _Builder:
         container: LocatedMap | LocatedList = (
             LocatedMap() if isinstance(event, yaml.MappingStartEvent) else LocatedList()
         )
-        container.lc = Lines(*where)
+        container.lc = lines = Lines(*where)
         if event.anchor is not None:
             self.anchors[event.anchor] = container
-        # (container, key, key seen, key's place, key is a merge key, values it stands for)
-        self.stack.append([container, None, False, None, False, 0])
+        # (container, key, key seen, key's place, key is a merge key, values it stands for,
+        #  its values' places, is a mapping)
+        self.stack.append([container, None, False, None, False, 0, lines._values, isinstance(container, LocatedMap)])
 
     def close(self) -> None:
         """The innermost container ends: weighed (aliases in full) and put into its parent."""
@@ -255,7 +260,7 @@ class _Builder:
                 "write it out, or use fewer aliases of aliases",
             )
         self.weights[id(frame[0])] = weight
-        self.add(frame[0], (start.line, start.col))
+        self.add(frame[0], (start.line, start.col), weight)
 
     def merge(self, container: LocatedMap, value: Any) -> None:
         sources = value if isinstance(value, list) else [value]
