@@ -23,11 +23,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import IO, Any
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
@@ -45,26 +48,32 @@ def hvnet_cmd() -> list[str]:
     return [exe] if exe else [sys.executable, "-m", "hvnet"]
 
 
-def run(cmd, stdout=None) -> float:
+def run(cmd: list[str], stdout: IO[str] | None = None) -> float:
     """Run cmd, return whole-process wall time; raise ToolError on failure."""
     t0 = time.perf_counter()
-    p = subprocess.run(cmd, stdout=stdout if stdout is not None else subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    p = subprocess.run(
+        cmd,
+        stdout=stdout if stdout is not None else subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        check=False,  # the return code is checked below, with the command's stderr in the error
+    )
     dt = time.perf_counter() - t0
     if p.returncode != 0:
         raise ToolError(f"command failed ({p.returncode}): {' '.join(map(str, cmd))}\n{p.stderr.strip()}")
     return dt
 
 
-def load(path):
+def load(path: Path) -> dict[str, Any]:
     with open(path) as f:
-        d = json.load(f)
+        d: dict[str, Any] = json.load(f)
     for k in ("engine", "wall_s", "end_s"):
         if k not in d:
             raise ToolError(f"{path}: missing key {k!r}")
     return d
 
 
-def max_rel_diff(a, b) -> float:
+def max_rel_diff(a: list[float | None], b: list[float | None]) -> float:
     if len(a) != len(b):
         return float("inf")
     worst = 0.0
@@ -72,7 +81,7 @@ def max_rel_diff(a, b) -> float:
         if x is None or y is None:
             return float("inf")
         d = abs(x - y) / max(abs(y), abs(x), 1e-12)
-        if d != d:  # NaN
+        if math.isnan(d):
             return float("inf")
         worst = max(worst, d)
     return worst
@@ -85,7 +94,7 @@ def nic_str(bps: float) -> str:
     return f"{bps:g}bps"
 
 
-def fmt(x, spec=".3f"):
+def fmt(x: float | None, spec: str = ".3f") -> str:
     if x is None:
         return "-"
     if isinstance(x, float) and x == float("inf"):
@@ -93,8 +102,8 @@ def fmt(x, spec=".3f"):
     return format(x, spec)
 
 
-def print_table(rows, title, only_simgrid):
-    cols = [  # (header, cell)
+def print_table(rows: list[dict[str, Any]], title: str, only_simgrid: bool) -> None:
+    cols: list[tuple[str, Callable[[dict[str, Any]], str]]] = [  # (header, cell)
         ("flows", lambda r: str(r["flows"])),
         ("hvnet s", lambda r: fmt(r.get("hvnet_wall_s"))),
         ("simgrid s", lambda r: fmt(r.get("simgrid_wall_s"))),
@@ -112,7 +121,7 @@ def print_table(rows, title, only_simgrid):
         from rich.table import Table
     except ImportError:
         print(title)
-        w = [max([len(h)] + [len(b[i]) for b in body]) for i, h in enumerate(headers)]
+        w = [max([len(h), *(len(b[i]) for b in body)]) for i, h in enumerate(headers)]
         print("  ".join(h.rjust(w[i]) for i, h in enumerate(headers)))
         for b in body:
             print("  ".join(c.rjust(w[i]) for i, c in enumerate(b)))
@@ -129,7 +138,7 @@ def print_table(rows, title, only_simgrid):
     con.print(t)
 
 
-def main(argv=None) -> int:
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--flows", default="1000,4000,8000,16000", help="comma-separated flow counts")
     ap.add_argument("--hosts", type=int, default=64)
@@ -161,100 +170,158 @@ def main(argv=None) -> int:
     a = ap.parse_args(argv)
     if a.spread < 0:
         ap.error("--spread must be >= 0")
+    return a
 
+
+class Best:
+    """The smallest value seen of each measurement over the repeats."""
+
+    def __init__(self) -> None:
+        self.values: dict[str, float] = {}
+
+    def keep(self, key: str, val: float | None) -> None:
+        if val is not None and (key not in self.values or val < self.values[key]):
+            self.values[key] = val
+
+
+def run_hvnet(hv: list[str], scenario: Path, flows_csv: Path, hv_json: Path, best: Best) -> tuple[str, Any]:
+    """One ``hvnet flows`` run; returns its engine and its completion times."""
+    t = run([*hv, "flows", str(scenario), str(flows_csv), "--json", str(hv_json), "--force", "--links-only"])
+    d = load(hv_json)
+    best.keep("hvnet_proc_s", t)
+    best.keep("hvnet_wall_s", float(d["wall_s"]))
+    if "cpu_s" in d:
+        best.keep("hvnet_cpu_s", float(d["cpu_s"]))
+    return d["engine"], d["end_s"]
+
+
+def run_simgrid(a: argparse.Namespace, n: int, flows_csv: Path, sg_json: Path, best: Best) -> dict[str, Any]:
+    """One ``simgrid_flows.py`` run; returns its JSON output."""
+    sg_script = str(HERE / "simgrid_flows.py")
+    t = run(
+        [
+            a.simgrid_python,
+            sg_script,
+            "--hosts",
+            str(a.hosts),
+            "--nic-bps",
+            repr(a.nic_bps),
+            str(flows_csv),
+            "--json",
+            str(sg_json),
+            *a.simgrid_arg,
+        ]
+    )
+    d = load(sg_json)
+    best.keep("simgrid_proc_s", t)
+    best.keep("simgrid_wall_s", float(d["wall_s"]))
+    if "cpu_s" in d:
+        best.keep("simgrid_cpu_s", float(d["cpu_s"]))
+    if len(d["end_s"]) != n:
+        raise ToolError(f"simgrid returned {len(d['end_s'])} completion times for {n} flows")
+    return d
+
+
+def write_workload(a: argparse.Namespace, n: int) -> str:
+    """The seeded workload of n flows as a CSV in the work directory; returns the name of its files."""
+    name = f"h{a.hosts}_n{n}_s{a.seed}" + (f"_spread{a.spread:g}" if a.spread else "")
+    flows_csv = Path(a.workdir) / f"flows_{name}.csv"
+    workload.write_csv(workload.make_flows(a.hosts, n, a.seed, a.spread), str(flows_csv))
+    return name
+
+
+def measure(
+    a: argparse.Namespace, n: int, name: str, hv: list[str], scenario: Path, engines: dict[str, Any]
+) -> dict[str, Any]:
+    """Both tools on the workload of n flows, a.repeat times: the row of the table.
+
+    Records the engines' names in engines; raises ToolError, OSError or ValueError if a tool fails.
+    """
+    work = Path(a.workdir)
+    flows_csv = work / f"flows_{name}.csv"
+    hv_json = work / f"hvnet_{name}.json"
+    sg_json = work / f"simgrid_{name}.json"
+    best = Best()
+    worst_diff = None
+    for _ in range(a.repeat):
+        hv_end = None
+        if not a.only_simgrid:
+            engines["hvnet"], hv_end = run_hvnet(hv, scenario, flows_csv, hv_json, best)
+        d = run_simgrid(a, n, flows_csv, sg_json, best)
+        engines["simgrid"] = d["engine"]
+        if "config" in d:
+            engines["simgrid_config"] = d["config"]
+        if hv_end is not None:
+            diff = max_rel_diff(hv_end, d["end_s"])
+            worst_diff = diff if worst_diff is None else max(worst_diff, diff)
+
+    row: dict[str, Any] = {"flows": n, "hosts": a.hosts, "seed": a.seed, **best.values, "max_rel_diff": worst_diff}
+    if best.values.get("hvnet_wall_s") and best.values.get("simgrid_wall_s") is not None:
+        row["ratio"] = best.values["simgrid_wall_s"] / best.values["hvnet_wall_s"]
+    return row
+
+
+def print_progress(row: dict[str, Any]) -> None:
+    print(
+        f"[{row['flows']} flows] "
+        + ", ".join(
+            f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}"
+            for k, v in row.items()
+            if k not in ("flows", "hosts", "seed")
+        ),
+        file=sys.stderr,
+        flush=True,
+    )
+
+
+def save_json(a: argparse.Namespace, engines: dict[str, Any], rows: list[dict[str, Any]]) -> None:
+    out = {
+        "hosts": a.hosts,
+        "seed": a.seed,
+        "spread_s": a.spread,
+        "nic_bps": a.nic_bps,
+        "repeat": a.repeat,
+        "tol": a.tol,
+        "engines": engines,
+        "rows": rows,
+    }
+    Path(a.json_out).parent.mkdir(parents=True, exist_ok=True)
+    with open(a.json_out, "w") as f:
+        json.dump(out, f, indent=2)
+
+
+def main(argv: list[str] | None = None) -> int:
+    a = parse_args(argv)
     sizes = [int(x) for x in a.flows.split(",") if x.strip()]
     work = Path(a.workdir)
     work.mkdir(parents=True, exist_ok=True)
     hv = hvnet_cmd()
-    sg_script = str(HERE / "simgrid_flows.py")
     nic = nic_str(a.nic_bps)
 
     scenario = work / f"star_h{a.hosts}_{nic}.yaml"
     if not a.only_simgrid:
         try:
             with open(scenario, "w") as f:
-                run(hv + ["topology", "star", "--hosts", str(a.hosts), "--nic", nic], stdout=f)
+                run([*hv, "topology", "star", "--hosts", str(a.hosts), "--nic", nic], stdout=f)
         except (ToolError, OSError) as ex:
             print(f"error: hvnet topology failed: {ex}", file=sys.stderr)
             return 2
 
     rows = []
-    engines = {}
+    engines: dict[str, Any] = {}
     failed = False
     for n in sizes:
-        name = f"h{a.hosts}_n{n}_s{a.seed}" + (f"_spread{a.spread:g}" if a.spread else "")
-        flows_csv = work / f"flows_{name}.csv"
-        workload.write_csv(workload.make_flows(a.hosts, n, a.seed, a.spread), str(flows_csv))
-        hv_json = work / f"hvnet_{name}.json"
-        sg_json = work / f"simgrid_{name}.json"
-        best = {}
-        worst_diff = None
-
-        def keep(key, val):
-            if val is not None and (key not in best or val < best[key]):
-                best[key] = val
-
+        name = write_workload(a, n)
         try:
-            for _ in range(a.repeat):
-                hv_end = None
-                if not a.only_simgrid:
-                    t = run(
-                        hv + ["flows", str(scenario), str(flows_csv), "--json", str(hv_json), "--force", "--links-only"]
-                    )
-                    d = load(hv_json)
-                    engines["hvnet"] = d["engine"]
-                    keep("hvnet_proc_s", t)
-                    keep("hvnet_wall_s", float(d["wall_s"]))
-                    if "cpu_s" in d:
-                        keep("hvnet_cpu_s", float(d["cpu_s"]))
-                    hv_end = d["end_s"]
-                t = run(
-                    [
-                        a.simgrid_python,
-                        sg_script,
-                        "--hosts",
-                        str(a.hosts),
-                        "--nic-bps",
-                        repr(a.nic_bps),
-                        str(flows_csv),
-                        "--json",
-                        str(sg_json),
-                    ]
-                    + a.simgrid_arg
-                )
-                d = load(sg_json)
-                engines["simgrid"] = d["engine"]
-                if "config" in d:
-                    engines["simgrid_config"] = d["config"]
-                keep("simgrid_proc_s", t)
-                keep("simgrid_wall_s", float(d["wall_s"]))
-                if "cpu_s" in d:
-                    keep("simgrid_cpu_s", float(d["cpu_s"]))
-                if len(d["end_s"]) != n:
-                    raise ToolError(f"simgrid returned {len(d['end_s'])} completion times for {n} flows")
-                if hv_end is not None:
-                    diff = max_rel_diff(hv_end, d["end_s"])
-                    worst_diff = diff if worst_diff is None else max(worst_diff, diff)
+            row = measure(a, n, name, hv, scenario, engines)
         except (ToolError, OSError, ValueError) as ex:
             print(f"error ({n} flows): {ex}", file=sys.stderr)
             return 2
-
-        row = {"flows": n, "hosts": a.hosts, "seed": a.seed, **best, "max_rel_diff": worst_diff}
-        if best.get("hvnet_wall_s") and best.get("simgrid_wall_s") is not None:
-            row["ratio"] = best["simgrid_wall_s"] / best["hvnet_wall_s"]
         rows.append(row)
+        worst_diff = row["max_rel_diff"]
         if worst_diff is not None and not worst_diff <= a.tol:
             failed = True
-        print(
-            f"[{n} flows] "
-            + ", ".join(
-                f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}"
-                for k, v in row.items()
-                if k not in ("flows", "hosts", "seed")
-            ),
-            file=sys.stderr,
-            flush=True,
-        )
+        print_progress(row)
 
     starts = f"starts over {a.spread:g} s" if a.spread else "all at 0"
     title = (
@@ -264,19 +331,7 @@ def main(argv=None) -> int:
     print_table(rows, title, a.only_simgrid)
 
     if a.json_out:
-        out = {
-            "hosts": a.hosts,
-            "seed": a.seed,
-            "spread_s": a.spread,
-            "nic_bps": a.nic_bps,
-            "repeat": a.repeat,
-            "tol": a.tol,
-            "engines": engines,
-            "rows": rows,
-        }
-        Path(a.json_out).parent.mkdir(parents=True, exist_ok=True)
-        with open(a.json_out, "w") as f:
-            json.dump(out, f, indent=2)
+        save_json(a, engines, rows)
 
     if failed:
         print(f"FAIL: completion times differ by more than {a.tol:g} (relative)", file=sys.stderr)

@@ -68,12 +68,15 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
+
+if TYPE_CHECKING:
+    from hvnet.model import Scenario
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = sorted((ROOT / "python" / "hvnet" / "examples").rglob("*.yaml"))
@@ -325,6 +328,32 @@ def get(tree: object, path: Path_) -> Any:
     return node
 
 
+def mutate_bound(data: st.DataObject, tree: object, quantity_places: list[Path_], log: list[str]) -> object:
+    """A quantity at or past its bound, the rest of the file kept valid."""
+    path = data.draw(st.sampled_from(quantity_places), label="quantity")
+    unit = QUANTITY.fullmatch(get(tree, path)).group(2)  # type: ignore[union-attr]
+    family = [q for q in BOUNDARY_QUANTITIES if q.endswith("bps") == unit.endswith("bps") and q[-1] == unit[-1]]
+    bound = data.draw(st.sampled_from(family or BOUNDARY_QUANTITIES))
+    log.append(f"{'.'.join(map(str, path))} := {bound!r}")
+    get(tree, path[:-1])[path[-1]] = bound
+    return tree
+
+
+def mutate_add(data: st.DataObject, tree: object, path: Path_, parent: Any, log: list[str]) -> None:
+    """Add a field, known or not, where there is a mapping (or an item where there is a list)."""
+    shown = ".".join(str(s) for s in path)
+    target = get(tree, path) if isinstance(get(tree, path), dict) else parent
+    if isinstance(target, dict):
+        key = data.draw(st.sampled_from(["speed", "mtu", "nics", "at", "variants", "extra", "name", "memory"]))
+        value = data.draw(odd_values())
+        log.append(f"add {shown}.{key} := {value!r:.40}")
+        target[key] = value
+    elif isinstance(target, list):
+        value = data.draw(odd_values())
+        log.append(f"append to {shown}: {value!r:.40}")
+        target.append(value)
+
+
 def mutate_tree(data: st.DataObject, tree: object, log: list[str]) -> object:
     """One structure-level change at a drawn place of the tree."""
     places = list(paths(tree))
@@ -350,14 +379,8 @@ def mutate_tree(data: st.DataObject, tree: object, log: list[str]) -> object:
         label="mutation",
     )
     quantity_places = [p for p in places if p and isinstance(get(tree, p), str) and QUANTITY.fullmatch(get(tree, p))]
-    if kind == "bound" and quantity_places:  # a quantity at or past its bound, the rest of the file kept valid
-        path = data.draw(st.sampled_from(quantity_places), label="quantity")
-        unit = QUANTITY.fullmatch(get(tree, path)).group(2)  # type: ignore[union-attr]
-        family = [q for q in BOUNDARY_QUANTITIES if q.endswith("bps") == unit.endswith("bps") and q[-1] == unit[-1]]
-        bound = data.draw(st.sampled_from(family or BOUNDARY_QUANTITIES))
-        log.append(f"{'.'.join(map(str, path))} := {bound!r}")
-        get(tree, path[:-1])[path[-1]] = bound
-        return tree
+    if kind == "bound" and quantity_places:
+        return mutate_bound(data, tree, quantity_places, log)
     if kind == "bound":
         kind = "replace"
     path = data.draw(st.sampled_from(places), label="place")
@@ -407,17 +430,8 @@ def mutate_tree(data: st.DataObject, tree: object, log: list[str]) -> object:
         target["<<"] = copy.deepcopy(
             data.draw(st.sampled_from([{"mtu": 9000}, [{"x": 1}], "text", None, {"name": "m"}]))
         )
-    else:  # add a field, known or not, where there is a mapping
-        target = get(tree, path) if isinstance(get(tree, path), dict) else parent
-        if isinstance(target, dict):
-            key = data.draw(st.sampled_from(["speed", "mtu", "nics", "at", "variants", "extra", "name", "memory"]))
-            value = data.draw(odd_values())
-            log.append(f"add {shown}.{key} := {value!r:.40}")
-            target[key] = value
-        elif isinstance(target, list):
-            value = data.draw(odd_values())
-            log.append(f"append to {shown}: {value!r:.40}")
-            target.append(value)
+    else:
+        mutate_add(data, tree, path, parent, log)
     return tree
 
 
@@ -584,7 +598,7 @@ def flows_case(data: st.DataObject) -> tuple[str, list[str], bytes]:
         if kind == "number" and r > 0 and len(rows[r]) == 4:  # an extreme size or start on a row kept valid
             c = data.draw(st.sampled_from([2, 3]))
             value = data.draw(
-                st.sampled_from(NUMBER_TEXTS + ["1e15", "1125899906842625", "31536000", "31536001", "1e300"])
+                st.sampled_from([*NUMBER_TEXTS, "1e15", "1125899906842625", "31536000", "31536001", "1e300"])
             )
             log.append(f"row {r} col {c} := {value!r}")
             rows[r][c] = value
@@ -627,7 +641,7 @@ def flows_case(data: st.DataObject) -> tuple[str, list[str], bytes]:
 # --- the other entry points (issue 15, item 5) ------------------------------------------------------------------
 
 #: The arguments of `hvnet ntttcp` the ntttcp target draws from (run on FLOWS_SCENARIO).
-NTTTCP_NAMES = FLOWS_NAMES + ["hv3", "vm-9", "HV1", "hv1/nic1", ""]
+NTTTCP_NAMES = [*FLOWS_NAMES, "hv3", "vm-9", "HV1", "hv1/nic1", ""]
 NTTTCP_DURATIONS = [
     "15s",
     "1s",
@@ -722,8 +736,8 @@ def variants_case(data: st.DataObject) -> tuple[str, list[str], bytes]:
     block: dict[str, Any] = {}
     for a in range(data.draw(st.integers(1, 4), label="axes")):
         if data.draw(st.booleans()):  # an axis that is valid, so that some files expand
-            name, path, values = data.draw(st.sampled_from(VALID_AXES))
-            block[name] = {"set": path, "values": list(values)}
+            name, path, valid_values = data.draw(st.sampled_from(VALID_AXES))
+            block[name] = {"set": path, "values": list(valid_values)}
             log.append(f"valid axis {name}")
             continue
         name = data.draw(
@@ -879,74 +893,102 @@ def _strict(document: object) -> None:
     json.dumps(document, allow_nan=False, default=str)
 
 
+def _entry_ntttcp() -> object:
+    import hvnet
+    from hvnet.ntttcp import run_ntttcp
+    from hvnet.units import parse_bytes, parse_duration, parse_option
+
+    args = json.loads(Path("case.json").read_text())
+    scenario = hvnet.load("scenario.yaml")
+    time_s, buffer = (
+        parse_option("--time", args["time"], parse_duration),
+        parse_option("--buffer", args["buffer"], parse_bytes),
+    )
+    result = run_ntttcp(scenario, args["sender"], args["receiver"], args["threads"], time_s, buffer)
+    return {
+        "total_mb_per_s": result.total_mb_per_s,
+        "cpu_percent": result.cpu_percent,
+        "seconds": result.seconds,
+    }
+
+
+def _entry_variants() -> object:
+    from hvnet.variants import load_variants
+
+    variants = load_variants("case.yaml")
+    names = []
+    for k, variant in enumerate(variants):
+        if k >= 20:
+            break
+        names.append(variants.scenario(variant).name)
+    return {"variants": len(variants), "names": names}
+
+
+def _entry_measurement() -> object:
+    from hvnet.importers import read_measurement
+
+    name = next(p.name for p in Path(".").iterdir() if p.name.startswith("case."))
+    return [m.model_dump(mode="json") for m in read_measurement(Path(name))]
+
+
+def _entry_config() -> object:
+    import hvnet
+    from hvnet.importers.config import import_config
+
+    imported = import_config([Path("case.json")])
+    if not imported.problems:  # "empty when the scenario loads": then it must
+        try:
+            hvnet.parse_scenario(imported.yaml, "imported.yaml")
+        except hvnet.HvnetError as error:
+            raise AssertionError(f"the import says it loads, and it does not: {error}") from None
+    return {"yaml": imported.yaml, "assumptions": imported.assumptions, "problems": imported.problems}
+
+
+def _entry_prices() -> object:
+    import hvnet
+    from hvnet.cost import design_cost, load_prices
+    from hvnet.cost.render import bill_document
+
+    return bill_document(design_cost(hvnet.load("scenario.yaml"), load_prices("case.yaml")))
+
+
+def _entry_candidates() -> object:
+    import hvnet
+    from hvnet.candidates import load_candidates
+    from hvnet.candidates.build import apply
+
+    base = hvnet.load("scenario.yaml")
+    built = {}
+    for k, candidate in enumerate(load_candidates("case.yaml")):
+        if k >= 20:
+            break
+        scenario = apply(base, candidate)  # a scenario, or the loader's one-line reason
+        if isinstance(scenario, str) and ("\n" in scenario or not scenario.strip()):
+            raise AssertionError(f"a refused candidate's reason is not one line: {scenario!r}")
+        built[candidate.name] = scenario if isinstance(scenario, str) else scenario.name
+    return built
+
+
+#: What each Python entry point's case makes of the files in the working directory: out.json's document.
+ENTRIES: dict[str, Callable[[], object]] = {
+    "ntttcp": _entry_ntttcp,
+    "variants": _entry_variants,
+    "measurement": _entry_measurement,
+    "config": _entry_config,
+    "prices": _entry_prices,
+    "candidates": _entry_candidates,
+}
+
+
 def entry(target: str) -> int:
     """Runs one case of a Python entry point in the working directory (the case's files there):
     0 and out.json for a result, 2 and the refusal on standard error. Anything else escapes."""
     import hvnet
 
     try:
-        if target == "ntttcp":
-            from hvnet.ntttcp import run_ntttcp
-            from hvnet.units import parse_bytes, parse_duration, parse_option
-
-            args = json.loads(Path("case.json").read_text())
-            scenario = hvnet.load("scenario.yaml")
-            time_s, buffer = (
-                parse_option("--time", args["time"], parse_duration),
-                parse_option("--buffer", args["buffer"], parse_bytes),
-            )
-            result = run_ntttcp(scenario, args["sender"], args["receiver"], args["threads"], time_s, buffer)
-            document: object = {
-                "total_mb_per_s": result.total_mb_per_s,
-                "cpu_percent": result.cpu_percent,
-                "seconds": result.seconds,
-            }
-        elif target == "variants":
-            from hvnet.variants import load_variants
-
-            variants = load_variants("case.yaml")
-            names = []
-            for k, variant in enumerate(variants):
-                if k >= 20:
-                    break
-                names.append(variants.scenario(variant).name)
-            document = {"variants": len(variants), "names": names}
-        elif target == "measurement":
-            from hvnet.importers import read_measurement
-
-            name = next(p.name for p in Path(".").iterdir() if p.name.startswith("case."))
-            document = [m.model_dump(mode="json") for m in read_measurement(Path(name))]
-        elif target == "config":
-            from hvnet.importers.config import import_config
-
-            imported = import_config([Path("case.json")])
-            if not imported.problems:  # "empty when the scenario loads": then it must
-                try:
-                    hvnet.parse_scenario(imported.yaml, "imported.yaml")
-                except hvnet.HvnetError as error:
-                    raise AssertionError(f"the import says it loads, and it does not: {error}") from None
-            document = {"yaml": imported.yaml, "assumptions": imported.assumptions, "problems": imported.problems}
-        elif target == "prices":
-            from hvnet.cost import design_cost, load_prices
-            from hvnet.cost.render import bill_document
-
-            document = bill_document(design_cost(hvnet.load("scenario.yaml"), load_prices("case.yaml")))
-        elif target == "candidates":
-            from hvnet.candidates import load_candidates
-            from hvnet.candidates.build import apply
-
-            base = hvnet.load("scenario.yaml")
-            built = {}
-            for k, candidate in enumerate(load_candidates("case.yaml")):
-                if k >= 20:
-                    break
-                scenario = apply(base, candidate)  # a scenario, or the loader's one-line reason
-                if isinstance(scenario, str) and ("\n" in scenario or not scenario.strip()):
-                    raise AssertionError(f"a refused candidate's reason is not one line: {scenario!r}")
-                built[candidate.name] = scenario if isinstance(scenario, str) else scenario.name
-            document = built
-        else:
+        if target not in ENTRIES:
             raise ValueError(f"no Python entry for {target}")
+        document = ENTRIES[target]()
     except hvnet.HvnetError as error:
         print(str(error), file=sys.stderr)
         return 2
@@ -1093,7 +1135,8 @@ class Runner:
                     stdout=out,
                     stderr=err,
                     env=env,
-                    preexec_fn=lambda: _limit(self.memory, self.seconds),
+                    # the limits must be set in the child before it runs; the fuzzer starts no threads (it forks too)
+                    preexec_fn=lambda: _limit(self.memory, self.seconds),  # noqa: PLW1509
                 )
             return proc.pid, os.pidfd_open(proc.pid), time.monotonic(), workdir, proc
         sys.stdout.flush()
@@ -1181,11 +1224,18 @@ def nonsense(scenario_path: Path) -> str:
     for index, event in enumerate(scenario.events):
         check(f"events[{index}].at", event.at, 0, HORIZON_S)
         check(f"events[{index}].patch_time", event.patch_time, 0, HORIZON_S)
+    found.extend(odd_names(scenario))
+    return "; ".join(found)
+
+
+def odd_names(scenario: Scenario) -> list[str]:
+    """The hosts' and VMs' names that hold a NUL or nothing but blanks."""
+    found = []
     for kind, names in (("host", [h.name for h in scenario.hosts]), ("VM", [v.name for v in scenario.vms])):
         for name in names:
             if "\x00" in name or not name.strip():
                 found.append(f"{kind} name {name!r}")
-    return "; ".join(found)
+    return found
 
 
 def _strict_json(path: Path) -> str:
@@ -1235,7 +1285,7 @@ def classify(outcome: Outcome, workdir: Path, target: str, memory: int) -> None:
         if target == "scenario":
             try:
                 why = nonsense(workdir / "case.yaml")
-            except Exception as error:  # noqa: BLE001 - loads in the child, so it should here
+            except Exception as error:
                 why = f"loaded in the child, not here: {type(error).__name__}: {str(error)[:200]}"
         why = why or _strict_json(workdir / "out.json")
         outcome.kind, outcome.why = ("nonsense", why) if why else ("result", "")
@@ -1257,7 +1307,10 @@ def save(outcome: Outcome, out: Path, target: str, number: int) -> Path:
         "measurement": f"hvnet import measurement {case.name} (hvnet.importers.read_measurement)",
         "config": f"hvnet import config {case.name} (hvnet.importers.config.import_config)",
         "prices": f"hvnet cost {DESIGN_SCENARIO.relative_to(ROOT)} --prices {case.name}",
-        "candidates": f"hvnet design {DESIGN_SCENARIO.relative_to(ROOT)} --candidates {case.name} (load and build each, no simulation)",
+        "candidates": (
+            f"hvnet design {DESIGN_SCENARIO.relative_to(ROOT)} --candidates {case.name}"
+            " (load and build each, no simulation)"
+        ),
     }[target]
     report = [
         f"class: {outcome.kind}",
@@ -1266,7 +1319,10 @@ def save(outcome: Outcome, out: Path, target: str, number: int) -> Path:
         f"case: {outcome.case.number} from {outcome.case.origin}",
         "mutations:",
         *(f"  - {m}" for m in outcome.case.mutations),
-        f"exit: {outcome.exit}  signal: {outcome.signal}  seconds: {outcome.seconds:.2f}  max RSS: {outcome.max_rss_kb} KiB",
+        (
+            f"exit: {outcome.exit}  signal: {outcome.signal}  seconds: {outcome.seconds:.2f}"
+            f"  max RSS: {outcome.max_rss_kb} KiB"
+        ),
         "--- standard error",
         outcome.stderr[-20_000:],
         "--- standard output (end)",
@@ -1303,13 +1359,13 @@ def main(argv: list[str] | None = None) -> int:
     cases = generate(args.target, args.cases, args.seed)
     generated = time.monotonic() - began
     # what the children use, imported once here so that each fork starts warm
-    import hvnet.cli  # noqa: F401
-    import hvnet.flows  # noqa: F401
-    import hvnet.importers  # noqa: F401
-    import hvnet.importers.config  # noqa: F401
-    import hvnet.ntttcp  # noqa: F401
+    import hvnet.cli
+    import hvnet.flows
+    import hvnet.importers
+    import hvnet.importers.config
+    import hvnet.ntttcp
+    import hvnet.report
     import hvnet.variants  # noqa: F401
-    import hvnet.report  # noqa: F401
     import ruamel.yaml  # noqa: F401
 
     if args.out.exists():
@@ -1326,10 +1382,8 @@ def main(argv: list[str] | None = None) -> int:
         if outcome.kind in FAILURES:
             path = save(outcome, args.out, args.target, saved[outcome.kind])
             saved[outcome.kind] += 1
-            print(
-                f"{outcome.kind:8} {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}: {outcome.why[:150]}",
-                flush=True,
-            )
+            shown = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
+            print(f"{outcome.kind:8} {shown}: {outcome.why[:150]}", flush=True)
         shutil.rmtree(workdir, ignore_errors=True)
         total = sum(counts.values())
         if total % 250 == 0:
@@ -1339,7 +1393,8 @@ def main(argv: list[str] | None = None) -> int:
         Runner(args.target, args.timeout, memory, args.jobs, args.execute, Path(scratch)).run(cases, done)
     elapsed = time.monotonic() - began
     print(
-        f"\n{args.target}: {len(cases)} cases, seed {args.seed}, {elapsed:.0f} s ({generated:.1f} s drawing them), slowest case {slowest[0]:.1f} s"
+        f"\n{args.target}: {len(cases)} cases, seed {args.seed}, {elapsed:.0f} s ({generated:.1f} s drawing them),"
+        f" slowest case {slowest[0]:.1f} s"
     )
     for kind in CLASSES:
         print(f"  {kind:9} {counts[kind]:6}")

@@ -19,44 +19,52 @@ import argparse
 import csv
 import json
 import sys
+from collections.abc import Iterable
+
+Link = tuple[str, str]  # ("up", src) or ("down", dst)
+Flow = tuple[Link, Link, float, float]  # up link, down link, bytes, start_s
 
 
-def maxmin_rates(active, flows, cap):
+def maxmin_rates(active: list[int], flows: list[Flow], cap: float) -> dict[int, float]:
     """Progressive filling. active: list of flow ids. Returns {fid: rate}."""
-    rem = {}
-    users = {}
+    rem: dict[Link, float] = {}
+    users: dict[Link, set[int]] = {}
     for f in active:
-        for l in flows[f][:2]:
-            users.setdefault(l, set()).add(f)
-    for l in users:
-        rem[l] = cap
-    rate = {}
+        for link in flows[f][:2]:
+            users.setdefault(link, set()).add(f)
+    for link in users:
+        rem[link] = cap
+    rate: dict[int, float] = {}
     unfixed = set(active)
     while unfixed:
         # bottleneck link: smallest fair share among links with unfixed users
-        best, best_share = None, None
-        for l, us in users.items():
+        best: Link | None = None
+        best_share: float | None = None
+        for link, us in users.items():
             n = len(us)
             if n:
-                share = rem[l] / n
+                share = rem[link] / n
                 if best_share is None or share < best_share:
-                    best, best_share = l, share
+                    best, best_share = link, share
+        # each unfixed flow is a user of its links, so some link has users
+        assert best is not None and best_share is not None
         for f in list(users[best]):
             rate[f] = best_share
             unfixed.discard(f)
-            for l in flows[f][:2]:
-                users[l].discard(f)
-                rem[l] -= best_share
+            for link in flows[f][:2]:
+                users[link].discard(f)
+                rem[link] -= best_share
     return rate
 
 
-def simulate(rows, nic_bps):
+def simulate(rows: Iterable[tuple[str, str, str | float, str | float]], nic_bps: float) -> list[float]:
+    """Completion time of each row (src, dst, bytes, start_s)."""
     cap = nic_bps / 8.0
-    flows = [(("up", s), ("down", d), float(b), float(t)) for s, d, b, t in rows]
+    flows: list[Flow] = [(("up", s), ("down", d), float(b), float(t)) for s, d, b, t in rows]
     remaining = [f[2] for f in flows]
-    end = [None] * len(flows)
+    end: list[float | None] = [None] * len(flows)
     pending = sorted(range(len(flows)), key=lambda k: flows[k][3])
-    active = []
+    active: list[int] = []
     now = 0.0
     pi = 0
     while pi < len(pending) or active:
@@ -83,10 +91,12 @@ def simulate(rows, nic_bps):
             else:
                 still.append(k)
         active = still
-    return end
+    done = [t for t in end if t is not None]
+    assert len(done) == len(end), "every flow starts, so every flow ends"
+    return done
 
 
-def main(argv=None) -> int:
+def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("flows_csv")
     ap.add_argument("--nic-bps", type=float, default=1e10)

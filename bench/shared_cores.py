@@ -69,7 +69,8 @@ def fit() -> None:
         calibration = dataclasses.replace(shipped, cpu=dataclasses.replace(shipped.cpu, shared_queue_overhead=overhead))
         (gbps, cpu), (tuned_gbps, tuned_cpu) = v2_figures(0, calibration), v2_figures(8, calibration)
         print(
-            f"| {overhead} | {gbps:.2f} | {cpu:.2f} | {tuned_gbps:.2f} | {tuned_cpu:.2f} | {100 * (1 - tuned_cpu / cpu):.1f} |"
+            f"| {overhead} | {gbps:.2f} | {cpu:.2f} | {tuned_gbps:.2f} | {tuned_cpu:.2f}"
+            f" | {100 * (1 - tuned_cpu / cpu):.1f} |"
         )
 
 
@@ -92,7 +93,8 @@ def cost(repeat: int, workloads: list[str]) -> None:
     shipped = hvnet.Calibration().cpu.shared_queue_overhead
     print(f"\nbest of {repeat} runs a side, each in a fresh process, the sides in turns")
     print(
-        "| workload | wall s, off | wall s, on | on / off | peak MiB, off | peak MiB, on | end s, off -> on | core-s, off -> on |"
+        "| workload | wall s, off | wall s, on | on / off | peak MiB, off | peak MiB, on"
+        " | end s, off -> on | core-s, off -> on |"
     )
     print("|---|---:|---:|---:|---:|---:|---|---|")
     for workload in workloads:

@@ -38,8 +38,10 @@ import csv
 import json
 import sys
 import time
+from typing import Any
 
-import simgrid as sg
+# Debian's python3-simgrid, for /usr/bin/python3 only: the project's python (and its mypy) has no simgrid.
+import simgrid as sg  # type: ignore[import-not-found]
 
 # Pure max-min (LMM) settings.  See bench/README.md for the reasoning.
 #  - CM02: the plain max-min model, no bandwidth/latency correction factors
@@ -74,6 +76,8 @@ SIMGRID_CONFIG = {
     "surf/precision": "1e-9",
 }
 
+Flow = tuple[str, str, float, float]  # src, dst, bytes, start_s
+
 
 def sg_version() -> str:
     v = getattr(sg, "simgrid_version", None) or getattr(sg, "version", None)
@@ -82,7 +86,7 @@ def sg_version() -> str:
     return str(v) if v else "unknown"
 
 
-def read_flows(path):
+def read_flows(path: str) -> list[Flow]:
     flows = []
     with open(path, newline="") as f:
         for row in csv.DictReader(f):
@@ -92,24 +96,21 @@ def read_flows(path):
     return flows
 
 
-def build_platform(hosts: int, nic_bps: float, zone_kind: str):
+def build_platform(hosts: int, nic_bps: float, zone_kind: str) -> dict[str, Any]:
     bw = nic_bps / 8.0  # bytes per second
-    if zone_kind == "star":
-        zone = sg.NetZone.create_star_zone("star")
-    else:
-        zone = sg.NetZone.create_full_zone("full")
+    zone = sg.NetZone.create_star_zone("star") if zone_kind == "star" else sg.NetZone.create_full_zone("full")
     hs, links = [], []
     for i in range(1, hosts + 1):
         h = zone.create_host(f"hv{i}", 1e9).seal()
-        l = zone.create_split_duplex_link(f"nic{i}", bw)
-        l.set_latency(0)
-        l.seal()
+        link = zone.create_split_duplex_link(f"nic{i}", bw)
+        link.set_latency(0)
+        link.seal()
         hs.append(h)
-        links.append(l)
+        links.append(link)
     if zone_kind == "star":
         # host -> * uses nic_UP; the symmetric back route (* -> host) uses nic_DOWN.
-        for h, l in zip(hs, links):
-            zone.add_route(h.netpoint, None, None, None, [sg.LinkInRoute(l, sg.LinkInRoute.UP)], True)
+        for h, link in zip(hs, links):
+            zone.add_route(h.netpoint, None, None, None, [sg.LinkInRoute(link, sg.LinkInRoute.UP)], True)
     else:
         for i, (hi, li) in enumerate(zip(hs, links)):
             for j, (hj, lj) in enumerate(zip(hs, links)):
@@ -126,7 +127,7 @@ def build_platform(hosts: int, nic_bps: float, zone_kind: str):
     return {h.name: h for h in hs}
 
 
-def main(argv=None) -> int:
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("flows_csv")
     ap.add_argument("--hosts", type=int, required=True, help="number of hosts hv1..hvN")
@@ -149,15 +150,92 @@ def main(argv=None) -> int:
         "--cfg", action="append", default=[], metavar="KEY:VALUE", help="extra/overriding SimGrid config (repeatable)"
     )
     ap.add_argument("--verbose", action="store_true", help="keep SimGrid's INFO logging")
-    a = ap.parse_args(argv)
+    return ap.parse_args(argv)
 
-    flows = read_flows(a.flows_csv)
 
+def engine_config(overrides: list[str]) -> dict[str, str]:
+    """SIMGRID_CONFIG with the --cfg KEY:VALUE overrides."""
     cfg = dict(SIMGRID_CONFIG)
-    for kv in a.cfg:
+    for kv in overrides:
         k, _, v = kv.partition(":")
         cfg[k] = v
-    args = [sys.argv[0]] + [f"--cfg={k}:{v}" for k, v in cfg.items()]
+    return cfg
+
+
+class Launcher:
+    """Starts the flows as host-to-host comms and keeps their handles.
+
+    Flows are created with the Activity API (host-to-host Comm, no mailbox, no
+    receiver actor).  Default "detach": flows starting at t <= 0 are started
+    from maestro right before run() (start_at_zero); later ones by ONE driver
+    actor that sleeps until each distinct start time.  Nobody waits on a comm,
+    so no actor context switch per flow; finish_time is read from the kept
+    Comm handles after run().  "wait" is the conservative variant: one actor
+    starts every flow then waits on each (same results, slower because of
+    thread-context switches per wait).
+    """
+
+    def __init__(self, flows: list[Flow], hosts: dict[str, Any], launch: str) -> None:
+        self.flows = flows
+        self.hosts = hosts
+        self.wait = launch == "wait"
+        self.order = sorted(range(len(flows)), key=lambda k: flows[k][3])
+        self.comms: list[Any] = [None] * len(flows)
+        self.end_s: list[float | None] = [None] * len(flows)
+        now_idx = 0  # order[:now_idx] = flows started from maestro (detach mode)
+        if not self.wait:
+            while now_idx < len(self.order) and flows[self.order[now_idx]][3] <= 0:
+                now_idx += 1
+        self.at_zero = self.order[:now_idx]
+        self.later = self.order[now_idx:]
+
+    def start_flow(self, k: int) -> None:
+        src, dst, size, start = self.flows[k]
+        if src == dst or size <= 0:
+            self.end_s[k] = max(start, sg.Engine.clock)
+            return
+        if self.wait:
+            self.comms[k] = sg.Comm.sendto_async(self.hosts[src], self.hosts[dst], int(size))
+        else:
+            self.comms[k] = sg.Comm.sendto_init(self.hosts[src], self.hosts[dst]).set_payload_size(int(size)).detach()
+
+    def driver(self) -> None:
+        for k in self.order if self.wait else self.later:
+            start = self.flows[k][3]
+            if start > sg.Engine.clock:
+                sg.this_actor.sleep_until(start)
+            self.start_flow(k)
+        if self.wait:
+            for c in self.comms:
+                if c is not None:
+                    c.wait()
+
+    def create_driver(self) -> None:
+        """The driver actor, if there is anything for it to start."""
+        if self.wait or self.later:
+            sg.Actor.create("driver", next(iter(self.hosts.values())), self.driver)
+
+    def start_at_zero(self) -> None:
+        """Detach mode: the flows starting at t <= 0, from maestro."""
+        if not self.wait:
+            for k in self.at_zero:
+                self.start_flow(k)
+
+    def end_times(self) -> list[float] | None:
+        """Each flow's completion time, or None if some flow did not complete."""
+        for k, c in enumerate(self.comms):
+            if c is not None and c.finish_time >= 0:  # finish_time is -1 until the comm completes
+                self.end_s[k] = c.finish_time
+        ends = [x for x in self.end_s if x is not None]
+        return ends if len(ends) == len(self.end_s) else None
+
+
+def main(argv: list[str] | None = None) -> int:
+    a = parse_args(argv)
+    flows = read_flows(a.flows_csv)
+
+    cfg = engine_config(a.cfg)
+    args = [sys.argv[0], *(f"--cfg={k}:{v}" for k, v in cfg.items())]
     if not a.verbose:
         args += ["--log=root.thres:warning"]
     e = sg.Engine(args)
@@ -168,62 +246,19 @@ def main(argv=None) -> int:
         print(f"error: unknown hosts in {a.flows_csv}: {missing[:5]}", file=sys.stderr)
         return 2
 
-    # Launch.  Flows are created with the Activity API (host-to-host Comm,
-    # no mailbox, no receiver actor).  Default "detach": flows starting at
-    # t <= 0 are started from maestro right before run(); later ones by ONE
-    # driver actor that sleeps until each distinct start time.  Nobody waits
-    # on a comm, so no actor context switch per flow; finish_time is read
-    # from the kept Comm handles after run().  "wait" is the conservative
-    # variant: one actor starts every flow then waits on each (same results,
-    # slower because of thread-context switches per wait).
-    order = sorted(range(len(flows)), key=lambda k: flows[k][3])
-    comms = [None] * len(flows)
-    end_s = [None] * len(flows)
-
-    def start_flow(k):
-        src, dst, size, start = flows[k]
-        if src == dst or size <= 0:
-            end_s[k] = max(start, sg.Engine.clock)
-            return
-        if a.launch == "wait":
-            comms[k] = sg.Comm.sendto_async(hosts[src], hosts[dst], int(size))
-        else:
-            comms[k] = sg.Comm.sendto_init(hosts[src], hosts[dst]).set_payload_size(int(size)).detach()
-
-    now_idx = 0  # order[:now_idx] = flows started from maestro (detach mode)
-    if a.launch != "wait":
-        while now_idx < len(order) and flows[order[now_idx]][3] <= 0:
-            now_idx += 1
-    later = order[now_idx:]
-
-    def driver():
-        for k in order if a.launch == "wait" else later:
-            start = flows[k][3]
-            if start > sg.Engine.clock:
-                sg.this_actor.sleep_until(start)
-            start_flow(k)
-        if a.launch == "wait":
-            for c in comms:
-                if c is not None:
-                    c.wait()
-
-    if a.launch == "wait" or later:
-        sg.Actor.create("driver", next(iter(hosts.values())), driver)
+    launcher = Launcher(flows, hosts, a.launch)
+    launcher.create_driver()
 
     # Timed region: starting the t=0 flows (detach mode) + Engine.run().
     t0 = time.perf_counter()
     c0 = time.process_time()
-    if a.launch != "wait":
-        for k in order[:now_idx]:
-            start_flow(k)
+    launcher.start_at_zero()
     e.run()
     wall = time.perf_counter() - t0
     cpu = time.process_time() - c0  # all threads of this process
 
-    for k, c in enumerate(comms):
-        if c is not None and c.finish_time >= 0:  # finish_time is -1 until the comm completes
-            end_s[k] = c.finish_time
-    if any(x is None for x in end_s):
+    end_s = launcher.end_times()
+    if end_s is None:
         print("error: some flows did not complete", file=sys.stderr)
         return 3
 

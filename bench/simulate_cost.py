@@ -23,9 +23,10 @@ generated ones), so both sides read the same input.
 Side by side: ``--against REV`` builds hvnet at git revision REV into a cached
 virtualenv ``bench/out/venv-REV`` (from a worktree ``bench/out/src-REV``; both
 reused if present; made with ``--system-site-packages``, so that it shares this
-interpreter's dependencies and start-up and differs only by hvnet) and runs every workload with that "before" interpreter and the
-current one alternately (before, after; after, before; ...) so that both sides
-share the machine's noise; compare the ratios, not the absolute times.
+interpreter's dependencies and start-up and differs only by hvnet) and runs
+every workload with that "before" interpreter and the current one alternately
+(before, after; after, before; ...) so that both sides share the machine's
+noise; compare the ratios, not the absolute times.
 Without ``--against`` only the current install (``sys.executable``, or
 ``--python``) is measured.
 
@@ -39,6 +40,7 @@ Not a test: nothing here asserts on time; read the table.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import platform
@@ -286,10 +288,8 @@ def measure(sides: list[Side], loads: list[Workload], repeat: int) -> dict[str, 
     cells: dict[str, dict[str, Cell]] = {w.name: {s.label: Cell() for s in sides} for w in loads}
     if loads:  # an untimed run on each side first: compiles the bytecode, warms the file cache
         for i, side in enumerate(sides):
-            try:
+            with contextlib.suppress(RuntimeError):  # the timed runs report it
                 run_once(side, loads[0].files[0], runs / f"side{i}-warm-up.json")
-            except RuntimeError:
-                pass  # the timed runs report it
     for load in loads:
         for k in range(repeat):
             order = list(enumerate(sides))

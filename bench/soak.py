@@ -44,11 +44,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 import hvnet
+import yaml
 from hvnet.model.loader import scenario_from_data
-from hvnet.results import Results
+from hvnet.results import MigrationResult, OperationResult, Results, TrafficResult
 from hvnet.units import parse_bytes
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -83,53 +82,51 @@ def _size_gib(rng: random.Random) -> str:
     return f"{rng.choice((1, 2, 4, 4, 8, 8, 16))}GiB"
 
 
-def generate(
-    rng: random.Random,
-    hosts: tuple[int, int] = (4, 8),
-    vms: tuple[int, int] = (10, 40),
-    failures: tuple[int, int] = (1, 10),
-    flows: tuple[int, int] = (0, 6),
-) -> Sequence:
-    """A random cluster with a drain or a rolling update (or both) and failures during it."""
-    n = rng.randint(*hosts)
-    names = [f"hv{i + 1}" for i in range(n)]
-    speed = rng.choice(("10Gbps", "25Gbps"))
-    host_list = []
-    for name in names:
-        if rng.random() < 0.5:
-            team: dict[str, Any] = {
-                "name": "team1",
-                "kind": "set",
-                "members": ["nic1", "nic2"],
-                "load_balancing": rng.choice(("hyperv_port", "dynamic")),
-            }
-        else:
-            team = {
-                "name": "team1",
-                "kind": "lbfo",
-                "members": ["nic1", "nic2"],
-                "mode": rng.choice(LBFO_MODES),
-                "load_balancing": rng.choice(LBFO_BALANCING),
-            }
-            if team["load_balancing"] == "address_hash":
-                team["address_hash"] = rng.choice(ADDRESS_HASH)
-        host_list.append(
-            {
-                "name": name,
-                "cpu": {"ghz": 3.0},
-                "power_plan": "high_performance",
-                "live_migration": {"option": rng.choice(OPTIONS), "simultaneous": rng.randint(1, 4)},
-                "nics": [{"name": "nic1", "speed": speed}, {"name": "nic2", "speed": speed}],
-                "teams": [team],
-                "vswitches": [{"name": "vSwitch", "uplink": "team1"}],
-            }
-        )
-    switches = [{"name": "tor1", "ports": 48, "stack": "mlag1"}, {"name": "tor2", "ports": 48, "stack": "mlag1"}]
-    cables = []
+def _team(rng: random.Random) -> dict[str, Any]:
+    """A host's team of nic1 and nic2: SET, or LBFO in any mode and balancing."""
+    if rng.random() < 0.5:
+        return {
+            "name": "team1",
+            "kind": "set",
+            "members": ["nic1", "nic2"],
+            "load_balancing": rng.choice(("hyperv_port", "dynamic")),
+        }
+    team: dict[str, Any] = {
+        "name": "team1",
+        "kind": "lbfo",
+        "members": ["nic1", "nic2"],
+        "mode": rng.choice(LBFO_MODES),
+        "load_balancing": rng.choice(LBFO_BALANCING),
+    }
+    if team["load_balancing"] == "address_hash":
+        team["address_hash"] = rng.choice(ADDRESS_HASH)
+    return team
+
+
+def _host(rng: random.Random, name: str, speed: str) -> dict[str, Any]:
+    team = _team(rng)
+    return {
+        "name": name,
+        "cpu": {"ghz": 3.0},
+        "power_plan": "high_performance",
+        "live_migration": {"option": rng.choice(OPTIONS), "simultaneous": rng.randint(1, 4)},
+        "nics": [{"name": "nic1", "speed": speed}, {"name": "nic2", "speed": speed}],
+        "teams": [team],
+        "vswitches": [{"name": "vSwitch", "uplink": "team1"}],
+    }
+
+
+def _cables(names: list[str]) -> list[dict[str, Any]]:
+    """Each host's nic1 to tor1 and nic2 to tor2, and the two switches joined."""
+    cables: list[dict[str, Any]] = []
     for i, name in enumerate(names):
         cables.append({"a": f"{name}/nic1", "b": f"tor1/{i + 1}"})
         cables.append({"a": f"{name}/nic2", "b": f"tor2/{i + 1}"})
     cables.append({"a": "tor1/48", "b": "tor2/48", "speed": "100Gbps"})
+    return cables
+
+
+def _vms(rng: random.Random, names: list[str], vms: tuple[int, int]) -> list[dict[str, Any]]:
     vm_list = []
     for i in range(rng.randint(*vms)):
         vm: dict[str, Any] = {
@@ -142,7 +139,13 @@ def generate(
             vm["dirty_rate"] = f"{rng.choice((100, 400, 800))}Mbps"
             vm["working_set"] = "1GiB"
         vm_list.append(vm)
-    seq = Sequence(data={})
+    return vm_list
+
+
+def _operations(
+    rng: random.Random, names: list[str], vm_list: list[dict[str, Any]], seq: Sequence
+) -> list[dict[str, Any]]:
+    """A drain or a rolling update (or both); a drained host's VMs noted in seq."""
     events: list[dict[str, Any]] = []
     kinds = rng.choice(("drain", "rolling_update", "both"))
     if kinds in ("drain", "both"):
@@ -158,7 +161,7 @@ def generate(
         )
         seq.drained[host] = [v["name"] for v in vm_list if v["host"] == host]
     if kinds in ("rolling_update", "both"):
-        nodes = rng.sample(names, rng.randint(2, min(4, n)))
+        nodes = rng.sample(names, rng.randint(2, min(4, len(names))))
         at = rng.uniform(0, 20) if kinds == "rolling_update" else rng.uniform(60, 200)
         events.append(
             {
@@ -169,21 +172,33 @@ def generate(
                 "fail_back": rng.random() < 0.7,
             }
         )
-    # Failures: each of a thing that is up, restored or not, at random times in the first minutes.
+    return events
+
+
+def _failure_target(rng: random.Random, kind: str, names: list[str], ports: list[tuple[str, str, str]]) -> str:
+    """What a failure of this kind takes down: a NIC, either end of a cable, a switch or a switch port."""
+    if kind == "nic_down":
+        return f"{rng.choice(names)}/nic{rng.randint(1, 2)}"
+    if kind == "cable_down":
+        switch, port, nic = rng.choice(ports)
+        return nic if rng.random() < 0.5 else f"{switch}/{port}"
+    if kind == "switch_down":
+        return rng.choice(("tor1", "tor2"))
+    switch, port, _ = rng.choice(ports)
+    return f"{switch}/{port}"
+
+
+def _failures(rng: random.Random, names: list[str], failures: tuple[int, int], seq: Sequence) -> list[dict[str, Any]]:
+    """Failures: each of a thing that is up, restored or not, at random times in the first minutes.
+
+    Their events; each failure noted in seq.
+    """
+    events: list[dict[str, Any]] = []
     ports = [(f"tor{k}", f"{i + 1}", f"{name}/nic{k}") for i, name in enumerate(names) for k in (1, 2)]
     down_until: dict[tuple[str, str], float] = {}
     for _ in range(rng.randint(*failures)):
         kind = rng.choice(list(FAILURES))
-        if kind == "nic_down":
-            target = f"{rng.choice(names)}/nic{rng.randint(1, 2)}"
-        elif kind == "cable_down":
-            switch, port, nic = rng.choice(ports)
-            target = nic if rng.random() < 0.5 else f"{switch}/{port}"
-        elif kind == "switch_down":
-            target = rng.choice(("tor1", "tor2"))
-        else:
-            switch, port, _ = rng.choice(ports)
-            target = f"{switch}/{port}"
+        target = _failure_target(rng, kind, names, ports)
         at = round(rng.uniform(0, 240), 3)
         if down_until.get((kind, target), -1.0) >= at:
             continue  # still down from an earlier failure of the same thing
@@ -193,6 +208,13 @@ def generate(
         if back is not None:
             events.append({"at": f"{back}s", "action": FAILURES[kind], "target": target})
         seq.failures.append((kind, target, at, back))
+    return events
+
+
+def _traffic(
+    rng: random.Random, names: list[str], vm_list: list[dict[str, Any]], flows: tuple[int, int]
+) -> list[dict[str, Any]]:
+    """A few flows between VMs and hosts."""
     endpoints = names + [v["name"] for v in vm_list]
     traffic = []
     for i in range(rng.randint(*flows)):
@@ -207,6 +229,28 @@ def generate(
                 "connections": rng.randint(1, 4),
             }
         )
+    return traffic
+
+
+def generate(
+    rng: random.Random,
+    hosts: tuple[int, int] = (4, 8),
+    vms: tuple[int, int] = (10, 40),
+    failures: tuple[int, int] = (1, 10),
+    flows: tuple[int, int] = (0, 6),
+) -> Sequence:
+    """A random cluster with a drain or a rolling update (or both) and failures during it."""
+    n = rng.randint(*hosts)
+    names = [f"hv{i + 1}" for i in range(n)]
+    speed = rng.choice(("10Gbps", "25Gbps"))
+    host_list = [_host(rng, name, speed) for name in names]
+    switches = [{"name": "tor1", "ports": 48, "stack": "mlag1"}, {"name": "tor2", "ports": 48, "stack": "mlag1"}]
+    cables = _cables(names)
+    vm_list = _vms(rng, names, vms)
+    seq = Sequence(data={})
+    events = _operations(rng, names, vm_list, seq)
+    events += _failures(rng, names, failures, seq)
+    traffic = _traffic(rng, names, vm_list, flows)
     seq.data = {
         "name": "soak",
         "hosts": host_list,
@@ -246,9 +290,12 @@ def _both_switches_down(seq: Sequence) -> list[tuple[float, float]]:
     return out
 
 
-def check(seq: Sequence, results: Results) -> list[tuple[str, str]]:
-    """Every invariant on one run's results: a list of (kind, detail) violations."""
-    bad: list[tuple[str, str]] = []
+Violation = tuple[str, str]  # (kind, detail)
+
+
+def _check_rates(results: Results) -> list[Violation]:
+    """NICs within their speed, bytes conserved between NICs, cores busy within 0..1; all finite."""
+    bad: list[Violation] = []
     end = results.end_s
     for a in results.adapters:
         for way, s in (("send", a.send_bps), ("receive", a.receive_bps)):
@@ -265,50 +312,82 @@ def check(seq: Sequence, results: Results) -> list[tuple[str, str]]:
     for core in results.cores:
         if any(not math.isfinite(v) or v < 0 or v > 1 + REL for v in core.busy.values):
             bad.append(("over_capacity", f"core {core.host}/{core.core} busy outside 0..1"))
+    return bad
+
+
+def _check_unended(i: int, m: MigrationResult, in_force: bool, results: Results) -> list[Violation]:
+    """A migration with no end: a failure in force at the end, or it waited on one stuck; no duration."""
+    bad: list[Violation] = []
+    waited = m.start_s is None
+    if not in_force and not waited:
+        bad.append(("lost_migration", f"migration {i} ({m.vm}) never ended, with every failure restored"))
+    if waited and not any(o.end_s is None and o.start_s is not None for o in results.migrations):
+        bad.append(("lost_migration", f"migration {i} ({m.vm}) never started, and none it could wait for is stuck"))
+    if m.duration_s is not None or m.blackout_s is not None:
+        bad.append(("lost_migration", f"migration {i} ({m.vm}) has no end but a duration or blackout"))
+    return bad
+
+
+def _check_ended(i: int, m: MigrationResult, vm_memory: dict[str, int]) -> list[Violation]:
+    """A migration that ended: in its window, its VM's memory moved, a blackout."""
+    bad: list[Violation] = []
+    assert m.end_s is not None
+    if m.start_s is None or not (m.queued_s <= m.start_s + REL <= m.end_s + 2 * REL):
+        bad.append(("window", f"migration {i} ({m.vm}): queued {m.queued_s}, start {m.start_s}, end {m.end_s}"))
+    if m.bytes_sent < vm_memory[m.vm] * (1 - REL):
+        bad.append(("bytes", f"migration {i} ({m.vm}) ended having sent {m.bytes_sent} of {vm_memory[m.vm]}"))
+    if m.blackout_s is None or m.blackout_s < 0:
+        bad.append(("lost_migration", f"migration {i} ({m.vm}) ended with no blackout"))
+    return bad
+
+
+def _check_migrations(seq: Sequence, results: Results) -> list[Violation]:
+    bad: list[Violation] = []
     vm_memory = {v["name"]: parse_bytes(v["memory"]) for v in seq.data["vms"]}
     in_force = _in_force_at_end(seq)
     for i, m in enumerate(results.migrations):
         if m.end_s is None:
-            waited = m.start_s is None
-            if not in_force and not waited:
-                bad.append(("lost_migration", f"migration {i} ({m.vm}) never ended, with every failure restored"))
-            if waited and not any(o.end_s is None and o.start_s is not None for o in results.migrations):
-                bad.append(
-                    ("lost_migration", f"migration {i} ({m.vm}) never started, and none it could wait for is stuck")
-                )
-            if m.duration_s is not None or m.blackout_s is not None:
-                bad.append(("lost_migration", f"migration {i} ({m.vm}) has no end but a duration or blackout"))
+            bad += _check_unended(i, m, in_force, results)
         else:
-            if m.start_s is None or not (m.queued_s <= m.start_s + REL <= m.end_s + 2 * REL):
-                bad.append(("window", f"migration {i} ({m.vm}): queued {m.queued_s}, start {m.start_s}, end {m.end_s}"))
-            if m.bytes_sent < vm_memory[m.vm] * (1 - REL):
-                bad.append(("bytes", f"migration {i} ({m.vm}) ended having sent {m.bytes_sent} of {vm_memory[m.vm]}"))
-            if m.blackout_s is None or m.blackout_s < 0:
-                bad.append(("lost_migration", f"migration {i} ({m.vm}) ended with no blackout"))
+            bad += _check_ended(i, m, vm_memory)
         if m.bytes_sent < 0 or (m.peak_bps / 1e9) < 0:
             bad.append(("negative_rate", f"migration {i}: negative bytes or rate"))
+    return bad
+
+
+def _check_connections(t: TrafficResult, end: float, in_force: bool) -> list[Violation]:
+    """A flow's connections: each ended or reported stalled, black-holed since it stalled."""
+    bad: list[Violation] = []
+    for c in t.connection_results:
+        if c.end_s is None and (c.stalled_since_s is None or not in_force):
+            bad.append(
+                (
+                    "blackhole",
+                    f"flow {t.name}: a connection never ended and is not reported stalled "
+                    f"(failure in force at the end: {in_force})",
+                )
+            )
+        if c.stalled_since_s is not None and c.blackholed_s < end - c.stalled_since_s - 1e-6:
+            bad.append(
+                (
+                    "blackhole",
+                    f"flow {t.name}: stalled since {c.stalled_since_s} but black-holed {c.blackholed_s} s",
+                )
+            )
+    return bad
+
+
+def _check_traffic(seq: Sequence, results: Results) -> list[Violation]:
+    bad: list[Violation] = []
+    end = results.end_s
+    in_force = _in_force_at_end(seq)
     hosts = {h["name"] for h in seq.data["hosts"]}
     dark = _both_switches_down(seq)
     for t in results.traffic:
         life = (t.end_s if t.end_s is not None else end) - t.start_s
         if not (0 <= t.blackholed_s <= life + 1e-6):
             bad.append(("blackhole", f"flow {t.name}: black-holed {t.blackholed_s} s of a {life} s life"))
-        for c in t.connection_results:
-            if c.end_s is None and (c.stalled_since_s is None or not in_force):
-                bad.append(
-                    (
-                        "blackhole",
-                        f"flow {t.name}: a connection never ended and is not reported stalled "
-                        f"(failure in force at the end: {in_force})",
-                    )
-                )
-            if c.stalled_since_s is not None and c.blackholed_s < end - c.stalled_since_s - 1e-6:
-                bad.append(
-                    (
-                        "blackhole",
-                        f"flow {t.name}: stalled since {c.stalled_since_s} but black-holed {c.blackholed_s} s",
-                    )
-                )
+        bad += _check_connections(t, end, in_force)
         # Between two hosts (which never move), every path crosses a switch: while both are
         # down the flow is black-holed, and says so.
         if t.source in hosts and t.destination in hosts:
@@ -322,35 +401,62 @@ def check(seq: Sequence, results: Results) -> list[tuple[str, str]]:
                         f"black-holed {t.blackholed_s} s",
                     )
                 )
+    return bad
+
+
+def _check_nodes(op: OperationResult) -> list[Violation]:
+    """A rolling update's nodes in order: drain, down, back, end; none before the one before it."""
+    bad: list[Violation] = []
+    last = op.start_s
+    for node in op.nodes:
+        times = [node.drain_start_s, node.down_s, node.back_s, node.end_s]
+        known = [x for x in times if x is not None]
+        if known != sorted(known) or (known and known[0] < last - REL) or times[: len(known)] != known:
+            bad.append(("operation", f"rolling update node {node.node}: times out of order {times}"))
+        if known:
+            last = known[-1]
+    return bad
+
+
+def _check_operation(seq: Sequence, results: Results, k: int, op: OperationResult) -> list[Violation]:
+    """An operation's window holds its migrations; a drain moves every VM that was on its host."""
+    bad: list[Violation] = []
+    ms = [results.migrations[i] for i in op.migrations]
+    if any(m.operation != k for m in ms):
+        bad.append(("operation", f"operation {k}: a migration names another operation"))
+    if any(m.queued_s < op.start_s - REL for m in ms):
+        bad.append(("operation", f"operation {k} starts at {op.start_s}, after a migration was queued"))
+    ends = [m.end_s for m in ms]
+    if any(e is None for e in ends):
+        if op.end_s is not None:
+            bad.append(("operation", f"operation {k} ends at {op.end_s} with a migration that never ended"))
+    elif ms and (op.end_s is None or op.end_s < max(e for e in ends if e is not None) - REL):
+        bad.append(("operation", f"operation {k} ends at {op.end_s}, before its last migration"))
+    if op.kind == "drain" and op.host in seq.drained and len(ms) != len(seq.drained[op.host]):
+        bad.append(("lost_migration", f"drain of {op.host}: {len(ms)} migrations for {len(seq.drained[op.host])} VMs"))
+    return bad
+
+
+def _check_operations(seq: Sequence, results: Results) -> list[Violation]:
+    bad: list[Violation] = []
     owner: Counter[int] = Counter()
     for k, op in enumerate(results.operations):
-        ms = [results.migrations[i] for i in op.migrations]
         owner.update(op.migrations)
-        if any(m.operation != k for m in ms):
-            bad.append(("operation", f"operation {k}: a migration names another operation"))
-        if any(m.queued_s < op.start_s - REL for m in ms):
-            bad.append(("operation", f"operation {k} starts at {op.start_s}, after a migration was queued"))
-        ends = [m.end_s for m in ms]
-        if any(e is None for e in ends):
-            if op.end_s is not None:
-                bad.append(("operation", f"operation {k} ends at {op.end_s} with a migration that never ended"))
-        elif ms and (op.end_s is None or op.end_s < max(e for e in ends if e is not None) - REL):
-            bad.append(("operation", f"operation {k} ends at {op.end_s}, before its last migration"))
-        if op.kind == "drain" and op.host in seq.drained and len(ms) != len(seq.drained[op.host]):
-            bad.append(
-                ("lost_migration", f"drain of {op.host}: {len(ms)} migrations for {len(seq.drained[op.host])} VMs")
-            )
-        last = op.start_s
-        for node in op.nodes:
-            times = [node.drain_start_s, node.down_s, node.back_s, node.end_s]
-            known = [x for x in times if x is not None]
-            if known != sorted(known) or (known and known[0] < last - REL) or times[: len(known)] != known:
-                bad.append(("operation", f"rolling update node {node.node}: times out of order {times}"))
-            if known:
-                last = known[-1]
+        bad += _check_operation(seq, results, k, op)
+        bad += _check_nodes(op)
     if set(owner) != set(range(len(results.migrations))) or any(v != 1 for v in owner.values()):
         bad.append(("operation", "a migration in no operation or in two"))
     return bad
+
+
+def check(seq: Sequence, results: Results) -> list[Violation]:
+    """Every invariant on one run's results: a list of (kind, detail) violations."""
+    return [
+        *_check_rates(results),
+        *_check_migrations(seq, results),
+        *_check_traffic(seq, results),
+        *_check_operations(seq, results),
+    ]
 
 
 def _comparable(results: Results) -> dict[str, Any]:
@@ -404,7 +510,7 @@ def main(argv: list[str] | None = None) -> int:
         try:
             bad, sims = run_one(seq, f"soak-{n:03d}.yaml", stats)
             simulations += sims
-        except Exception:  # noqa: BLE001 - a crash is what the soak counts
+        except Exception:
             bad = [("crash", traceback.format_exc(limit=4))]
             counts["crash"] += 1
         took = time.perf_counter() - t0

@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from scale import OUT, cluster_yaml  # noqa: E402
+from scale import OUT, cluster_yaml
 
 VARIANTS = """variants:
   option: {set: "hosts[*].live_migration.option", values: [tcp_ip, compression, smb]}

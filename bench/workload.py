@@ -18,19 +18,23 @@ import argparse
 import csv
 import random
 import sys
+from collections.abc import Iterable
+from typing import IO
 
 GB = 10**9
 MIN_BYTES = GB // 10  # 0.1 GB
 MAX_BYTES = 10 * GB  # 10 GB
 
+Flow = tuple[str, str, int, float]  # src, dst, bytes, start_s
 
-def make_flows(hosts: int, flows: int, seed: int = 1, spread: float = 0.0):
+
+def make_flows(hosts: int, flows: int, seed: int = 1, spread: float = 0.0) -> list[Flow]:
     """Return a list of (src, dst, bytes, start_s) tuples; starts over
     [0, spread) seconds (all at 0 when spread is 0, the draws as before)."""
     if hosts < 2:
         raise ValueError("need at least 2 hosts")
     rng = random.Random(seed)
-    out = []
+    out: list[Flow] = []
     for _ in range(flows):
         s = rng.randrange(1, hosts + 1)
         d = rng.randrange(1, hosts)  # pick among the hosts-1 others
@@ -42,19 +46,22 @@ def make_flows(hosts: int, flows: int, seed: int = 1, spread: float = 0.0):
     return out
 
 
-def write_csv(rows, path_or_file) -> None:
-    own = isinstance(path_or_file, str)
-    f = open(path_or_file, "w", newline="") if own else path_or_file
-    try:
-        w = csv.writer(f, lineterminator="\n")
-        w.writerow(["src", "dst", "bytes", "start_s"])
-        w.writerows(rows)
-    finally:
-        if own:
-            f.close()
+def write_csv(rows: Iterable[Flow], path_or_file: str | IO[str]) -> None:
+    """Write rows to the file at this path, or to this open file (left open)."""
+    if isinstance(path_or_file, str):
+        with open(path_or_file, "w", newline="") as f:
+            write_rows(rows, f)
+    else:
+        write_rows(rows, path_or_file)
 
 
-def main(argv=None) -> int:
+def write_rows(rows: Iterable[Flow], f: IO[str]) -> None:
+    w = csv.writer(f, lineterminator="\n")
+    w.writerow(["src", "dst", "bytes", "start_s"])
+    w.writerows(rows)
+
+
+def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--hosts", type=int, default=64, help="number of hosts (default 64)")
     ap.add_argument("--flows", type=int, default=1000, help="number of flows (default 1000)")

@@ -14,9 +14,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner, Result
-
 from hvnet.cli import app
+from typer.testing import CliRunner, Result
 
 GOLDEN = Path(__file__).parent / "golden"
 

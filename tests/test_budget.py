@@ -6,9 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 import hvnet
+import pytest
 from hvnet import budget
 from hvnet.budget import RunTooLarge
 from hvnet.lower import specs

@@ -6,7 +6,6 @@ import dataclasses
 from pathlib import Path
 
 import pytest
-
 from hvnet.calibration import Calibration, CpuParameters, calibration_markdown
 from hvnet.errors import InputError
 

@@ -14,10 +14,9 @@ so no vRSS: one queue, one core.
 from __future__ import annotations
 
 import pytest
-
 from hvnet import parse_scenario, simulate
-from hvnet.lower import frames
 from hvnet.calibration import CpuParameters, VmqParameters
+from hvnet.lower import frames
 from hvnet.lower.cpu import CpuModel
 from hvnet.model import Scenario
 from hvnet.results import Results

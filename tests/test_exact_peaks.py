@@ -9,11 +9,10 @@ whose mean could hide a spike, or whose edge could lose a sliver of bytes.
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
-
 from hvnet import parse_scenario, simulate
 from hvnet.lower import frames
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 SPEEDS = {"1Gbps": 1e9, "10Gbps": 10e9, "25Gbps": 25e9}
 
@@ -38,7 +37,10 @@ def teamed_clusters(draw: st.DrawFn) -> tuple[str, float, int]:
         uplink = names[0]
         if nics > 1:
             mode = "" if kind == "set" else ", mode: switch_independent"
-            team = f"\n    teams: [{{name: team1, kind: {kind}, members: [{', '.join(names)}]{mode}, load_balancing: {balancing}}}]"
+            team = (
+                f"\n    teams: [{{name: team1, kind: {kind}, members: [{', '.join(names)}]{mode},"
+                f" load_balancing: {balancing}}}]"
+            )
             uplink = "team1"
         hosts.append(
             f"  - name: {h}\n    cpu: {{sockets: 1, cores_per_socket: 8, ghz: 2.9}}\n    memory: 128GiB\n"
@@ -57,7 +59,8 @@ def teamed_clusters(draw: st.DrawFn) -> tuple[str, float, int]:
         a, b = draw(st.permutations(["hv1", "hv2", "hv3"]))[:2]
         size = draw(st.integers(1, 40)) * 100
         flows.append(
-            f"  - {{from: {a}, to: {b}, size: {size}MB, connections: {draw(st.integers(1, 4))}, start: {draw(st.integers(0, 5))}s}}"
+            f"  - {{from: {a}, to: {b}, size: {size}MB, connections: {draw(st.integers(1, 4))},"
+            f" start: {draw(st.integers(0, 5))}s}}"
         )
     drain_at = draw(st.integers(0, 5))
     yaml = (
@@ -93,7 +96,8 @@ def one_nic_clusters(draw: st.DrawFn) -> tuple[str, list[tuple[str, int]]]:
     """Four hosts, one 10 Gbps NIC each (MTU 1500) on one switch, and random transfers between
     them: every byte leaves by its source host's only NIC."""
     hosts = "\n".join(
-        f"  - {{name: hv{i}, cpu: {{ghz: 3}}, nics: [{{name: nic1, speed: {draw(st.sampled_from(['1Gbps', '10Gbps']))}}}]}}"
+        f"  - {{name: hv{i}, cpu: {{ghz: 3}}, nics: [{{name: nic1,"
+        f" speed: {draw(st.sampled_from(['1Gbps', '10Gbps']))}}}]}}"
         for i in range(1, 5)
     )
     cables = "\n".join(f"  - {{a: hv{i}/nic1, b: sw/{i}}}" for i in range(1, 5))

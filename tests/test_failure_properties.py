@@ -23,10 +23,9 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
+from hvnet import parse_scenario, simulate
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-from hvnet import parse_scenario, simulate
 
 FAILED_AT = 0.2
 
@@ -46,80 +45,107 @@ class Fabric:
     lacp: set[str] = field(default_factory=set)
 
 
-@st.composite
-def fabrics(draw: st.DrawFn) -> Fabric:
-    leaves = draw(st.integers(1, 4))
-    spines = draw(st.integers(0, 3)) if leaves > 1 else 0
-    switches = [f"leaf{i}" for i in range(1, leaves + 1)] + [f"spine{i}" for i in range(1, spines + 1)]
-    ports: dict[str, int] = {s: 0 for s in switches}
+class _Cabling:
+    """The cables of a fabric being drawn, and the next free port of each switch."""
 
-    def port(switch: str) -> str:
-        ports[switch] += 1
-        return f"{switch}/{ports[switch]}"
+    def __init__(self, fabric: Fabric, switches: list[str]) -> None:
+        self.fabric = fabric
+        self.ports: dict[str, int] = {s: 0 for s in switches}
+        self.cables: list[dict[str, str]] = []
 
-    fabric = Fabric(document={})
-    cables: list[dict[str, str]] = []
+    def port(self, switch: str) -> str:
+        self.ports[switch] += 1
+        return f"{switch}/{self.ports[switch]}"
 
-    def link(a: str, b: str) -> None:
-        pa, pb = port(a), port(b)
-        fabric.links.append((pa, pb))
-        cables.append({"a": pa, "b": pb, "speed": "40Gbps"})
+    def link(self, a: str, b: str) -> None:
+        """A cable between two switches."""
+        pa, pb = self.port(a), self.port(b)
+        self.fabric.links.append((pa, pb))
+        self.cables.append({"a": pa, "b": pb, "speed": "40Gbps"})
 
+
+def _draw_links(draw: st.DrawFn, cabling: _Cabling, leaves: int, spines: int, switches: list[str]) -> None:
+    """Every leaf to every spine (or, with no spines, the leaves in a chain), then maybe a ring or a mesh."""
     for leaf in range(1, leaves + 1):
         for spine in range(1, spines + 1):
-            link(f"leaf{leaf}", f"spine{spine}")
+            cabling.link(f"leaf{leaf}", f"spine{spine}")
     if spines == 0:  # leaves in a chain, then maybe a ring or a mesh
         for leaf in range(1, leaves):
-            link(f"leaf{leaf}", f"leaf{leaf + 1}")
+            cabling.link(f"leaf{leaf}", f"leaf{leaf + 1}")
     extra = draw(st.lists(st.tuples(st.sampled_from(switches), st.sampled_from(switches)), max_size=2))
     for a, b in extra:
         if a != b:
-            link(a, b)
-    stacked = leaves >= 2 and draw(st.booleans())  # leaf1 and leaf2 one stack (MLAG pair)
-    hosts = []
-    for h in range(1, draw(st.integers(2, 5)) + 1):
-        name = f"hv{h}"
-        team = leaves >= 2 and draw(st.booleans())
-        first = draw(st.integers(1, leaves))
-        nics = [{"name": "nic1", "speed": "10Gbps"}]
-        homes = [f"leaf{first}"]
-        host: dict[str, Any] = {"name": name, "nics": nics}
-        if team:
-            second = draw(st.integers(1, leaves).filter(lambda x: x != first))
-            nics.append({"name": "nic2", "speed": "10Gbps"})
-            homes.append(f"leaf{second}")
-            lacp = stacked and {first, second} == {1, 2} and draw(st.booleans())
-            mode = "lacp" if lacp else "switch_independent"
-            balancing = draw(st.sampled_from(["address_hash", "hyperv_port", "dynamic"]))
-            host["teams"] = [{"name": "t", "members": ["nic1", "nic2"], "mode": mode, "load_balancing": balancing}]
-            if lacp:
-                fabric.lacp.add(name)
-        for nic, home in zip(nics, homes):
-            p = port(home)
-            fabric.nic_port[f"{name}/{nic['name']}"] = p
-            cables.append({"a": f"{name}/{nic['name']}", "b": p})
-        fabric.uplinks[name] = [f"{name}/{n['name']}" for n in nics]
-        hosts.append(host)
-    names = [h["name"] for h in hosts]
+            cabling.link(a, b)
+
+
+def _draw_host(draw: st.DrawFn, cabling: _Cabling, name: str, leaves: int, stacked: bool) -> dict[str, Any]:
+    """A host on one NIC, or on a team across two leaves (LACP only across the stacked pair); cabled."""
+    fabric = cabling.fabric
+    team = leaves >= 2 and draw(st.booleans())
+    first = draw(st.integers(1, leaves))
+    nics = [{"name": "nic1", "speed": "10Gbps"}]
+    homes = [f"leaf{first}"]
+    host: dict[str, Any] = {"name": name, "nics": nics}
+    if team:
+        second = draw(st.integers(1, leaves).filter(lambda x: x != first))
+        nics.append({"name": "nic2", "speed": "10Gbps"})
+        homes.append(f"leaf{second}")
+        lacp = stacked and {first, second} == {1, 2} and draw(st.booleans())
+        mode = "lacp" if lacp else "switch_independent"
+        balancing = draw(st.sampled_from(["address_hash", "hyperv_port", "dynamic"]))
+        host["teams"] = [{"name": "t", "members": ["nic1", "nic2"], "mode": mode, "load_balancing": balancing}]
+        if lacp:
+            fabric.lacp.add(name)
+    for nic, home in zip(nics, homes):
+        p = cabling.port(home)
+        fabric.nic_port[f"{name}/{nic['name']}"] = p
+        cabling.cables.append({"a": f"{name}/{nic['name']}", "b": p})
+    fabric.uplinks[name] = [f"{name}/{n['name']}" for n in nics]
+    return host
+
+
+def _draw_traffic(draw: st.DrawFn, names: list[str]) -> list[dict[str, Any]]:
+    """One to three transfers between two hosts."""
     pairs = draw(st.lists(st.tuples(st.sampled_from(names), st.sampled_from(names)), min_size=1, max_size=3))
-    traffic = [
+    traffic: list[dict[str, Any]] = [
         {"name": f"t{i}", "from": a, "to": b, "size": "1GB", "connections": draw(st.integers(1, 4))}
         for i, (a, b) in enumerate(pairs)
         if a != b
     ]
     if not traffic:
         traffic = [{"name": "t0", "from": names[0], "to": names[1], "size": "1GB"}]
+    return traffic
+
+
+def _draw_failure(draw: st.DrawFn, cabling: _Cabling, switches: list[str]) -> tuple[str, str]:
+    """The failure's action and target: a switch, a NIC, either end of a cable, or a switch port."""
     kind = draw(st.sampled_from(["switch_down", "cable_down", "nic_down", "port_blackhole"]))
     if kind == "switch_down":
         target = draw(st.sampled_from(switches))
     elif kind == "nic_down":
-        target = draw(st.sampled_from(sorted(fabric.nic_port)))
+        target = draw(st.sampled_from(sorted(cabling.fabric.nic_port)))
     else:
-        ends = [c["a"] for c in cables] + [c["b"] for c in cables]
+        ends = [c["a"] for c in cabling.cables] + [c["b"] for c in cabling.cables]
         if kind == "port_blackhole":
             ends = [e for e in ends if e.split("/")[0] in switches]
         target = draw(st.sampled_from(sorted(ends)))
+    return kind, target
+
+
+@st.composite
+def fabrics(draw: st.DrawFn) -> Fabric:
+    leaves = draw(st.integers(1, 4))
+    spines = draw(st.integers(0, 3)) if leaves > 1 else 0
+    switches = [f"leaf{i}" for i in range(1, leaves + 1)] + [f"spine{i}" for i in range(1, spines + 1)]
+    fabric = Fabric(document={})
+    cabling = _Cabling(fabric, switches)
+    _draw_links(draw, cabling, leaves, spines, switches)
+    stacked = leaves >= 2 and draw(st.booleans())  # leaf1 and leaf2 one stack (MLAG pair)
+    hosts = [_draw_host(draw, cabling, f"hv{h}", leaves, stacked) for h in range(1, draw(st.integers(2, 5)) + 1)]
+    traffic = _draw_traffic(draw, [h["name"] for h in hosts])
+    kind, target = _draw_failure(draw, cabling, switches)
     forwarding = draw(st.sampled_from(["routed", "routed", "rstp"]))
+    ports = cabling.ports
     fabric.document = {
         "name": "random fabric",
         "hosts": hosts,
@@ -128,7 +154,7 @@ def fabrics(draw: st.DrawFn) -> Fabric:
             for s in switches
         ],
         "fabric": {"forwarding": forwarding},
-        "cables": cables,
+        "cables": cabling.cables,
         "traffic": traffic,
         "events": [{"at": f"{FAILED_AT}s", "action": kind, "target": target}],
     }
@@ -147,11 +173,9 @@ def _joined(fabric: Fabric, event: dict[str, str], a: str, b: str) -> bool:
     def forwards(end: str) -> bool:
         """Whether the cable at this end (a NIC or a port) carries anything."""
         other = peers[end]
-        if action == "switch_down" and target in (end.split("/")[0], other.split("/")[0]):
+        if action == "switch_down" and target in (end.split("/", maxsplit=1)[0], other.split("/")[0]):
             return False
-        if action in ("cable_down", "port_blackhole", "nic_down") and target in (end, other):
-            return False
-        return True
+        return not (action in ("cable_down", "port_blackhole", "nic_down") and target in (end, other))
 
     if not (forwards(a) and forwards(b)):
         return False

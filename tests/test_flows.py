@@ -7,12 +7,10 @@ here the rows, their line numbers and the completion times are checked.
 from __future__ import annotations
 
 import re
-
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-
 from hvnet import InputError, parse_scenario
 from hvnet._version import __version__
 from hvnet.flows import FlowRow, FlowsResult, read_flows, run_flows

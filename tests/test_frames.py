@@ -16,12 +16,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from typer.testing import Result
-
 from hvnet import Calibration, ScenarioError, parse_scenario, simulate
 from hvnet.lower.fabric import Port, build_fabric
-from hvnet.lower.routing import Routing
-from hvnet.model import Scenario
 from hvnet.lower.frames import (
     FRAME_OVERHEAD_BYTES,
     PathMtu,
@@ -31,8 +27,10 @@ from hvnet.lower.frames import (
     path_warnings,
     wire_bytes_per_payload_byte,
 )
+from hvnet.lower.routing import Routing
 from hvnet.model import Scenario
 from hvnet.topology import leaf_spine
+from typer.testing import Result
 
 MB = 10**6
 

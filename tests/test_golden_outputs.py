@@ -27,7 +27,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from hvnet import parse_scenario, simulate
 from hvnet.compare import comparison_document
 from hvnet.demo import run_demo
@@ -57,9 +56,8 @@ def _differences(expected: Any, actual: Any, where: str = "$") -> list[str]:
         isinstance(expected, bool)
         or isinstance(actual, bool)
         or not (isinstance(expected, (int, float)) and isinstance(actual, (int, float)))
-    ):
-        if type(expected) is not type(actual):
-            return [f"{where}: {expected!r} became {actual!r}"]
+    ) and type(expected) is not type(actual):
+        return [f"{where}: {expected!r} became {actual!r}"]
     if isinstance(expected, dict) and {"t_s", "values"} <= expected.keys() and {"t_s", "values"} <= actual.keys():
         return _series_differences(expected, actual, where)
     if isinstance(expected, dict):
@@ -103,7 +101,7 @@ def _series_differences(expected: dict[str, Any], actual: dict[str, Any], where:
     )
     old, new = _steps(expected), _steps(actual)
     if len(old) != len(new):
-        return found + [f"{where}: {len(old)} steps became {len(new)}"]
+        return [*found, f"{where}: {len(old)} steps became {len(new)}"]
     scale = max((abs(v) for _, v in old + new), default=0.0)
     for i, ((t0, v0), (t1, v1)) in enumerate(zip(old, new)):
         if not math.isclose(t0, t1, rel_tol=RELATIVE, abs_tol=1e-12):
@@ -234,7 +232,7 @@ events:
 """
 
 
-@pytest.mark.parametrize(("kind", "mode", "balancing"), TEAMS, ids=lambda v: str(v))
+@pytest.mark.parametrize(("kind", "mode", "balancing"), TEAMS, ids=str)
 def test_every_team_design_runs_as_recorded(
     request: pytest.FixtureRequest, kind: str, mode: str, balancing: str
 ) -> None:

@@ -17,11 +17,9 @@ migration also takes PREPARE_S, the source's preparation of its memory
 from __future__ import annotations
 
 import pytest
-
 from hvnet import parse_scenario, simulate
+from hvnet.calibration import CompressionParameters, CpuParameters, MigrationParameters
 from hvnet.lower import frames
-from hvnet.calibration import CpuParameters
-from hvnet.calibration import CompressionParameters, MigrationParameters
 from hvnet.results import Results
 
 GiB = 2**30

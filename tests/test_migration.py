@@ -14,10 +14,8 @@ b / RATE + b / PREPARE.
 from __future__ import annotations
 
 import pytest
-
 from hvnet import parse_scenario, simulate
-from hvnet.calibration import CpuParameters
-from hvnet.calibration import MigrationParameters
+from hvnet.calibration import CpuParameters, MigrationParameters
 from hvnet.results import Results
 
 RATE = 10e9 / 8 * 1460 / 1538
@@ -287,9 +285,10 @@ def test_smbs_connections_per_interface_are_the_calibrations() -> None:
 
     text = SMB_HOSTS % {
         "hosts": "".join(
-            "  - name: %s\n    cpu: {ghz: 6}\n    power_plan: high_performance\n    live_migration: {option: smb}\n"
+            f"  - name: {name}\n    cpu: {{ghz: 6}}\n    power_plan: high_performance\n"
+            "    live_migration: {option: smb}\n"
             "    nics:\n      - {name: nic1, speed: 10Gbps, rss_queues: 4}\n"
-            "      - {name: nic2, speed: 10Gbps, rss_queues: 4, rss_base_core: 4}\n" % name
+            "      - {name: nic2, speed: 10Gbps, rss_queues: 4, rss_base_core: 4}\n"
             for name in ("hv1", "hv2")
         )
     }
@@ -313,7 +312,8 @@ def test_smb_over_two_team_interfaces_uses_both() -> None:
     def scenario(teams: int) -> str:
         host = (
             "  - name: %s\n    cpu: {ghz: 6}\n    power_plan: high_performance\n    live_migration: {option: smb}\n"
-            "    nics: [{name: nic1, speed: 10Gbps}, {name: nic2, speed: 10Gbps}, {name: nic3, speed: 10Gbps}, {name: nic4, speed: 10Gbps}]\n"
+            "    nics: [{name: nic1, speed: 10Gbps}, {name: nic2, speed: 10Gbps}, {name: nic3, speed: 10Gbps},"
+            " {name: nic4, speed: 10Gbps}]\n"
             "    teams:\n      - {name: team1, members: [nic1, nic2], load_balancing: address_hash}\n"
         ) + ("      - {name: team2, members: [nic3, nic4], load_balancing: address_hash}\n" if teams == 2 else "")
         cables = "".join(f"  - {{a: hv1/nic{n}, b: hv2/nic{n}}}\n" for n in range(1, 5))
@@ -322,7 +322,8 @@ def test_smb_over_two_team_interfaces_uses_both() -> None:
             + "".join(host % h for h in ("hv1", "hv2"))
             + "cables:\n"
             + cables
-            + "vms:\n  - {name: vm1, host: hv1, memory: 8GiB}\nevents:\n  - {at: 0s, action: migrate, target: vm1, to: hv2}\n"
+            + "vms:\n  - {name: vm1, host: hv1, memory: 8GiB}\n"
+            "events:\n  - {at: 0s, action: migrate, target: vm1, to: hv2}\n"
         )
 
     two, one = simulate(parse_scenario(scenario(2))), simulate(parse_scenario(scenario(1)))

@@ -10,7 +10,6 @@ hv1 to hv2.
 from __future__ import annotations
 
 import pytest
-
 from hvnet import ScenarioError, parse_scenario, simulate
 from hvnet.results import Results
 
@@ -64,8 +63,8 @@ def run(**kwargs: object) -> Results:
 
 def nics_used(results: Results, host: str = "hv1") -> set[str]:
     """The NICs of `host` that sent something (hv1) or received something (hv2)."""
-    series = (lambda a: a.send_bps) if host == "hv1" else (lambda a: a.receive_bps)
-    return {a.nic for a in results.adapters if a.host == host and series(a).peak() > 0}
+    sent = host == "hv1"
+    return {a.nic for a in results.adapters if a.host == host and (a.send_bps if sent else a.receive_bps).peak() > 0}
 
 
 def test_without_a_networks_setting_tcp_ip_rides_one_member_of_the_hosts_own_team() -> None:
@@ -100,11 +99,13 @@ def test_no_common_network_is_refused_with_both_lists() -> None:
     [
         (
             "[nic9]",
-            "hosts[0].live_migration.networks[0]: unknown interface 'nic9'; hv1 has NICs: nic1, nic2, nic3; teams: team1",
+            "hosts[0].live_migration.networks[0]: unknown interface 'nic9'; hv1 has NICs: nic1, nic2, nic3;"
+            " teams: team1",
         ),
         (
             "[nic1]",
-            "hosts[0].live_migration.networks[0]: 'nic1' is a member of team team1; live migration uses the team: list team1",
+            "hosts[0].live_migration.networks[0]: 'nic1' is a member of team team1;"
+            " live migration uses the team: list team1",
         ),
     ],
 )
@@ -156,7 +157,7 @@ def test_smb_direct_over_a_set_team_uses_every_member_at_line_rate() -> None:
 
 def test_smb_direct_is_refused_on_an_lbfo_team() -> None:
     with pytest.raises(
-        ScenarioError, match="SMB Direct is refused on an LBFO team .hv1's team1.: an LBFO team gives no RDMA"
+        ScenarioError, match=r"SMB Direct is refused on an LBFO team .hv1's team1.: an LBFO team gives no RDMA"
     ):
         run(option="smb", rdma=True)
 

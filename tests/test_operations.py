@@ -9,7 +9,6 @@ vm2 and vm3 (4 GiB each); hv2 runs vm4 (4 GiB); hv3 runs nothing.
 from __future__ import annotations
 
 import pytest
-
 from hvnet import ScenarioError, parse_scenario, simulate
 from hvnet.results import Results
 from hvnet.units import human_duration
@@ -141,9 +140,8 @@ def test_a_migration_to_where_a_drain_left_the_vm_is_refused() -> None:
 
 
 def test_the_terminal_table_shows_the_window_and_each_node() -> None:
-    from rich.console import Console
-
     from hvnet.tables import results_tables
+    from rich.console import Console
 
     results = run("  - {at: 0s, action: rolling_update, nodes: [hv1, hv2], patch_time: 60s}\n")
     console = Console(width=200, record=True)
@@ -155,6 +153,7 @@ def test_the_terminal_table_shows_the_window_and_each_node() -> None:
     assert "live migrations ended" in text
     assert "rolling update of 2 nodes" in text and "hv1 (3 VMs)" in text
     hv1 = results.operations[0].nodes[0]
+    assert hv1.down_s is not None and hv1.back_s is not None
     assert f"{human_duration(hv1.down_s)} → {human_duration(hv1.back_s)}" in text
 
 

@@ -10,9 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 import hvnet
+import pytest
 from hvnet import _core
 
 
@@ -23,7 +22,7 @@ def _public(name: str) -> bool:
 def test_all_lists_exactly_what_the_package_exports() -> None:
     """Every name `hvnet` loads on first use (`_HOMES`) is in `__all__`, and nothing else is; the
     imports for type checkers name the same."""
-    homes = hvnet._HOMES  # noqa: SLF001
+    homes = hvnet._HOMES
     assert sorted(hvnet.__all__) == sorted(homes)
     assert len(hvnet.__all__) == len(set(hvnet.__all__)), "a name is listed twice"
     source = Path(hvnet.__file__).read_text()

@@ -18,30 +18,29 @@ from pathlib import Path
 
 import pydantic
 import pytest
-from pydantic import BaseModel
-from typer.testing import Result
-
 from hvnet import Results, __version__, parse_scenario, simulate
-from hvnet.series import Series
 from hvnet.flows import FlowsResult
 from hvnet.model import Flow
 from hvnet.results import (
     AdapterSeries,
     ConnectionResult,
     CoreSeries,
+    CoreUtilisation,
     FailureResult,
     FigureBand,
     FlowHit,
     MigrationPass,
     MigrationResult,
     NicChoice,
-    CoreUtilisation,
     NicUtilisation,
     RoutingChange,
     TeamUtilisation,
     TrafficResult,
     VcpuSeries,
 )
+from hvnet.series import Series
+from pydantic import BaseModel
+from typer.testing import Result
 
 Invoke = Callable[..., Result]
 CheckGolden = Callable[[str, str], None]
@@ -131,7 +130,8 @@ def test_end_s_counts_a_failure_after_the_traffic() -> None:
             "name: late failure\n"
             "hosts:\n"
             "  - {name: a, cpu: {ghz: 6}, power_plan: high_performance, nics: [{name: nic1, speed: 10Gbps}]}\n"
-            "  - {name: b, cpu: {ghz: 6}, power_plan: high_performance, nics: [{name: nic1, speed: 10Gbps}, {name: spare, speed: 10Gbps}]}\n"
+            "  - {name: b, cpu: {ghz: 6}, power_plan: high_performance, nics: [{name: nic1, speed: 10Gbps},"
+            " {name: spare, speed: 10Gbps}]}\n"
             "cables: [{a: a/nic1, b: b/nic1}]\n"
             "traffic: [{from: a, to: b, size: 1.25GB}]\n"
             "events: [{at: 10s, action: nic_down, target: a/nic1}]\n"

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import pydantic
 import pytest
+from hvnet.series import Series, step_means
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from hvnet.series import Series, step_means
 
 
 def test_each_bin_is_the_mean_of_the_step_function_over_it() -> None:
@@ -27,7 +26,7 @@ def test_the_last_value_holds_until_the_end_and_nothing_is_recorded_before_the_f
 def test_the_bins_hold_what_was_carried() -> None:
     times, values = [0.0, 0.3, 1.7, 2.2], [3.0, 5.0, 1.0, 7.0]
     end, step = 4.1, 0.7
-    carried = sum(v * (min(t2, end) - t) for t, t2, v in zip(times, times[1:] + [end], values))
+    carried = sum(v * (min(t2, end) - t) for t, t2, v in zip(times, [*times[1:], end], values))
     assert abs(sum(step_means(times, values, step, end)) * step - carried) < 1e-12 * carried
 
 

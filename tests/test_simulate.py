@@ -15,7 +15,6 @@ import re
 import textwrap
 
 import pytest
-
 from hvnet import Results, ScenarioError, parse_scenario, simulate
 from hvnet.model import Scenario
 

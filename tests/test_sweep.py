@@ -13,11 +13,10 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-import pytest
-from typer.testing import Result
-
 import hvnet.sweep
+import pytest
 from hvnet.variants import METRICS, Metrics, best, load_variants
+from typer.testing import Result
 
 pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")

@@ -32,12 +32,11 @@ from importlib import resources
 from pathlib import Path
 
 import pytest
+from hvnet import parse_scenario, simulate
+from hvnet.tables import MIGRATION_ROWS, results_tables
 from rich.console import Console
 from rich.table import Table
 from typer.testing import Result
-
-from hvnet import parse_scenario, simulate
-from hvnet.tables import MIGRATION_ROWS, results_tables
 
 Invoke = Callable[..., Result]
 CheckGolden = Callable[[str, str], None]
@@ -118,7 +117,7 @@ def test_a_stalled_entry_reads_never() -> None:
 def test_adapters_show_peak_send_and_receive() -> None:
     """hv1/nic1 sends and receives at 10 Gbps of line rate (0-1 s); speeds in the NIC's units."""
     text = render(STALLED)
-    hv1 = [line for line in text.splitlines() if line.startswith("│ hv1")][0]  # the adapters table's
+    hv1 = next(line for line in text.splitlines() if line.startswith("│ hv1"))  # the adapters table's
     assert cells(hv1) == ["hv1", "nic1", "10 Gbps", "10 Gbps", "10 Gbps"]
 
 
@@ -159,7 +158,7 @@ EXAMPLES = sorted(
 )
 
 
-@pytest.mark.parametrize("name", EXAMPLES + ["<stalled>", "<many migrations>"])
+@pytest.mark.parametrize("name", [*EXAMPLES, "<stalled>", "<many migrations>"])
 def test_at_80_columns_no_number_is_cut(name: str) -> None:
     """Every table of every example, a stalled entry and a drain grouped by host fit an
     80-column terminal with no cell cut ("…"): numbers keep their width, names wrap."""

@@ -17,9 +17,8 @@ The hosts are fast (3.5 GHz, jumbo frames) so that the links, not the cores, bin
 
 from __future__ import annotations
 
-import pytest
-
 import hvnet
+import pytest
 from hvnet.results import Results
 
 SCENARIO = """
@@ -67,7 +66,7 @@ def peaks(results: Results, host: str, direction: str) -> list[float]:
     return [getattr(a, f"{direction}_bps").peak() for a in results.adapters if a.host == host]
 
 
-@pytest.mark.parametrize(("kind", "mode", "balancing"), DESIGNS, ids=lambda v: str(v))
+@pytest.mark.parametrize(("kind", "mode", "balancing"), DESIGNS, ids=str)
 def test_which_members_several_migrations_ride(kind: str, mode: str, balancing: str) -> None:
     results = drain(kind, mode, balancing, migrations=4)
     assert all(m.end_s is not None for m in results.migrations)

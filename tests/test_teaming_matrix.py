@@ -32,7 +32,6 @@ from dataclasses import dataclass
 from typing import Literal
 
 import pytest
-
 from hvnet import parse_scenario, simulate
 from hvnet.results import ConnectionResult, Results
 
@@ -83,10 +82,7 @@ class Team:
 
     @property
     def words(self) -> str:
-        if self.kind == "set":
-            mode = "SET"
-        else:
-            mode = MODE_WORDS[self.mode]
+        mode = "SET" if self.kind == "set" else MODE_WORDS[self.mode]
         if self.balancing in ADDRESS_HASHES:
             algorithm = f"address hash ({HASH_WORDS[self.balancing]})"
         else:

@@ -19,11 +19,10 @@ from importlib import resources
 from pathlib import Path
 
 import pytest
-from typer.testing import Result
-
 from hvnet import ScenarioError, load_scenario
 from hvnet.compare import run_comparison
 from hvnet.variants import METRICS, Metrics, Variants, best, load_variants
+from typer.testing import Result
 
 Invoke = Callable[..., Result]
 WriteFile = Callable[[str, str], Path]
@@ -259,12 +258,12 @@ def test_metrics_of_a_known_design(write: WriteFile) -> None:
     slow = metrics["speed=1Gbps, repair=hv1/nic1"]
     assert slow.end_s == pytest.approx(100 * FRAME + 3)
     assert slow.peak_send_bps == pytest.approx(1e9)
-    assert (slow.stalled, slow.blackholed_s) == (0, pytest.approx(3.0))
+    assert slow.stalled == 0 and slow.blackholed_s == pytest.approx(3.0)
 
     fast = metrics["speed=10Gbps, repair=hv1/nic1"]
     assert fast.end_s == pytest.approx(10 * FRAME + 3)
     assert fast.peak_send_bps == pytest.approx(10e9)
-    assert (fast.stalled, fast.blackholed_s) == (0, pytest.approx(3.0))
+    assert fast.stalled == 0 and fast.blackholed_s == pytest.approx(3.0)
 
     for name in ("speed=1Gbps, repair=hv2/nic1", "speed=10Gbps, repair=hv2/nic1"):
         never = metrics[name]
@@ -350,7 +349,7 @@ def test_compare_prints_one_row_per_variant_and_marks_the_best(cli: Invoke, writ
 
 
 def test_compare_names_each_file_and_a_file_without_variants_is_one_row(cli: Invoke, write: WriteFile) -> None:
-    plain, outage = write("plain.yaml", OUTAGE.split("variants:")[0]), write("o.yaml", OUTAGE)
+    plain, outage = write("plain.yaml", OUTAGE.split("variants:", maxsplit=1)[0]), write("o.yaml", OUTAGE)
     result = cli("compare", plain, outage, "--json", "-")
     assert result.exit_code == 0, result.output
     labels = [variant["label"] for variant in json.loads(result.stdout)["variants"]]
@@ -452,7 +451,7 @@ def test_an_axis_that_matches_nothing_after_an_earlier_one_is_reported_by_varian
     """The first axis replaces the traffic list; where it empties it, the second axis finds no entry."""
     path = write(
         "o.yaml",
-        OUTAGE.split("variants:")[0]
+        OUTAGE.split("variants:", maxsplit=1)[0]
         + "variants:\n"
         + "  traffic: {set: traffic, values: [[], [{from: hv1, to: hv2, size: 1GB}]]}\n"
         + '  connections: {set: "traffic[*].connections", values: [2]}\n',

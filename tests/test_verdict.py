@@ -16,10 +16,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from typer.testing import Result
-
 from hvnet.compare import Paragraph, comparison_document, run_comparison
 from hvnet.verdict import NO_REQUIREMENTS, verdict
+from typer.testing import Result
 
 WriteFile = Callable[[str, str], Path]
 Invoke = Callable[..., Result]
@@ -61,6 +60,7 @@ def test_without_requirements_the_faster_design_wins_and_its_extra_cost_is_price
     assert [run.cost.total if run.cost else None for run in runs] == [5236.0, 10980.0]
     judged = verdict(runs)
     assert judged.winner == 1 and judged.ranking == (1, 0)
+    assert slow is not None and fast is not None
     per_minute = 5744 / ((slow - fast) / 60)
     assert f"{per_minute:,.2f}" == "36,351.28"
     assert judged.text == (

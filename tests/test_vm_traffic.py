@@ -8,9 +8,8 @@ and "Frames and the MTU"), and checks the model moves that way.
 
 from __future__ import annotations
 
-import pytest
-
 import hvnet
+import pytest
 from hvnet.lower import frames
 from hvnet.results import Results
 
@@ -77,6 +76,7 @@ def run(
 def rate(results: Results) -> float:
     (flow,) = results.traffic
     assert flow.end_s is not None, "the transfer must complete"
+    assert flow.mean_bps is not None
     return flow.mean_bps
 
 

@@ -5,14 +5,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
-from rich.console import Console
-
 import hvnet
+import pytest
 from hvnet.advise import advise, findings_document, findings_table
 from hvnet.advise.effects import Effects, apply_changes
 from hvnet.advise.rules import Change
 from hvnet.model import parse_scenario
+from rich.console import Console
 
 EXAMPLES = sorted((Path(hvnet.__file__).parent / "examples").rglob("*.yaml"))
 
@@ -91,7 +90,7 @@ def test_without_effects_nothing_is_simulated() -> None:
 
 
 def test_nothing_to_measure_gives_no_effect() -> None:
-    scenario = parse_scenario(HVPORT.split("traffic:")[0])
+    scenario = parse_scenario(HVPORT.split("traffic:", maxsplit=1)[0])
     assert all(f.expected_effect is None for f in advise(scenario))
 
 

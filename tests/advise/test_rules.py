@@ -7,7 +7,6 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-
 from hvnet.advise import RULES, advise
 from hvnet.model import Scenario, scenario_from_data
 
@@ -104,7 +103,11 @@ def _nic(host: int, nic: int, **fields: Any) -> Edit:
 
 
 def _all_nics(**fields: Any) -> Edit:
-    return _each_host(lambda h: [n.update(fields) for n in h["nics"]])
+    def edit(host: dict[str, Any]) -> None:
+        for nic in host["nics"]:
+            nic.update(fields)
+
+    return _each_host(edit)
 
 
 def _both(*edits: Edit) -> Edit:
@@ -118,17 +121,17 @@ def _both(*edits: Edit) -> Edit:
 # rule id -> (an edit of the good design that triggers it, a near miss that does not)
 CASES: dict[str, tuple[Edit, Edit]] = {
     "lbfo-mixed-speed": (
-        _both(lambda d: _lbfo(d), _nic(0, 1, speed="10Gbps", rdma=False)),
-        lambda d: _lbfo(d),  # LBFO, same speeds (other rules fire; not this one)
+        _both(_lbfo, _nic(0, 1, speed="10Gbps", rdma=False)),
+        _lbfo,  # LBFO, same speeds (other rules fire; not this one)
     ),
     "lbfo-vswitch-deprecated": (
-        lambda d: _lbfo(d),
-        _both(lambda d: _lbfo(d), _each_host(lambda h: h.update(vswitches=[])), lambda d: d.update(vms=[])),
+        _lbfo,
+        _both(_lbfo, _each_host(lambda h: h.update(vswitches=[])), lambda d: d.update(vms=[])),
         # an LBFO team under no virtual switch is fine
     ),
     "lbfo-rdma-lost": (
-        lambda d: _lbfo(d),
-        _both(lambda d: _lbfo(d), _all_nics(rdma=False)),
+        _lbfo,
+        _both(_lbfo, _all_nics(rdma=False)),
     ),
     "hvport-one-member": (
         lambda d: _lbfo(d, load_balancing="hyperv_port"),

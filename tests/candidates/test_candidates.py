@@ -7,8 +7,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from typer.testing import Result
-
 from hvnet.candidates import (
     DEFAULT_CANDIDATES,
     NEEDS_REQUIREMENTS,
@@ -19,6 +17,7 @@ from hvnet.candidates import (
 )
 from hvnet.errors import HvnetError, InputError
 from hvnet.model import MigrationOption, TeamKind, load_scenario
+from typer.testing import Result
 
 Invoke = Callable[..., Result]
 HERE = Path(__file__).parent
@@ -61,11 +60,12 @@ def test_one_gbe_fails_max_drain_ten_gbe_meets_it(tmp_path: Path) -> None:
     assert [t.status for t in result.tried] == ["pass", "pass", "fail"]
     words = result.reasoning()
     assert words.startswith(
-        "2 × 10 GbE SET, Compression (USD 22,140.00) is the cheapest design that meets every requirement: max_drain 1 min 07 s ≤ 5 min"
+        "2 × 10 GbE SET, Compression (USD 22,140.00) is the cheapest design that meets every requirement:"
+        " max_drain 1 min 07 s ≤ 5 min"
     )
     assert (
-        "2 × 1 GbE SET, Compression fails: the closest, 2 × 1 GbE SET, Compression (USD 11,272.00), fails max_drain (8 min 03 s > 5 min)"
-        in words
+        "2 × 1 GbE SET, Compression fails: the closest, 2 × 1 GbE SET, Compression (USD 11,272.00),"
+        " fails max_drain (8 min 03 s > 5 min)" in words
     )
 
 
@@ -90,8 +90,10 @@ def test_candidate_rebuilds_nics_team_cables_and_ports() -> None:
 VM_TEAM = """\
 name: A VM teamed over two virtual switches
 hosts:
-  - {name: hv1, nics: [{name: nic1, speed: 10Gbps}, {name: nic2, speed: 10Gbps}], vswitches: [{name: vs1, uplink: nic1}, {name: vs2, uplink: nic2}]}
-  - {name: hv2, nics: [{name: nic1, speed: 10Gbps}, {name: nic2, speed: 10Gbps}], vswitches: [{name: vs1, uplink: nic1}, {name: vs2, uplink: nic2}]}
+  - {name: hv1, nics: [{name: nic1, speed: 10Gbps}, {name: nic2, speed: 10Gbps}],
+     vswitches: [{name: vs1, uplink: nic1}, {name: vs2, uplink: nic2}]}
+  - {name: hv2, nics: [{name: nic1, speed: 10Gbps}, {name: nic2, speed: 10Gbps}],
+     vswitches: [{name: vs1, uplink: nic1}, {name: vs2, uplink: nic2}]}
 switches: [{name: tor1}, {name: tor2}]
 cables:
   - {a: hv1/nic1, b: tor1/1}

@@ -1,4 +1,5 @@
-"""docs/advise.md's "Do I need 10 GbE?" example is the tests' scenario, and `hvnet design` prints what the page shows."""
+"""docs/advise.md's "Do I need 10 GbE?" example is the tests' scenario, and `hvnet design` prints what
+the page shows."""
 
 from __future__ import annotations
 
@@ -6,9 +7,8 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
-from typer.testing import Result
-
 from hvnet.candidates import load_candidates
+from typer.testing import Result
 
 Invoke = Callable[..., Result]
 ROOT = Path(__file__).resolve().parents[2]

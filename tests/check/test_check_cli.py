@@ -6,17 +6,21 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from typer.testing import Result
-
 from hvnet.check import NOTHING_TO_CHECK
+from typer.testing import Result
 
 Invoke = Callable[..., Result]
 
-ONE_SWITCH = """\
-name: two hosts on one switch
-hosts:
-  - {name: hv1, nics: [{name: nic1, speed: 10Gbps}, {name: nic2, speed: 10Gbps}], teams: [{name: t1, members: [nic1, nic2]}]}
-  - {name: hv2, nics: [{name: nic1, speed: 10Gbps}, {name: nic2, speed: 10Gbps}], teams: [{name: t1, members: [nic1, nic2]}]}
+#: A host's two 10 GbE NICs in a team. Each host stays one line of ONE_SWITCH: an error names a line number.
+TEAMED_NICS = (
+    "nics: [{name: nic1, speed: 10Gbps}, {name: nic2, speed: 10Gbps}], teams: [{name: t1, members: [nic1, nic2]}]"
+)
+ONE_SWITCH = (
+    "name: two hosts on one switch\n"
+    "hosts:\n"
+    f"  - {{name: hv1, {TEAMED_NICS}}}\n"
+    f"  - {{name: hv2, {TEAMED_NICS}}}\n"
+    """\
 switches: [{name: tor1}]
 cables:
   - {a: hv1/nic1, b: tor1/1}
@@ -26,6 +30,7 @@ cables:
 vms:
   - {name: vm1, host: hv1, memory: 8GiB}
 """
+)
 
 
 def write(tmp_path: Path, requirements: str | None) -> Path:
@@ -126,5 +131,6 @@ def test_bad_input_exits_2_with_one_line(cli: Invoke, tmp_path: Path) -> None:
     result = cli("check", path)
     assert result.exit_code == 2
     assert result.stderr.strip() == (
-        f"{path}:13: requirements.max_utilisation.p99: 0.7 has no '%'; write a share of the link as a percentage, e.g. 70% (not 0.7 or 70)"
+        f"{path}:13: requirements.max_utilisation.p99: 0.7 has no '%';"
+        " write a share of the link as a percentage, e.g. 70% (not 0.7 or 70)"
     )

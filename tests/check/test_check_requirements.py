@@ -8,7 +8,6 @@ with a two-NIC team each, on one switch or on two.
 from __future__ import annotations
 
 import pytest
-
 from hvnet.check import check, failures, simulations_needed
 from hvnet.check.evaluate import sample
 from hvnet.errors import ScenarioError
@@ -41,8 +40,10 @@ def teamed(switches: int) -> str:
     return f"""\
 name: teamed on {switches} switches
 hosts:
-  - {{name: hv1, nics: [{{name: nic1, speed: 10Gbps}}, {{name: nic2, speed: 10Gbps}}], teams: [{{name: t1, members: [nic1, nic2]}}]}}
-  - {{name: hv2, nics: [{{name: nic1, speed: 10Gbps}}, {{name: nic2, speed: 10Gbps}}], teams: [{{name: t1, members: [nic1, nic2]}}]}}
+  - {{name: hv1, nics: [{{name: nic1, speed: 10Gbps}}, {{name: nic2, speed: 10Gbps}}],
+     teams: [{{name: t1, members: [nic1, nic2]}}]}}
+  - {{name: hv2, nics: [{{name: nic1, speed: 10Gbps}}, {{name: nic2, speed: 10Gbps}}],
+     teams: [{{name: t1, members: [nic1, nic2]}}]}}
 switches: [{{name: tor1}}{", {name: tor2}" if switches == 2 else ""}]
 cables:
   - {{a: hv1/nic1, b: tor1/1}}
@@ -208,8 +209,10 @@ def test_shares_are_percentages_and_a_bare_number_is_refused() -> None:
     with pytest.raises(ScenarioError) as caught:
         scenario(PAIR, "{max_utilisation: {p99: 0.7, p95: 70%, max: 0%}}")
     assert str(caught.value).splitlines() == [
-        "pair.yaml:9: requirements.max_utilisation.p99: 0.7 has no '%'; write a share of the link as a percentage, e.g. 70% (not 0.7 or 70)",
-        "pair.yaml:9: requirements.max_utilisation.max: 0% is not a share of a link; write more than 0% and at most 100%",
+        "pair.yaml:9: requirements.max_utilisation.p99: 0.7 has no '%';"
+        " write a share of the link as a percentage, e.g. 70% (not 0.7 or 70)",
+        "pair.yaml:9: requirements.max_utilisation.max: 0% is not a share of a link;"
+        " write more than 0% and at most 100%",
         "pair.yaml:9: requirements.max_utilisation.p95: unknown field; allowed: p50, p90, p99, max",
     ]
 

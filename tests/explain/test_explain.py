@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any, cast
 
 import pytest
-
 from hvnet.explain import COUNTERFACTUALS, explain, explanation_document, no_change_explains
 from hvnet.importers import read_measurement
 from hvnet.model import load_scenario
+
 from tests.conftest import Invoke
 
 HERE = Path(__file__).parent
@@ -134,7 +135,7 @@ def test_json_document_fields_are_documented() -> None:
     document = explanation_document(explanation)
     docs = (HERE.parents[1] / "docs" / "import.md").read_text()
     section = docs[docs.index("## Explain") :]
-    (test,) = document["tests"]  # type: ignore[misc]
+    (test,) = cast(list[dict[str, Any]], document["tests"])
     for key in list(document) + list(test) + list(test["test"]) + list(test["figures"][0]):
         assert f"`{key}`" in section or f"`{key}[]`" in section, key
 

@@ -5,12 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-import pytest
-from typer.testing import Result
-
 import hvnet
+import pytest
 from hvnet.errors import InputError
 from hvnet.flows import read_flows, run_flows
+from typer.testing import Result
 
 Invoke = Callable[..., Result]
 EXAMPLES = Path(hvnet.__file__).parent / "examples"
@@ -29,7 +28,8 @@ def problems(text: str) -> list[str]:
 def test_a_blank_key_is_named_in_quotes() -> None:
     """Unclear once: a key ' ' printed as `c.yaml:3:  : unknown field` (no field to see)."""
     assert problems("name: x\n' ': 1\n" + HOST) == [
-        "c.yaml:2: [' ']: unknown field; allowed: name, description, hosts, switches, fabric, cables, vms, traffic, events, requirements, variants"
+        "c.yaml:2: [' ']: unknown field; allowed: name, description, hosts, switches, fabric, cables, vms, traffic,"
+        " events, requirements, variants"
     ]
     (line,) = problems("name: x\n" + HOST + "    cpu: {'a b': 1}\n")
     assert line.startswith("c.yaml:5: hosts[0].cpu['a b']: unknown field")

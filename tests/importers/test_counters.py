@@ -10,7 +10,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from hvnet.errors import InputError
 from hvnet.importers import detect, read_measurement, read_measurement_text
 from hvnet.importers.pdh_csv import adapter_name, split_counter_path
@@ -85,7 +84,8 @@ def test_typeperf_console_capture_with_missing_values_commas_and_trailer() -> No
     # Headers and paths from the sample's snippets B and C, the trailer from D.
     text = (
         "\n"
-        '"(PDH-CSV 4.0)","\\\\DC1PD\\Network Interface(Intel[R] 82574L Gigabit Network Connection _2)\\Bytes Total/sec",'
+        '"(PDH-CSV 4.0)",'
+        '"\\\\DC1PD\\Network Interface(Intel[R] 82574L Gigabit Network Connection _2)\\Bytes Total/sec",'
         '"\\\\ATS_CEN1\\Processor Information(0,_Total)\\% Processor Performance"\n'
         '"11/22/2026 10:00:00.000","125000000.5","97.5"\n'
         '"11/22/2026 10:00:01.000"," ",""\n'
@@ -119,7 +119,8 @@ def test_time_zone_headers_from_the_sample(header: str, zone: str, bias: str) ->
 
 def test_a_localised_counter_is_kept_and_named_in_a_note() -> None:
     text = (
-        '"(PDH-CSV 4.0) (Mitteleuropäische Zeit)(-60)","\\\\HV1\\Netzwerkschnittstelle(Intel[R] X710 _2)\\Empfangene Bytes/s"\n'
+        '"(PDH-CSV 4.0) (Mitteleuropäische Zeit)(-60)",'
+        '"\\\\HV1\\Netzwerkschnittstelle(Intel[R] X710 _2)\\Empfangene Bytes/s"\n'
         '"11/22/2026 10:00:00.000","42"\n'
     )
     [m] = read_measurement_text(text, "de.csv")

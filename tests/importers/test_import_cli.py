@@ -6,9 +6,8 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from typer.testing import Result
-
 from hvnet.importers import FORMATS, InterfaceCounters, Interval, Measurement, Parameters, Series, Stream
+from typer.testing import Result
 
 Invoke = Callable[..., Result]
 SAMPLES = Path(__file__).parent / "samples"

@@ -16,41 +16,42 @@ import json
 from typing import Any
 
 import pytest
-
 from hvnet.errors import InputError
 from hvnet.importers import detect, read_measurement_text
 
 
 def client_tcp() -> dict[str, Any]:
-    interval = lambda start, end, nbytes, retr: {  # noqa: E731
-        "streams": [
-            {
-                "socket": 5,
+    def interval(start: float, end: float, nbytes: int, retr: int) -> dict[str, Any]:
+        return {
+            "streams": [
+                {
+                    "socket": 5,
+                    "start": start,
+                    "end": end,
+                    "seconds": end - start,
+                    "bytes": nbytes,
+                    "bits_per_second": nbytes * 8 / (end - start),
+                    "retransmits": retr,
+                    "snd_cwnd": 829312,
+                    "rtt": 3122,
+                    "rttvar": 147,
+                    "pmtu": 1460,
+                    "omitted": False,
+                    "sender": True,
+                }
+            ],
+            "sum": {
                 "start": start,
                 "end": end,
                 "seconds": end - start,
                 "bytes": nbytes,
                 "bits_per_second": nbytes * 8 / (end - start),
                 "retransmits": retr,
-                "snd_cwnd": 829312,
-                "rtt": 3122,
-                "rttvar": 147,
-                "pmtu": 1460,
                 "omitted": False,
                 "sender": True,
-            }
-        ],
-        "sum": {
-            "start": start,
-            "end": end,
-            "seconds": end - start,
-            "bytes": nbytes,
-            "bits_per_second": nbytes * 8 / (end - start),
-            "retransmits": retr,
-            "omitted": False,
-            "sender": True,
-        },
-    }
+            },
+        }
+
     return {
         "start": {
             "connected": [

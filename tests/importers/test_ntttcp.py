@@ -13,7 +13,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from hvnet.errors import InputError
 from hvnet.importers import detect, read_measurement, read_measurement_text
 
@@ -185,7 +184,8 @@ def test_xml_entities_are_refused_not_expanded() -> None:
     )
     assert detect(bomb) == "ntttcp-windows-xml"
     assert error_line(bomb, "bomb.xml") == (
-        "bomb.xml:1: not valid NTttcp XML: a DOCTYPE or ENTITY declaration is not accepted (hvnet expands no XML entities)"
+        "bomb.xml:1: not valid NTttcp XML: a DOCTYPE or ENTITY declaration is not accepted"
+        " (hvnet expands no XML entities)"
     )
 
 

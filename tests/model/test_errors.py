@@ -10,11 +10,10 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
-
 from hvnet.errors import HvnetError, InputError, Problem, ScenarioError, UnitError
 from hvnet.model import load_scenario, parse_scenario, scenario_from_data
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 FAILOVER = Path(__file__).parents[2] / "python" / "hvnet" / "examples" / "failover.yaml"
 
@@ -76,7 +75,8 @@ def test_unknown_field_names_the_allowed_ones_on_the_key_line() -> None:
               - {name: nic1, speed: 10Gbps}
         """
     ) == [
-        "cluster.yaml:4: hosts[0].nicss: unknown field; allowed: name, cpu, power_plan, nics, teams, vswitches, live_migration, memory"
+        "cluster.yaml:4: hosts[0].nicss: unknown field; allowed: name, cpu, power_plan, nics, teams, vswitches,"
+        " live_migration, memory"
     ]
 
 
@@ -89,7 +89,8 @@ def test_unknown_top_level_field() -> None:
           - {name: hv1, nics: [{name: nic1, speed: 10Gbps}]}
         """
     ) == [
-        "cluster.yaml:2: hots: unknown field; allowed: name, description, hosts, switches, fabric, cables, vms, traffic, events, requirements, variants"
+        "cluster.yaml:2: hots: unknown field; allowed: name, description, hosts, switches, fabric, cables, vms,"
+        " traffic, events, requirements, variants"
     ]
 
 
@@ -121,7 +122,8 @@ def test_bare_number_is_refused() -> None:
               - {name: nic1, speed: 10}
         """
     ) == [
-        "cluster.yaml:5: hosts[0].nics[0].speed: 10 has no unit; write a unit: bps, Kbps, Mbps, Gbps, Tbps (e.g. 10Gbps)"
+        "cluster.yaml:5: hosts[0].nics[0].speed: 10 has no unit;"
+        " write a unit: bps, Kbps, Mbps, Gbps, Tbps (e.g. 10Gbps)"
     ]
 
 
@@ -175,7 +177,8 @@ def test_unknown_enum_value_lists_the_choices() -> None:
             nics: [{name: nic1, speed: 10Gbps}]
         """
     ) == [
-        "cluster.yaml:4: hosts[0].power_plan: 'turbo' is not allowed; choose one of balanced, high_performance, power_saver"
+        "cluster.yaml:4: hosts[0].power_plan: 'turbo' is not allowed;"
+        " choose one of balanced, high_performance, power_saver"
     ]
 
 
@@ -266,7 +269,8 @@ def test_a_mapping_expected() -> None:
           - {name: hv1, cpu: 16, nics: [{name: nic1, speed: 10Gbps}]}
         """
     ) == [
-        "cluster.yaml:3: hosts[0].cpu: expected a mapping of fields (sockets, cores_per_socket, ghz, smt, deepest_c_state), got 16"
+        "cluster.yaml:3: hosts[0].cpu: expected a mapping of fields (sockets, cores_per_socket, ghz, smt,"
+        " deepest_c_state), got 16"
     ]
 
 
@@ -331,7 +335,8 @@ def test_empty_file() -> None:
 def test_top_level_list() -> None:
     assert problems("- name: hv1\n") == [
         "cluster.yaml:1: expected a mapping of fields"
-        " (name, description, hosts, switches, fabric, cables, vms, traffic, events, requirements, variants) at the top, got a list"
+        " (name, description, hosts, switches, fabric, cables, vms, traffic, events, requirements,"
+        " variants) at the top, got a list"
     ]
 
 
@@ -453,7 +458,8 @@ def test_a_cable_ends_on_a_nic_not_a_team() -> None:
 def test_cable_endpoint_on_an_unknown_nic_or_without_a_slash() -> None:
     assert problems(TWO_HOSTS + "cables:\n  - {a: hv1/nic3, b: tor1}\n") == [
         "cluster.yaml:13: cables[0].a: hv1 has no NIC 'nic3'; its NICs: nic1, nic2",
-        "cluster.yaml:13: cables[0].b: 'tor1' is not an endpoint; write host/nic (e.g. hv1/nic1) or switch/port (e.g. tor1/1)",
+        "cluster.yaml:13: cables[0].b: 'tor1' is not an endpoint;"
+        " write host/nic (e.g. hv1/nic1) or switch/port (e.g. tor1/1)",
     ]
 
 
@@ -543,10 +549,12 @@ def test_team_members_must_be_nics_of_the_host_in_one_team_only() -> None:
         """
     ) == [
         "cluster.yaml:8: hosts[0].teams[0].members[1]: unknown NIC 'nic3'; hv1 has NICs: nic1, nic2",
-        "cluster.yaml:9: hosts[0].teams[1].members[0]: 'nic1' is already a member of team team1; a NIC can be in one team only",
+        "cluster.yaml:9: hosts[0].teams[1].members[0]: 'nic1' is already a member of team team1;"
+        " a NIC can be in one team only",
         "cluster.yaml:9: hosts[0].teams[1].standby: 'nic9' is not a member of team2; choose one of nic1, nic2",
         "cluster.yaml:10: hosts[0].teams[2].name: 'nic2' is already a NIC of hv1; a team needs its own name",
-        "cluster.yaml:10: hosts[0].teams[2].members[0]: 'nic2' is already a member of team team2; a NIC can be in one team only",
+        "cluster.yaml:10: hosts[0].teams[2].members[0]: 'nic2' is already a member of team team2;"
+        " a NIC can be in one team only",
     ]
 
 
@@ -565,7 +573,8 @@ def test_set_team_is_switch_independent_without_standby() -> None:
         """
     ) == [
         "cluster.yaml:8: hosts[0].teams[0].standby: a SET team has no standby member; all members are active",
-        "cluster.yaml:8: hosts[0].teams[0].mode: a SET team is always switch_independent; static and lacp need kind: lbfo",
+        "cluster.yaml:8: hosts[0].teams[0].mode: a SET team is always switch_independent;"
+        " static and lacp need kind: lbfo",
         "cluster.yaml:8: hosts[0].teams[0].load_balancing: a SET team balances by hyperv_port or dynamic;"
         " address_hash needs kind: lbfo",
     ]
@@ -592,7 +601,8 @@ def test_vswitch_uplinks() -> None:
     ) == [
         "cluster.yaml:12: hosts[0].vswitches[1].uplink: 'team1' is already the uplink of a virtual switch at line 11",
         "cluster.yaml:13: hosts[0].vswitches[2].uplink: 'nic1' is a member of team team1; make the team the uplink",
-        "cluster.yaml:14: hosts[0].vswitches[3].uplink: unknown uplink 'nic9'; hv1 has NICs: nic1, nic2, nic3; teams: team1",
+        "cluster.yaml:14: hosts[0].vswitches[3].uplink: unknown uplink 'nic9'; hv1 has NICs: nic1, nic2, nic3;"
+        " teams: team1",
     ]
 
 
@@ -635,7 +645,8 @@ events:
         "cluster.yaml:17: events[2].target: 'hv1/nic1' is a host NIC; port_blackhole needs switch/port, e.g. tor1/1"
         " (nic_down takes a NIC)",
         "cluster.yaml:18: events[3].target: port 99 is out of range; tor1 has ports 1..8",
-        "cluster.yaml:19: events[4].target: 'hv2/nic1' is not cabled; cable_down needs an end of a cable listed in cables",
+        "cluster.yaml:19: events[4].target: 'hv2/nic1' is not cabled;"
+        " cable_down needs an end of a cable listed in cables",
         "cluster.yaml:20: events[5].target: unknown switch 'tor2'; switches: tor1",
         "cluster.yaml:21: events[6].target: 'tor1/1' is not a switch; switch_down needs a switch name"
         " (port_blackhole takes one port)",
@@ -667,7 +678,8 @@ def test_all_problems_at_once_sorted_by_line() -> None:
           - {at: 5, action: nic_down, target: hv1/nic2}
         """
     ) == [
-        "cluster.yaml:4: hosts[0].power_plan: 'turbo' is not allowed; choose one of balanced, high_performance, power_saver",
+        "cluster.yaml:4: hosts[0].power_plan: 'turbo' is not allowed;"
+        " choose one of balanced, high_performance, power_saver",
         "cluster.yaml:6: hosts[0].nics[0].speed: '10Gbs' is not a bit rate; write a number and a unit:"
         " bps, Kbps, Mbps, Gbps, Tbps (e.g. 10Gbps)",
         "cluster.yaml:8: vms[0].host: unknown host 'hv7'; hosts: hv1",

@@ -6,7 +6,6 @@ live migration settings, and the migrate event (docs/scenario.md, BEHAVIOUR.md
 from __future__ import annotations
 
 import pytest
-
 from hvnet.errors import ScenarioError
 from hvnet.model import EventAction, MigrationOption, Scenario, parse_scenario, scenario_json_schema
 
@@ -110,7 +109,8 @@ def test_live_migration_settings_are_bounded() -> None:
         "{name: hv2, nics: [{name: nic1, speed: 10Gbps}], live_migration: {option: rdma, simultaneous: 0}}",
     )
     assert problems(text) == [
-        "cluster.yaml:4: hosts[1].live_migration.option: 'rdma' is not allowed; choose one of tcp_ip, compression, smb, smb_direct",
+        "cluster.yaml:4: hosts[1].live_migration.option: 'rdma' is not allowed;"
+        " choose one of tcp_ip, compression, smb, smb_direct",
         "cluster.yaml:4: hosts[1].live_migration.simultaneous: 0 is too small; must be at least 1",
     ]
 

@@ -13,11 +13,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from ruamel.yaml import YAML
-
 from hvnet import ScenarioError, parse_scenario
 from hvnet.model import plain_data
-from hvnet.model.yamltree import MAX_DEPTH, YamlRefused, YamlTreeError, parse_tree
+from hvnet.model.yamltree import MAX_DEPTH, LocatedList, LocatedMap, YamlRefused, YamlTreeError, parse_tree
+from ruamel.yaml import YAML
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
 EXAMPLES = sorted(Path(str(resources.files("hvnet") / "examples")).rglob("*.yaml"))
 
@@ -25,20 +25,21 @@ EXAMPLES = sorted(Path(str(resources.files("hvnet") / "examples")).rglob("*.yaml
 def _same(a: Any, b: Any, where: str = "$") -> None:
     """The two trees hold equal values, and every key, value and item is on the same line."""
     if isinstance(a, dict):
-        assert isinstance(b, dict) and list(a) == list(b), where
+        assert isinstance(a, LocatedMap) and isinstance(b, CommentedMap) and list(a) == list(b), where
         for key in a:
             assert a.lc.key(key) == tuple(b.lc.key(key)), f"{where}.{key}: key line"
             if a[key] is not None:  # an empty value has no place of its own (the loader names its key's line)
                 assert a.lc.value(key) == tuple(b.lc.value(key)), f"{where}.{key}: value line"
             _same(a[key], b[key], f"{where}.{key}")
     elif isinstance(a, list):
-        assert isinstance(b, list) and len(a) == len(b), where
+        assert isinstance(a, LocatedList) and isinstance(b, CommentedSeq) and len(a) == len(b), where
         for i, (x, y) in enumerate(zip(a, b)):
             assert a.lc.item(i) == tuple(b.lc.item(i)), f"{where}[{i}]: line"
             _same(x, y, f"{where}[{i}]")
     else:
         x, y = plain_data(a), plain_data(b)
-        assert type(x) is type(y) and (x == y or (isinstance(x, float) and math.isnan(x) and math.isnan(y))), where
+        both_nan = isinstance(x, float) and isinstance(y, float) and math.isnan(x) and math.isnan(y)
+        assert type(x) is type(y) and (x == y or both_nan), where
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.name)

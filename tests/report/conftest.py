@@ -9,7 +9,6 @@ from importlib import resources
 from pathlib import Path
 
 import pytest
-
 from hvnet import Results, Scenario, parse_scenario, simulate
 from hvnet.report import render_report
 

@@ -24,10 +24,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from typer.testing import Result
-
 from hvnet import Results, Scenario
 from hvnet.report import write_report
+from typer.testing import Result
 
 INSTALL = "apt-get update && apt-get install -y chromium chromium-driver"
 
@@ -93,7 +92,7 @@ def render(page: Path, tmp_path: Path, then: Callable[[Any], None] | None = None
         titles = driver.execute_script(TITLES)
         if then is not None:
             then(driver)
-        console = driver.get_log("browser")
+        console = driver.get_log("browser")  # type: ignore[no-untyped-call]  # selenium leaves it untyped
         height = driver.execute_script("return document.documentElement.scrollHeight")
         driver.set_window_size(1320, height + 100)
         screenshot = page.with_suffix(".png")

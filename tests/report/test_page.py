@@ -10,9 +10,9 @@ from __future__ import annotations
 import json
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import Any
 
 import pytest
-
 from hvnet import Results, Scenario, parse_scenario, simulate
 from hvnet.report import render_report, write_report
 from hvnet.report.charts import plotly_bundle
@@ -57,7 +57,7 @@ class Page(HTMLParser):
             self.rows[-1][-1] += data
 
 
-def charts(html: str) -> list[tuple[str, list[dict[str, object]], dict[str, object]]]:
+def charts(html: str) -> list[tuple[str, list[dict[str, Any]], dict[str, Any]]]:
     """Each chart's div id, traces and layout, in page order."""
     found = []
     decoder = json.JSONDecoder()
@@ -92,7 +92,7 @@ def test_plotly_is_embedded_once(failover_report: str) -> None:
     assert bundle in head, "plotly.js is loaded before the charts that use it"
 
 
-def nic_charts(html: str) -> list[tuple[str, list[dict[str, object]], dict[str, object]]]:
+def nic_charts(html: str) -> list[tuple[str, list[dict[str, Any]], dict[str, Any]]]:
     return [chart for chart in charts(html) if chart[0].startswith("nic-chart-")]
 
 
@@ -101,23 +101,23 @@ def test_one_chart_per_nic_that_carried_traffic_with_title_and_units(
 ) -> None:
     found = nic_charts(failover_report)
     assert [div_id for div_id, _, _ in found] == [f"nic-chart-{i}" for i in range(3)]
-    titles = [layout["title"]["text"] for _, _, layout in found]  # type: ignore[index]
+    titles = [layout["title"]["text"] for _, _, layout in found]
     assert titles == ["hv1 / nic1 (10 Gbps)", "hv1 / nic2 (10 Gbps)", "hv2 / nic1 (10 Gbps)"]
     # hv2's nic2 is the standby member of its team: it carries nothing, so it is named, not drawn.
     assert "Idle, not drawn: sent and received nothing (1): hv2 / nic2." in failover_report
     for (_, traces, layout), adapter in zip(found, failover_results.adapters):
-        assert layout["xaxis"]["title"]["text"] == "time (s)"  # type: ignore[index]
-        assert layout["yaxis"]["title"]["text"] == "Gbps"  # type: ignore[index]
+        assert layout["xaxis"]["title"]["text"] == "time (s)"
+        assert layout["yaxis"]["title"]["text"] == "Gbps"
         receive, send, link = traces
         assert (receive["name"], send["name"], link["name"]) == ("Receive", "Send", "Link speed")
-        assert link["y"] == [10, 10] and link["line"]["dash"] == "dash"  # type: ignore[index]
+        assert link["y"] == [10, 10] and link["line"]["dash"] == "dash"
         # Gbps (4 significant digits), one point per second (33 s: fits the chart), the exact mean
         # of the change points, and one closing the last bin: the axis ends with the last second.
         end = failover_results.end_s
         assert (send["x0"], send["dx"]) == (0, 1)
-        assert send["y"][:-1] == [significant(v / 1e9) for v in adapter.send_bps.resample(1.0, end)]  # type: ignore[index]
-        assert receive["y"][:-1] == [significant(v / 1e9) for v in adapter.receive_bps.resample(1.0, end)]  # type: ignore[index]
-        assert layout["xaxis"]["range"] == [0, 33]  # type: ignore[index]
+        assert send["y"][:-1] == [significant(v / 1e9) for v in adapter.send_bps.resample(1.0, end)]
+        assert receive["y"][:-1] == [significant(v / 1e9) for v in adapter.receive_bps.resample(1.0, end)]
+        assert layout["xaxis"]["range"] == [0, 33]
 
 
 def test_the_traffic_table_is_the_terminal_tables(failover_report: str, failover_results: Results) -> None:
@@ -170,7 +170,7 @@ events: [{at: 1s, action: nic_down, target: hv2/nic1}]
     stuck = next(row for row in rows if row[0] == "stuck")
     assert stuck[:2] == ["stuck", "hv1 → hv2"] and "10 GB" in stuck and "never" in stuck
     assert html.count('<tr class="stalled">') == 1
-    titles = [layout["title"]["text"] for _, _, layout in nic_charts(html)]  # type: ignore[index]
+    titles = [layout["title"]["text"] for _, _, layout in nic_charts(html)]
     assert titles == ["hv1 / nic1 (10 Gbps)", "hv2 / nic1 (10 Gbps)"]
     assert "Idle, not drawn: sent and received nothing (1): hv1 / spare." in html
 
@@ -195,7 +195,7 @@ def test_write_report_writes_utf8(tmp_path: Path, failover_results: Results, fai
 def test_a_cpu_heatmap_per_host_shows_each_core_in_percent(failover_report: str, failover_results: Results) -> None:
     """One heatmap per host, a row per physical core, cells the % busy over each second."""
     heatmaps = [chart for chart in charts(failover_report) if chart[0].startswith("cpu-chart-")]
-    assert [layout["title"]["text"] for _, _, layout in heatmaps] == [  # type: ignore[index]
+    assert [layout["title"]["text"] for _, _, layout in heatmaps] == [
         "hv1: CPU per core (% busy)",
         "hv2: CPU per core (% busy)",
     ]
@@ -256,6 +256,7 @@ def test_a_rolling_update_shows_its_window_and_each_node() -> None:
     rows = Page(html).rows
     assert ["live migrations ended", "2 of 2"] in rows and not [r for r in rows if r[0] == "traffic entries completed"]
     hv1 = results.operations[0].nodes[0]
+    assert hv1.down_s is not None and hv1.back_s is not None
     assert f"{human_duration(hv1.down_s)} → {human_duration(hv1.back_s)}" in html
     # The timeline has a bar per node while it is down, from down_s for patch_time (600 s).
     (timeline,) = [chart for chart in charts(html) if chart[0] == "migration-chart-0"]
@@ -286,7 +287,7 @@ def test_a_vm_whose_stack_worked_gets_a_vcpu_heatmap() -> None:
     results = simulate(scenario)
     html = render_report(results, scenario)
     heatmaps = [chart for chart in charts(html) if chart[0].startswith(("cpu-chart-", "vcpu-chart-"))]
-    titles = [layout["title"]["text"] for _, _, layout in heatmaps]  # type: ignore[index]
+    titles = [layout["title"]["text"] for _, _, layout in heatmaps]
     assert titles == [
         "hv1: CPU per core (% busy)",
         "hv2: CPU per core (% busy)",
@@ -321,9 +322,9 @@ def test_a_host_with_no_cpu_activity_gets_no_heatmap() -> None:
     )
     html = render_report(simulate(scenario), scenario)
     heatmaps = [chart for chart in charts(html) if chart[0].startswith("cpu-chart-")]
-    assert [layout["title"]["text"] for _, _, layout in heatmaps] == [  # type: ignore[index]
+    assert [layout["title"]["text"] for _, _, layout in heatmaps] == [
         "hv1: CPU per core (% busy)",
         "hv2: CPU per core (% busy)",
     ]
-    assert all(any(max(row) > 0 for row in trace["z"]) for _, traces, _ in heatmaps for trace in traces)  # type: ignore[index]
+    assert all(any(max(row) > 0 for row in trace["z"]) for _, traces, _ in heatmaps for trace in traces)
     assert "Hosts whose cores did no network work, not drawn (1): hv3." in html

@@ -9,7 +9,6 @@ import json
 import re
 
 import pytest
-
 from hvnet import Results
 from hvnet.report.embed import pack, unpack
 from hvnet.report.resample import MAX_POINTS, Grid, bin_factor, significant
