@@ -6,10 +6,9 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from typer.testing import Result
-
 from hvnet import parse_scenario
 from hvnet.importers.config import collect_script
+from typer.testing import Result
 
 FIXTURES = Path(__file__).parent / "fixtures"
 Invoke = Callable[..., Result]
@@ -60,7 +59,8 @@ def test_a_non_finite_whole_number_is_one_line(cli: Invoke, tmp_path: Path) -> N
 
 
 def test_a_whole_number_past_any_float_is_one_line(cli: Invoke, tmp_path: Path) -> None:
-    """The 100,000-case fuzz run found a 401-digit whole number (BaseProcessorNumber) raised OverflowError (a traceback)."""
+    """The 100,000-case fuzz run found a 401-digit whole number (BaseProcessorNumber) raised OverflowError
+    (a traceback)."""
     dump = json.loads((FIXTURES / "vm_vrss.json").read_text())
     adapters = dump["VMNetworkAdapter"]
     (adapters[0] if isinstance(adapters, list) else adapters)["VmqWeight"] = 10**400

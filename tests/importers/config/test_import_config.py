@@ -15,14 +15,13 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-import pytest
-from hypothesis import example, given
-from hypothesis import strategies as st
-
 import hvnet
+import pytest
 from hvnet.errors import HvnetError, InputError
 from hvnet.importers.config import DUMP_FORMAT, ImportedConfig, collect_script, import_config
 from hvnet.model import Scenario
+from hypothesis import example, given
+from hypothesis import strategies as st
 
 HERE = Path(__file__).parent
 FIXTURES = HERE / "fixtures"
@@ -246,7 +245,7 @@ def test_dumps_to_yaml_to_simulate() -> None:
     )
     results = hvnet.simulate(hvnet.parse_scenario(text, "imported.yaml"))
     [copy_flow] = results.traffic
-    assert copy_flow.end_s > 0
+    assert copy_flow.end_s is not None and copy_flow.end_s > 0
     assert results.migrations and results.migrations[0].vm == "sql1"
 
 
@@ -358,7 +357,8 @@ def test_a_german_enum_name_is_an_error_with_the_choices(tmp_path: Path) -> None
     path = write_dump(tmp_path, "hv4.json", data)
     assert error_of([path]) == (
         f"{path}: NetLbfoTeam[0].TeamingMode: 'Statisch' is not a NIC teaming mode; expected "
-        "Static (0), SwitchIndependent (1), Lacp (2) (PowerShell writes these names in English whatever the language of Windows)"
+        "Static (0), SwitchIndependent (1), Lacp (2)"
+        " (PowerShell writes these names in English whatever the language of Windows)"
     )
 
 
