@@ -11,8 +11,9 @@ import re
 import pytest
 from hvnet import Results
 from hvnet.report.embed import pack, unpack
+from hvnet.report.migrations import migrations_section
 from hvnet.report.resample import MAX_POINTS, Grid, bin_factor, significant
-from hvnet.report.sections import adapters_section, cpu_section, migrations_section
+from hvnet.report.sections import adapters_section, cpu_section
 from hvnet.series import Series
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from hvnet.report.failures import failures_section
+from hvnet.report.migrations import migrations_section
 from hvnet.report.page import page
 from hvnet.report.resample import Grid
 from hvnet.report.sections import (
@@ -22,7 +23,6 @@ from hvnet.report.sections import (
     adapters_section,
     cpu_section,
     design_section,
-    migrations_section,
     summary_section,
     traffic_section,
     uncertainty_section,

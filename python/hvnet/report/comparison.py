@@ -19,9 +19,10 @@ from pathlib import Path
 
 from hvnet.compare import BEST_MARK, Run, cost_cell, cost_heading, format_metric, heading, legend, shown_metrics
 from hvnet.report.diagram import design_svg
+from hvnet.report.migrations import migrations_section
 from hvnet.report.page import page
 from hvnet.report.resample import Grid
-from hvnet.report.sections import NOT_SIMULATED, Section, adapters_section, migrations_section
+from hvnet.report.sections import NOT_SIMULATED, Section, adapters_section
 from hvnet.variants import METRICS, best
 
 __all__ = ["comparison_section", "designs_section", "render_comparison", "verdict_section", "write_comparison"]

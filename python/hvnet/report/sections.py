@@ -21,17 +21,15 @@ from hvnet.report.charts import (
     cpu_figure,
     failure_marks,
     figure_div,
-    hosts_timeline_figure,
     marked,
-    migration_figure,
 )
 from hvnet.report.diagram import design_svg
 from hvnet.report.embed import data_script
 from hvnet.report.resample import Grid
-from hvnet.results import MigrationResult, OperationResult, Results
+from hvnet.results import Results
 from hvnet.series import Series
 from hvnet.tables import traffic_table
-from hvnet.units import format_bytes, format_duration, human_duration
+from hvnet.units import format_bytes, format_duration
 from hvnet.utilisation import BUSY_SHARE, COLD_SHARE, HOT_SHARE
 
 __all__ = [
@@ -40,7 +38,8 @@ __all__ = [
     "adapters_section",
     "cpu_section",
     "design_section",
-    "migrations_section",
+    "html_table",
+    "plural",
     "summary_section",
     "traffic_section",
     "uncertainty_section",
@@ -64,7 +63,7 @@ class Section:
     body: str
 
 
-def _plural(count: int, word: str, words: str | None = None) -> str:
+def plural(count: int, word: str, words: str | None = None) -> str:
     return f"{count} {word if count == 1 else words or word + 's'}"
 
 
@@ -79,11 +78,11 @@ def summary_section(results: Results, scenario: Scenario, grid: Grid | None = No
     nics = sum(len(host.nics) for host in scenario.hosts)
     design = ", ".join(
         [
-            _plural(len(scenario.hosts), "host"),
-            _plural(nics, "NIC"),
-            _plural(len(scenario.switches), "switch", "switches"),
-            _plural(len(scenario.cables), "cable"),
-            _plural(len(scenario.vms), "VM"),
+            plural(len(scenario.hosts), "host"),
+            plural(nics, "NIC"),
+            plural(len(scenario.switches), "switch", "switches"),
+            plural(len(scenario.cables), "cable"),
+            plural(len(scenario.vms), "VM"),
         ]
     )
     rows = [("simulated time", f"{results.end_s:.2f} s (charts: the exact mean over {_resolution(grid)})")]
@@ -97,7 +96,7 @@ def summary_section(results: Results, scenario: Scenario, grid: Grid | None = No
         ("engine", f"{results.events} events in {results.wall_s * 1000:.1f} ms"),
     ]
     if results.failures:
-        rows.append(("failures", f'<a href="#failures">{_plural(len(results.failures), "failure")}</a>'))
+        rows.append(("failures", f'<a href="#failures">{plural(len(results.failures), "failure")}</a>'))
     body = "".join(f"<tr><th>{label}</th><td>{value}</td></tr>" for label, value in rows)
     warnings = "".join(f"<li>{escape(w)}</li>" for w in results.warnings)
     if warnings:  # frames a switch drops, work that never completed
@@ -137,10 +136,6 @@ SHOWN_NICS = 8
 SHOWN_HEATMAPS = 4
 #: A host with more cores than this gets a heatmap row only for each core that did network work.
 IDLE_CORES = 16
-#: A timeline of more source hosts or more migrations than this is drawn per host, each host's
-#: migrations in a group that opens on demand.
-GROUP_HOSTS = 10
-GROUP_MIGRATIONS = 50
 
 
 @dataclass(frozen=True)
@@ -230,115 +225,6 @@ def adapters_section(
     return Section(f"{prefix}network", title, caption + charts + idle_line)
 
 
-def _summary_cells(migrations: list[MigrationResult]) -> list[str]:
-    """A source host's migrations in a few numbers: how many, first start, last end, longest blackout, bytes."""
-    starts = [m.start_s for m in migrations if m.start_s is not None]
-    ends = [m.end_s for m in migrations if m.end_s is not None]
-    blackouts = [m.blackout_s for m in migrations if m.blackout_s is not None]
-    never = len(migrations) - len(ends)
-    count = _plural(len(migrations), "migration")
-    if never:
-        count += f' <span class="stalled">({never} never ended)</span>'
-    moved = sum(m.bytes_sent for m in migrations)
-    return [
-        count,
-        human_duration(min(starts)) if starts else "never",
-        human_duration(max(ends)) if ends else "never",
-        f"{1000 * max(blackouts):.0f} ms" if blackouts else "-",
-        format_bytes(int(float(f"{moved:.3g}"))),
-    ]
-
-
-_GROUP_HEAD = ("source host", "migrations", "first start", "last end", "longest blackout", "moved")
-
-
-def _host_operations(operations: list[OperationResult], host: str) -> list[OperationResult]:
-    """The operations with only `host`'s node in them (for its own down-for-patch bar)."""
-    return [o.model_copy(update={"nodes": [n for n in o.nodes if n.node == host]}) for o in operations]
-
-
-def migrations_section(
-    results: Results,
-    prefix: str = "",
-    title: str = "Live migrations",
-    group_hosts: int = GROUP_HOSTS,
-    group_migrations: int = GROUP_MIGRATIONS,
-) -> Section | None:
-    """The migration timeline and its table, a group per source host; None when the scenario
-    migrates nothing.
-
-    Up to `group_hosts` source hosts and `group_migrations` migrations, one chart has a bar
-    per VM and every group is open. Past that, the chart has a row per host, and each host's
-    group (closed) draws its VMs' bars and table when opened. `prefix` keeps ids apart when a
-    page has several (a comparison)."""
-    if not results.migrations:
-        return None
-    from hvnet.tables import migrations_table, nodes_table, operations_table
-
-    groups: dict[str, list[MigrationResult]] = {}
-    for m in results.migrations:
-        groups.setdefault(m.source, []).append(m)
-    large = len(groups) > group_hosts or len(results.migrations) > group_migrations
-    chart_id = f"{prefix}migration-chart-0"
-    marks = failure_marks(results)
-    if large:
-        chart = figure_div(chart_id, marked(hosts_timeline_figure(list(groups.items()), results.operations), marks))
-        caption = (
-            '<p class="caption">A row per source host: a bar per VM migrated from it, from its start to its '
-            "end (half transparent: simultaneous ones show darker), and, in a rolling update, the node while "
-            "it is down for its patch (purple). Open a host below for one bar per VM (queue, pre-copy passes, "
-            "blackout) and the table of its migrations.</p>"
-        )
-    else:
-        chart = figure_div(chart_id, marked(migration_figure(results.migrations, results.operations), marks))
-        caption = (
-            '<p class="caption">One bar per VM: waiting in its host\'s queue (grey), each pre-copy pass (blue) '
-            "and the blackout (red), in seconds; in a rolling update, each node while it is down for its patch "
-            "(purple). Below, the migrations grouped by source host.</p>"
-        )
-    figures: dict[str, Figure] = {}  # a large scenario's groups, drawn when opened
-    tables: dict[str, str] = {}
-    rows = []
-    for index, (host, migrations) in enumerate(groups.items()):
-        subset = results.model_copy(update={"migrations": migrations})
-        table = _html_table(migrations_table(subset), [m.end_s is None for m in migrations])
-        cells = "".join(f"<span>{cell}</span>" for cell in _summary_cells(migrations))
-        summary = f"<summary><span>{escape(host)}</span>{cells}</summary>"
-        if large:
-            key = str(index)
-            figure = marked(
-                migration_figure(
-                    migrations, _host_operations(results.operations, host), f"{host}: live migrations from it", 18
-                ),
-                marks,
-            )
-            figures[key], tables[key] = figure, table
-            rows.append(
-                f'<details class="group" data-pack="{prefix}migration-groups" data-key="{key}">{summary}'
-                '<div class="group-body"><div class="chart group-chart"></div><div class="group-table"></div></div>'
-                "</details>"
-            )
-        else:
-            rows.append(f'<details class="group" open>{summary}<div class="group-body">{table}</div></details>')
-    head = "".join(f"<span>{escape(h)}</span>" for h in _GROUP_HEAD)
-    groups_html = f'<div class="groups"><div class="group-head">{head}</div>{"".join(rows)}</div>'
-    if figures:  # figures and tables apart: each kind packs smaller with its own kind
-        groups_html += data_script(f"{prefix}migration-groups", {"figures": figures, "tables": tables})
-    body = caption + f'<div class="chart">{chart}</div>' + groups_html
-    operations = [o for o in results.operations if o.kind != "migrate"]
-    if operations:
-        never = [flag for o in operations for flag in [o.end_s is None] + [n.end_s is None for n in o.nodes]]
-        body += (
-            '<p class="caption">Maintenance windows: each drain and rolling update as a whole, and each '
-            "node's part of a rolling update (drained, down for its patch, back, its VMs failed back).</p>"
-            + _html_table(operations_table(results), never)
-        )
-        nodes = nodes_table(results)
-        if nodes.row_count:
-            body += _html_table(nodes, [n.down_s is None for o in operations for n in o.nodes])
-    return Section(f"{prefix}migrations", title, body)
-
-
 def cpu_section(results: Results, shown: int = SHOWN_HEATMAPS, grid: Grid | None = None) -> Section | None:
     """Per-core CPU of each host over time, a heatmap per host whose cores did network work,
     then one per VM whose own network stack worked on its vCPUs: the `shown` busiest of each
@@ -395,7 +281,7 @@ def _header(header: object) -> str:
     return str(header).replace("-\n", "-").replace("\n", " ")
 
 
-def _html_table(table: Table, stalled: list[bool]) -> str:
+def html_table(table: Table, stalled: list[bool]) -> str:
     """A terminal table as HTML: the same columns, cells and alignment; row i red if stalled[i]."""
     head = "".join(f'<th class="{c.justify}">{escape(_header(c.header))}</th>' for c in table.columns)
     cells = [[escape(str(cell)) for cell in column.cells] for column in table.columns]
@@ -428,18 +314,18 @@ def utilisation_section(results: Results) -> Section | None:
         names = ", ".join(f"{t.host} / {t.team} ({t.direction})" for t in hot)
         caption += f' <span class="stalled">Hot spots: {escape(names)}.</span>'
     nics = utilisation_table(results, rows=None)
-    body = caption + "</p>" + _html_table(nics, [False] * nics.row_count)
+    body = caption + "</p>" + html_table(nics, [False] * nics.row_count)
     cores = cores_utilisation_table(results, rows=None)
     if cores.row_count:
         body += '<p class="caption">Cores that did network work, busiest first.</p>'
-        body += _html_table(cores, [False] * cores.row_count)
+        body += html_table(cores, [False] * cores.row_count)
     return Section("utilisation", "Utilisation and headroom", body)
 
 
 def traffic_section(results: Results) -> Section:
     """The terminal's traffic table, column for column; an entry that never completed in red."""
     table = traffic_table(results)
-    return Section("traffic", "Traffic", _html_table(table, [t.end_s is None for t in results.traffic]))
+    return Section("traffic", "Traffic", html_table(table, [t.end_s is None for t in results.traffic]))
 
 
 def uncertainty_section(results: Results) -> Section | None:
@@ -456,5 +342,5 @@ def uncertainty_section(results: Results) -> Section | None:
     )
     table = uncertainty_table(results)
     return Section(
-        "uncertainty", "Uncertainty", caption + _html_table(table, [b.high is None for b in results.uncertainty])
+        "uncertainty", "Uncertainty", caption + html_table(table, [b.high is None for b in results.uncertainty])
     )
