@@ -9,7 +9,7 @@ from pathlib import Path
 import hvnet
 import pytest
 from hvnet import budget
-from hvnet.budget import RunTooLarge
+from hvnet.errors import RunTooLarge
 from hvnet.lower import specs
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -123,14 +123,17 @@ def test_simulate_refuses_a_bad_step(cli: Invoke, write: WriteFile, step: str, m
 
 @pytest.mark.parametrize("command", ["simulate", "flows"])
 def test_json_never_overwrites_without_force(cli: Invoke, write: WriteFile, tmp_path: Path, command: str) -> None:
-    """An existing --json file is left untouched (exit 2) unless --force is given."""
+    """An existing --json file is left untouched (exit 2) unless --force is given; refused before
+    anything runs (no table printed), not after a long simulation."""
     args: list[str | Path] = [command, write("s.yaml", TWO_HOSTS)]
     if command == "flows":
         args.append(write("m.csv", "src,dst,bytes,start_s\nhv1,hv2,1,0\n"))
     out = tmp_path / "out.json"
     out.write_text("precious\n")
-    (line,) = bad_input(cli(*args, "--json", out))
+    refused = cli(*args, "--json", out)
+    (line,) = bad_input(refused)
     assert line == f"{out}: exists; not overwritten (use --force to replace it)"
+    assert refused.stdout == ""
     assert out.read_text() == "precious\n"
     result = cli(*args, "--json", out, "--force")
     assert result.exit_code == 0, result.output

@@ -157,6 +157,24 @@ def test_the_terminal_table_shows_the_window_and_each_node() -> None:
     assert f"{human_duration(hv1.down_s)} → {human_duration(hv1.back_s)}" in text
 
 
+def test_each_operation_has_one_name_wherever_it_is_shown() -> None:
+    """Tables, advice and verdicts name an operation the same way (OperationResult.title): the drained
+    host, the number of nodes, the migrated VM's source (and the VM, when the caller knows it)."""
+    results = run(
+        "  - {at: 0s, action: drain, target: hv1}\n"
+        "  - {at: 900s, action: migrate, target: vm4, to: hv1}\n"
+        "  - {at: 1800s, action: rolling_update, nodes: [hv2, hv3], patch_time: 60s}\n"
+    )
+    drain, migrate, update = results.operations
+    assert (drain.title(), drain.noun) == ("drain of hv1", "drain")
+    assert (migrate.title(), migrate.title("vm4"), migrate.noun) == (
+        "migration from hv2",
+        "migration of vm4 from hv2",
+        "migration",
+    )
+    assert (update.title(), update.noun) == ("rolling update of 2 nodes", "rolling update")
+
+
 @pytest.mark.parametrize(
     ("event", "expected"),
     [

@@ -39,7 +39,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from hvnet.errors import HvnetError
+from hvnet.errors import HvnetError, RunTooLarge
 from hvnet.lower import specs
 from hvnet.units import parse_bytes
 
@@ -48,7 +48,6 @@ __all__ = [
     "BYTES_PER_PAIR",
     "BYTES_PER_POINT",
     "Estimate",
-    "RunTooLarge",
     "check",
     "default_limit",
     "estimate",
@@ -66,10 +65,6 @@ BYTES_PER_PAIR = 24
 POINTS_PER_EVENT = 24
 #: Environment variable that sets the limit (`8GiB`, `512MiB`, or a number of bytes).
 ENVIRONMENT = "HVNET_MAX_MEMORY"
-
-
-class RunTooLarge(HvnetError):
-    """A run would need more memory than the limit allows: one line, the cause and the knob."""
 
 
 @dataclass(frozen=True)

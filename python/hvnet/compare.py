@@ -32,6 +32,7 @@ from hvnet.results import Results
 from hvnet.units import format_bitrate
 from hvnet.variants import METRICS, Metric, Metrics, Variant, Variants, best, load_variants, show_axis_value
 from hvnet.variants.metrics import END_BEST, end_heading, what_ended
+from hvnet.words import counted
 
 __all__ = [
     "BEST_MARK",
@@ -200,7 +201,7 @@ def comparison_tables(runs: Sequence[Run]) -> list[RenderableType]:
 
     marked = best([run.metrics for run in runs])
     table = Table(
-        title=f"comparison of {len(runs)} variant{'s' * (len(runs) != 1)}",
+        title=f"comparison of {counted(len(runs), 'variant')}",
         title_justify="left",
         caption_justify="left",
     )

@@ -25,7 +25,16 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-__all__ = ["CoreFailure", "HvnetError", "InputError", "Problem", "ScenarioError", "UnitError", "decode_text"]
+__all__ = [
+    "CoreFailure",
+    "HvnetError",
+    "InputError",
+    "Problem",
+    "RunTooLarge",
+    "ScenarioError",
+    "UnitError",
+    "decode_text",
+]
 
 
 #: What would end a line, or not show, where a problem is printed: control characters and the
@@ -35,6 +44,10 @@ _BREAKS = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 class HvnetError(Exception):
     """Base class of every error hvnet raises for bad input."""
+
+
+class RunTooLarge(HvnetError):
+    """A run would need more memory than the limit allows (`hvnet.budget`): one line, the cause and the knob."""
 
 
 class CoreFailure(HvnetError):

@@ -17,6 +17,7 @@ from hvnet._version import __version__
 from hvnet.model import Flow
 from hvnet.series import Series
 from hvnet.units import bits_per_s
+from hvnet.words import counted
 
 __all__ = [
     "AdapterSeries",
@@ -195,6 +196,20 @@ class OperationResult(_Frozen):
     longest_blackout_s: float | None
     #: A rolling update's nodes, in the order they were patched.
     nodes: list[NodeResult]
+
+    @property
+    def noun(self) -> str:
+        """What it is called: "drain", "rolling update" or "migration"."""
+        return {"drain": "drain", "rolling_update": "rolling update"}.get(self.kind, "migration")
+
+    def title(self, vm: str | None = None) -> str:
+        """What tables, advice and verdicts call it: "drain of hv1", "rolling update of 4 nodes",
+        "migration from hv1" ("migration of vm7 from hv1" given its VM)."""
+        if self.kind == "rolling_update":
+            return f"rolling update of {counted(len(self.nodes), 'node')}"
+        if self.kind == "drain":
+            return f"drain of {self.host}"
+        return f"migration{'' if vm is None else f' of {vm}'} from {self.host}"
 
 
 class CoreSeries(_Frozen):

@@ -41,7 +41,7 @@ def run(lowered: Lowered, max_memory_bytes: int | None = None) -> NetworkRun:
     migration refused: `Lowered.runnable`) is the face's to report first; here it is a bug.
 
     A run whose estimated size (`hvnet.budget`) is over `max_memory_bytes` (default:
-    `HVNET_MAX_MEMORY`, else half the machine's memory) raises `budget.RunTooLarge` before it
+    `HVNET_MAX_MEMORY`, else half the machine's memory) raises `errors.RunTooLarge` before it
     starts; the core refusing the spec, or failing in it, raises `CoreFailure`."""
     if not lowered.runnable:
         raise ValueError("a lowered scenario with unreachable requests or refused migrations cannot run")

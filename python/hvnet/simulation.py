@@ -43,7 +43,7 @@ def simulate(
     Before it runs, the run's events, change points and memory are estimated
     (`hvnet.budget`); a run that would need more than `max_memory_bytes`
     (default: the environment variable `HVNET_MAX_MEMORY`, e.g. `8GiB`, else
-    half the machine's physical memory) raises `budget.RunTooLarge`, one line
+    half the machine's physical memory) raises `errors.RunTooLarge`, one line
     naming the cause and the knob."""
     filename = scenario.source if filename is None else filename
     lowered = lower(scenario, calibration, filename=filename)

@@ -30,6 +30,7 @@ from hvnet._version import __version__
 from hvnet.compare import format_metric
 from hvnet.errors import HvnetError, Problem, ScenarioError
 from hvnet.variants import METRICS, Metrics, Variant, Variants, best, show_axis_value
+from hvnet.words import counted
 
 __all__ = ["DEFAULT_WORKERS", "Sweep", "run_sweep", "summary_table", "sweep_rows", "write_parquet"]
 
@@ -185,7 +186,7 @@ def summary_table(sweep: Sweep) -> Table:
     marked = best(sweep.metrics)
     names = [variant.name for variant in sweep.variants]
     count = len(sweep.metrics)
-    table = Table(title=f"best of {count} variant{'s' * (count != 1)}", title_justify="left")
+    table = Table(title=f"best of {counted(count, 'variant')}", title_justify="left")
     for column in ("metric", "best", "variant"):
         table.add_column(column, justify="right" if column == "best" else "left")
     for metric in METRICS:

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from hvnet.cost import Verdict as Trade
 from hvnet.cost import cost_per_minute_saved, format_money
-from hvnet.results import OperationResult, Results
+from hvnet.results import Results
 from hvnet.series import Series
 from hvnet.units import human_duration
 
@@ -133,20 +133,12 @@ def main_figure(results: Results) -> MainFigure:
     """The main operation (the first of the run's operations) and its window, or the last transfer."""
     if results.operations:
         op = results.operations[0]
-        name, window = _operation_name(op)
+        name, window = op.title(), f"the {op.noun}"
         end = op.end_s if op.end_s is not None else results.end_s
         return MainFigure(name, window, op.duration_s, op.start_s, end)
     ends = [t.end_s for t in results.traffic]
     last = None if None in ends else max((e for e in ends if e is not None), default=0.0)
     return MainFigure("last transfer", "the run", last, 0.0, results.end_s)
-
-
-def _operation_name(op: OperationResult) -> tuple[str, str]:
-    if op.kind == "drain":
-        return f"drain of {op.host}", "the drain"
-    if op.kind == "rolling_update":
-        return "rolling update", "the rolling update"
-    return f"migration from {op.host}", "the migration"
 
 
 def _saturated(series: Series, capacity: float, start: float, end: float) -> tuple[float, float]:

@@ -40,16 +40,6 @@ def apply_changes(scenario: Scenario, changes: tuple[Change, ...]) -> Scenario:
     return scenario_from_data(data)
 
 
-def _operation_name(results: Results, index: int) -> str:
-    op = results.operations[index]
-    if op.kind == "drain":
-        return f"drain of {op.host}"
-    if op.kind == "rolling_update":
-        return f"rolling update of {len(op.nodes)} node{'s' * (len(op.nodes) != 1)}"
-    vm = results.migrations[op.migrations[0]].vm if op.migrations else "a VM"
-    return f"migration of {vm} from {op.host}"
-
-
 def figure(results: Results, like: Results | None = None) -> Figure | None:
     """The figure that matters: the longest operation's window, else the last traffic end; None without either.
 
@@ -61,7 +51,9 @@ def figure(results: Results, like: Results | None = None) -> Figure | None:
         index = next((i for i, op in enumerate(results.operations) if op.event == event), None)
         if index is None:
             return None
-        return _operation_name(results, index), results.operations[index].duration_s
+        op = results.operations[index]
+        vm = results.migrations[op.migrations[0]].vm if op.kind == "migrate" and op.migrations else None
+        return op.title(vm), op.duration_s
     if reference.traffic:
         ends = [t.end_s for t in results.traffic]
         return "last transfer ends at", None if None in ends else max(e for e in ends if e is not None)

@@ -11,6 +11,7 @@ from rich.text import Text
 
 from hvnet._version import __version__
 from hvnet.advise.rules import Finding, Severity
+from hvnet.words import counted
 
 __all__ = ["DOCUMENT_VERSION", "findings_document", "findings_table"]
 
@@ -28,9 +29,7 @@ def findings_table(findings: Sequence[Finding]) -> Table:
     """One row per finding: severity, rule, evidence, fix (fields and cmdlet), effect, source.
 
     Columns wrap at spaces, never inside a word, so numbers and names stay whole."""
-    table = Table(
-        title=f"advice: {len(findings)} finding{'s' * (len(findings) != 1)}", title_justify="left", show_lines=True
-    )
+    table = Table(title=f"advice: {counted(len(findings), 'finding')}", title_justify="left", show_lines=True)
     table.add_column("severity", no_wrap=True)
     widest = max((len(f.rule) for f in findings), default=12)
     table.add_column("rule", overflow="fold", min_width=widest)  # a rule id is never split

@@ -18,6 +18,7 @@ from hvnet.advise.sources import (
     TEAMING_IN_AZURE_STACK_HCI,
 )
 from hvnet.model import Host, LoadBalancing, Scenario, Team, TeamingMode, TeamKind
+from hvnet.words import counted
 
 __all__ = [
     "CHECKS",
@@ -199,7 +200,7 @@ def check_hvport(scenario: Scenario) -> list[Finding]:
         findings.append(
             HVPORT_ONE_MEMBER.finding(
                 f"{host.name}: team {team.name} balances by Hyper-V port over {_active(team)} active members "
-                f"({len(vms)} VM{'s' * (len(vms) != 1)} on it); each VM and host vNIC is held to one member",
+                f"({counted(len(vms), 'VM')} on it); each VM and host vNIC is held to one member",
                 f"set {team.name} to dynamic",
                 [Change(path=team_path(host.name, team.name, "load_balancing"), value="dynamic")],
                 team=team.name,

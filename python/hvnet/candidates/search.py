@@ -14,6 +14,7 @@ from hvnet.check.show import figure_text
 from hvnet.cost import PriceList, design_cost, format_money, load_prices
 from hvnet.errors import HvnetError
 from hvnet.model import Scenario, TeamKind
+from hvnet.words import counted
 
 __all__ = ["NEEDS_REQUIREMENTS", "SURVIVE_SAMPLE", "Search", "Tried", "search"]
 
@@ -137,7 +138,7 @@ class Search:
         for hardware, group in sorted(by_hardware.items(), key=lambda kv: min(t.cost or 0.0 for t in kv[1])):
             closest = min(group, key=lambda t: (len(t.failing()), -t.headroom()))
             if best is not None and hardware == best.candidate.hardware:
-                every = f"On the same hardware, {_count(len(group), 'other setting')} fail{'s' * (len(group) == 1)}"
+                every = f"On the same hardware, {counted(len(group), 'other setting')} fail{'s' * (len(group) == 1)}"
             elif len(group) > 1:
                 every = f"Each of the {len(group)} {hardware} designs fails"
             else:
@@ -156,7 +157,7 @@ class Search:
         left = [t for t in self.tried if t.status in ("skipped", "refused")]
         if left:
             reasons = list(dict.fromkeys(t.reason for t in left))
-            parts.append(f"{_count(len(left), 'candidate')} not tried: {'; '.join(reasons)}.")
+            parts.append(f"{counted(len(left), 'candidate')} not tried: {'; '.join(reasons)}.")
         return " ".join(parts)
 
 
@@ -168,10 +169,6 @@ def _rank(t: Tried) -> tuple[int, float, int, float, int]:
     cost = t.cost if t.cost is not None else float("inf")
     headroom = round(-t.headroom(), 9) if t.result is not None else 0.0
     return (order, cost, len(t.failing()), headroom, 0 if t.candidate.team is TeamKind.SET else 1)
-
-
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}{'s' * (n != 1)}"
 
 
 def search(

@@ -22,6 +22,7 @@ from typing import Any
 
 from hvnet.errors import HvnetError, InputError, ScenarioError
 from hvnet.model import MigrationOption, TeamKind, load_yaml
+from hvnet.model.yamltree import key_line, start_line
 from hvnet.units import parse_bitrate, show_value
 
 __all__ = ["DEFAULT_CANDIDATES", "Candidate", "label", "load_candidates"]
@@ -110,18 +111,6 @@ DEFAULT_CANDIDATES: tuple[Candidate, ...] = tuple(
 )
 
 
-def _line(node: object, key: object) -> int | None:
-    try:
-        return int(node.lc.key(key)[0]) + 1  # type: ignore[attr-defined]
-    except (AttributeError, KeyError, TypeError):
-        return None
-
-
-def _start(node: object) -> int | None:
-    lc = getattr(node, "lc", None)
-    return None if lc is None or lc.line is None else int(lc.line) + 1
-
-
 def _choices(file: str, line: int | None, field: str, value: object, kinds: list[Any], default: Any) -> list[Any]:
     if value is None:
         return [default]
@@ -141,7 +130,7 @@ def _choices(file: str, line: int | None, field: str, value: object, kinds: list
 
 def _entry(file: str, index: int, node: object) -> list[Candidate]:
     field = f"candidates[{index}]"
-    line = _start(node)
+    line = start_line(node)
     if not isinstance(node, Mapping):
         raise InputError(
             file, line, field, "expected a mapping such as {nics: 2, speed: 10Gbps, team: set, migration: smb}"
@@ -149,7 +138,7 @@ def _entry(file: str, index: int, node: object) -> list[Candidate]:
     for key in node:
         if key not in _FIELDS:
             raise InputError(
-                file, _line(node, key), f"{field}.{key}", f"unknown field; the fields are {', '.join(_FIELDS)}"
+                file, key_line(node, key), f"{field}.{key}", f"unknown field; the fields are {', '.join(_FIELDS)}"
             )
     for required in ("nics", "speed"):
         if required not in node:
@@ -158,18 +147,18 @@ def _entry(file: str, index: int, node: object) -> list[Candidate]:
     if isinstance(nics, bool) or not isinstance(nics, int) or not 1 <= nics <= MAX_NICS:
         raise InputError(
             file,
-            _line(node, "nics"),
+            key_line(node, "nics"),
             f"{field}.nics",
             f"{show_value(nics)}: expected a whole number of NICs per host, 1 to {MAX_NICS}",
         )
     speed_bps = _speed(file, field, node)
     rdma = node.get("rdma", False)
     if not isinstance(rdma, bool):
-        raise InputError(file, _line(node, "rdma"), f"{field}.rdma", f"{show_value(rdma)}: expected true or false")
-    teams = _choices(file, _line(node, "team"), f"{field}.team", node.get("team"), _TEAMS, TeamKind.SET)
+        raise InputError(file, key_line(node, "rdma"), f"{field}.rdma", f"{show_value(rdma)}: expected true or false")
+    teams = _choices(file, key_line(node, "team"), f"{field}.team", node.get("team"), _TEAMS, TeamKind.SET)
     migrations = _choices(
         file,
-        _line(node, "migration"),
+        key_line(node, "migration"),
         f"{field}.migration",
         node.get("migration"),
         _MIGRATIONS,
@@ -188,11 +177,11 @@ def _speed(file: str, field: str, node: Mapping[str, Any]) -> float:
         speed_bps = parse_bitrate(speed)
     except (ValueError, HvnetError):
         raise InputError(
-            file, _line(node, "speed"), f"{field}.speed", f"{show_value(speed)}: expected a link rate such as 10Gbps"
+            file, key_line(node, "speed"), f"{field}.speed", f"{show_value(speed)}: expected a link rate such as 10Gbps"
         ) from None
     if speed_bps <= 0:
         raise InputError(
-            file, _line(node, "speed"), f"{field}.speed", f"{show_value(speed)}: a link rate is more than 0"
+            file, key_line(node, "speed"), f"{field}.speed", f"{show_value(speed)}: a link rate is more than 0"
         )
     return speed_bps
 
@@ -203,11 +192,11 @@ def _name(file: str, field: str, node: Mapping[str, Any], *, several: bool) -> s
     if name is None:
         return None
     if not isinstance(name, str) or not name.strip():
-        raise InputError(file, _line(node, "name"), f"{field}.name", f"{show_value(name)}: expected text")
+        raise InputError(file, key_line(node, "name"), f"{field}.name", f"{show_value(name)}: expected text")
     if several:
         raise InputError(
             file,
-            _line(node, "name"),
+            key_line(node, "name"),
             f"{field}.name",
             "a name needs one team and one migration (this entry makes several candidates, each named for itself)",
         )
@@ -231,16 +220,16 @@ def load_candidates(path: str | os.PathLike[str]) -> tuple[Candidate, ...]:
         )
     for key in tree:
         if key != "candidates":
-            raise InputError(file, _line(tree, key), str(key), "unknown field; the file holds candidates: only")
+            raise InputError(file, key_line(tree, key), str(key), "unknown field; the file holds candidates: only")
     entries = tree["candidates"]
     if not isinstance(entries, list) or not entries:
-        raise InputError(file, _line(tree, "candidates"), "candidates", "expected a list of at least one candidate")
+        raise InputError(file, key_line(tree, "candidates"), "candidates", "expected a list of at least one candidate")
     found: list[Candidate] = []
     names: set[str] = set()
     for index, node in enumerate(entries):
         for candidate in _entry(file, index, node):
             if candidate.name in names:
-                raise InputError(file, _start(node), f"candidates[{index}]", f"{candidate.name!r} is listed twice")
+                raise InputError(file, start_line(node), f"candidates[{index}]", f"{candidate.name!r} is listed twice")
             names.add(candidate.name)
             found.append(candidate)
     return tuple(found)

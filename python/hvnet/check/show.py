@@ -10,6 +10,7 @@ from hvnet._version import __version__
 from hvnet.check.evaluate import CheckResult, Outcome, SurviveResult
 from hvnet.check.evaluate import room as _room
 from hvnet.units import human_duration
+from hvnet.words import counted
 
 __all__ = ["NOTHING_TO_CHECK", "SHOWN_FAILURES", "check_document", "check_table", "figure_text", "margin_text"]
 
@@ -113,7 +114,7 @@ def _add_survive(table: Table, survived: SurviveResult) -> None:
     for outcomes in failing[:SHOWN_FAILURES]:
         worst = min(outcomes, key=_room)
         more = len(outcomes) - 1
-        _add(table, worst, f"  {_label(worst)}", f" (and {_count(more, 'other requirement')})" if more else "")
+        _add(table, worst, f"  {_label(worst)}", f" (and {counted(more, 'other requirement')})" if more else "")
     if len(failing) > SHOWN_FAILURES:
         table.add_row(f"  … {len(failing) - SHOWN_FAILURES} more cases (--json lists them all)", "", "", "", "")
 
@@ -124,10 +125,6 @@ def _by_case(survived: SurviveResult) -> list[list[Outcome]]:
     for outcome in survived.failed:
         cases.setdefault(outcome.failure.label if outcome.failure else "", []).append(outcome)
     return list(cases.values())
-
-
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}{'s' * (n != 1)}"
 
 
 def check_document(result: CheckResult) -> dict[str, object]:

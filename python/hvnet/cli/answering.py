@@ -16,13 +16,14 @@ from hvnet.cli.app import (
     Prices,
     app,
     console,
-    count,
     error_console,
     import_app,
+    json_to_stdout,
     refuse_to_overwrite,
     user_errors,
     write_json,
 )
+from hvnet.words import counted
 
 __all__ = [
     "advise",
@@ -48,13 +49,12 @@ def import_measurement(
     from hvnet.importers import measurement_document, read_measurement
     from hvnet.importers.show import measurement_table
 
-    if json_out is not None and str(json_out) != "-":
-        refuse_to_overwrite(json_out, force)
+    refuse_to_overwrite(json_out, force=force)
     with user_errors():
         records = [record for path in files for record in read_measurement(path)]
     if json_out is not None:
         write_json(json_out, measurement_document(records), force)
-    if json_out is None or str(json_out) != "-":
+    if not json_to_stdout(json_out):
         for record in records:
             console().print(measurement_table(record))
 
@@ -72,7 +72,7 @@ def import_collect_script(
     if out is None:
         sys.stdout.write(collect_script())
         return
-    refuse_to_overwrite(out, force)
+    refuse_to_overwrite(out, force=force)
     with user_errors():
         out.write_text(collect_script(), encoding="utf-8")
     error_console().print(
@@ -92,7 +92,7 @@ def import_config_command(
     from hvnet.importers.config import import_config
 
     if out is not None:
-        refuse_to_overwrite(out, force)
+        refuse_to_overwrite(out, force=force)
     with user_errors():
         imported = import_config(dumps)
         if out is None:
@@ -140,9 +140,7 @@ def explain(
     from hvnet.importers import read_measurement
     from hvnet.model import load_scenario
 
-    for path in (json_out, report):
-        if path is not None and str(path) != "-":
-            refuse_to_overwrite(path, force)
+    refuse_to_overwrite(json_out, report, force=force)
     with user_errors():
         scenario = load_scenario(scenario_file)
         records = [record for path in measurements for record in read_measurement(path)]
@@ -155,7 +153,7 @@ def explain(
         with user_errors():
             write_explain_report(explanation, report)
         error_console().print(f"report written to {report}", highlight=False, markup=False)
-    if json_out is not None and str(json_out) == "-":
+    if json_to_stdout(json_out):
         return
     out = console()
     for result in explanation.tests:
@@ -190,13 +188,12 @@ def advise(
     from hvnet.advise import findings_document, findings_table
     from hvnet.model import load_scenario
 
-    if json_out is not None and str(json_out) != "-":
-        refuse_to_overwrite(json_out, force)
+    refuse_to_overwrite(json_out, force=force)
     with user_errors():
         findings = advise_design(load_scenario(file), simulate_effects=not no_effects)
     if json_out is not None:
         write_json(json_out, findings_document(findings), force)
-    if json_out is None or str(json_out) != "-":
+    if not json_to_stdout(json_out):
         if findings:
             console().print(findings_table(findings))
         else:
@@ -216,13 +213,12 @@ def cost(
     from hvnet.cost import bill_document, bill_table, design_cost
     from hvnet.model import load_scenario
 
-    if json_out is not None and str(json_out) != "-":
-        refuse_to_overwrite(json_out, force)
+    refuse_to_overwrite(json_out, force=force)
     with user_errors():
         priced = design_cost(load_scenario(file), prices)
     if json_out is not None:
         write_json(json_out, bill_document(priced), force)
-    if json_out is None or str(json_out) != "-":
+    if not json_to_stdout(json_out):
         console().print(bill_table(priced))
 
 
@@ -248,8 +244,7 @@ def check(
     from hvnet.check import check as check_requirements
     from hvnet.model import load_scenario
 
-    if json_out is not None and str(json_out) != "-":
-        refuse_to_overwrite(json_out, force)
+    refuse_to_overwrite(json_out, force=force)
     with user_errors():
         scenario = load_scenario(file)
         total = simulations_needed(scenario, limit)
@@ -261,14 +256,14 @@ def check(
             result = check_requirements(scenario, lambda done, _: progress.update(task, completed=done), limit)
     if json_out is not None:
         write_json(json_out, check_document(result), force)
-    if json_out is None or str(json_out) != "-":
+    if not json_to_stdout(json_out):
         if not result.checked:
             console().print(NOTHING_TO_CHECK, highlight=False, markup=False, soft_wrap=True)
             return
         console().print(check_table(result))
         verdict = "every requirement is met" if result.passed else "a requirement fails"
         console().print(
-            f"{verdict}; {count(result.simulations, 'simulation')} in {result.wall_s:.1f} s",
+            f"{verdict}; {counted(result.simulations, 'simulation')} in {result.wall_s:.1f} s",
             highlight=False,
             markup=False,
         )
@@ -295,8 +290,7 @@ def design(
     from hvnet.candidates import DEFAULT_CANDIDATES, load_candidates, not_tried, search, search_document, search_table
     from hvnet.model import load_scenario
 
-    if json_out is not None and str(json_out) != "-":
-        refuse_to_overwrite(json_out, force)
+    refuse_to_overwrite(json_out, force=force)
     with user_errors():
         scenario = load_scenario(file)
         tried = DEFAULT_CANDIDATES if candidates is None else load_candidates(candidates)
@@ -312,7 +306,7 @@ def design(
             )
     if json_out is not None:
         write_json(json_out, search_document(result), force)
-    if json_out is None or str(json_out) != "-":
+    if not json_to_stdout(json_out):
         console().print(search_table(result))
         for line in not_tried(result):
             console().print(line, highlight=False, markup=False, soft_wrap=True)

@@ -25,9 +25,9 @@ __all__ = [
     "Resolution",
     "app",
     "console",
-    "count",
     "error_console",
     "import_app",
+    "json_to_stdout",
     "refuse_to_overwrite",
     "topology_app",
     "user_errors",
@@ -79,9 +79,17 @@ def user_errors() -> Iterator[None]:
         raise typer.Exit(2) from None
 
 
-def refuse_to_overwrite(path: Path, force: bool) -> None:
-    """Ends the command (exit 2) if `path` exists, unless `force`."""
-    if path.exists() and not force:
+def json_to_stdout(json_out: Path | None) -> bool:
+    """`--json -`: the document goes to standard output, which then holds nothing else."""
+    return json_out is not None and str(json_out) == "-"
+
+
+def refuse_to_overwrite(*paths: Path | None, force: bool) -> None:
+    """Ends the command (exit 2) if one of the output files exists, unless `force`; None (not asked
+    for) and `-` (standard output) are no files."""
+    for path in paths:
+        if path is None or str(path) == "-" or force or not path.exists():
+            continue
         error_console().print(
             f"{path}: exists; not overwritten (use --force to replace it)", style="red", highlight=False, markup=False
         )
@@ -93,10 +101,10 @@ def write_json(path: Path, document: object, force: bool) -> None:
     model is written by its own (Rust) serializer, a plain document by `json`."""
     dump = getattr(document, "model_dump_json", None)  # a pydantic model (not imported here: --help stays quick)
     text = dump(indent=2) + "\n" if dump is not None else json.dumps(document, indent=2) + "\n"
-    if str(path) == "-":
+    if json_to_stdout(path):
         sys.stdout.write(text)
         return
-    refuse_to_overwrite(path, force)
+    refuse_to_overwrite(path, force=force)
     with user_errors():
         path.write_text(text)
 
@@ -119,8 +127,3 @@ Resolution = Annotated[
         "JSON and tables are exact; --step is an alias.",
     ),
 ]
-
-
-def count(n: int, noun: str) -> str:
-    """`1 variant`, `12 variants`."""
-    return f"{n} {noun}{'s' * (n != 1)}"

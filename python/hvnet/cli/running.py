@@ -19,13 +19,14 @@ from hvnet.cli.app import (
     Resolution,
     app,
     console,
-    count,
     error_console,
+    json_to_stdout,
     refuse_to_overwrite,
     topology_app,
     user_errors,
     write_json,
 )
+from hvnet.words import counted
 
 if TYPE_CHECKING:
     from hvnet.model import Scenario
@@ -51,7 +52,7 @@ def demo(
 
     report = report or REPORT
     if not is_hvnet_page(report):
-        refuse_to_overwrite(report, force)
+        refuse_to_overwrite(report, force=force)
     with user_errors():
         runs = run_demo(prices=prices)
         write_comparison(runs, report)
@@ -95,8 +96,7 @@ def simulate(
     from hvnet.simulation import simulate as run_simulation
     from hvnet.tables import results_tables
 
-    if report is not None:
-        refuse_to_overwrite(report, force)
+    refuse_to_overwrite(report, json_out, force=force)  # before the run, not after it
     with user_errors():
         resolution_s = _resolution_s(resolution)
         scenario = load_scenario(file)
@@ -119,7 +119,7 @@ def simulate(
     if report is not None:
         with user_errors():
             write_report(results, scenario, report, resolution_s)
-    json_on_stdout = json_out is not None and str(json_out) == "-"
+    json_on_stdout = json_to_stdout(json_out)
     if not json_on_stdout:
         for table in results_tables(results):
             console().print(table)
@@ -180,9 +180,7 @@ def compare(
     from hvnet.compare import comparison_document, comparison_tables, run_comparison
     from hvnet.report import write_comparison
 
-    for path in (report, json_out):
-        if path is not None and str(path) != "-":
-            refuse_to_overwrite(path, force)
+    refuse_to_overwrite(report, json_out, force=force)
     with user_errors():
         resolution_s = _resolution_s(resolution)
         runs = run_comparison(files, prices=prices)
@@ -191,7 +189,7 @@ def compare(
     if report is not None:
         with user_errors():
             write_comparison(runs, report, resolution_s)
-    json_on_stdout = json_out is not None and str(json_out) == "-"
+    json_on_stdout = json_to_stdout(json_out)
     if not json_on_stdout:
         for table in comparison_tables(runs):
             console().print(table)
@@ -220,7 +218,7 @@ def sweep(
     from hvnet.sweep import DEFAULT_WORKERS, run_sweep, summary_table, write_parquet
     from hvnet.variants import load_variants
 
-    refuse_to_overwrite(out, force)
+    refuse_to_overwrite(out, force=force)
     if scheduler is not None and workers is not None:
         message = "--workers sizes the local cluster; with --scheduler, the workers of that cluster run the sweep"
         error_console().print(message, style="red", highlight=False, markup=False)
@@ -239,7 +237,8 @@ def sweep(
         rows = write_parquet(result, out)
     console().print(summary_table(result))
     console().print(
-        f"{count(len(result.metrics), 'variant')} on {count(result.workers, 'Dask worker')} in {result.wall_s:.1f} s; "
+        f"{counted(len(result.metrics), 'variant')} on {counted(result.workers, 'Dask worker')} "
+        f"in {result.wall_s:.1f} s; "
         f"{rows} rows written to {out}",
         highlight=False,
         markup=False,
@@ -278,10 +277,10 @@ def flows(
         result = run_flows(scenario, read_flows(flows_csv, scenario), flows_csv, links_only=links_only)
     if json_out is not None:
         write_json(json_out, result.to_json(), force)
-    if json_out is None or str(json_out) != "-":  # with `--json -`, standard output holds only the JSON
+    if not json_to_stdout(json_out):  # with `--json -`, standard output holds only the JSON
         done = [e for e in result.end_s if e is not None]
         console().print(
-            f"{count(len(result.end_s), 'flow')}, {len(done)} completed, last at "
+            f"{counted(len(result.end_s), 'flow')}, {len(done)} completed, last at "
             f"{max(done, default=0.0):.3f} s; engine {result.wall_s:.3f} s"
         )
 
@@ -354,7 +353,7 @@ def ntttcp(
             "cycles_per_byte": result.cycles_per_byte,
         }
         write_json(json_out, document, force)
-    if json_out is None or str(json_out) != "-":
+    if not json_to_stdout(json_out):
         sys.stdout.write(format_ntttcp(result))
 
 
@@ -381,7 +380,7 @@ def validate(
         explained = "yes" if c.explained else "[red]no[/]"
         table.add_row(c.id, c.role, c.figure, str(c.reported), str(c.predicted), error, explained)
     # With `--json -`, standard output holds only the JSON document.
-    if json_out is None or str(json_out) != "-":
+    if not json_to_stdout(json_out):
         console().print(table)
         for c in checks:
             if c.note:
@@ -390,7 +389,7 @@ def validate(
         write_json(json_out, [c.to_json() for c in checks], force)
     if markdown is not None:
         generated = markdown.exists() and markdown.read_text().startswith("# Validation: hvnet beside")
-        refuse_to_overwrite(markdown, force or generated)
+        refuse_to_overwrite(markdown, force=force or generated)
         with user_errors():
             markdown.write_text(validation_markdown(checks))
         error_console().print(f"wrote {markdown}", highlight=False)

@@ -30,6 +30,7 @@ from pydantic import BaseModel, ConfigDict
 from hvnet.cost.bill import ITEMS
 from hvnet.errors import InputError, ScenarioError
 from hvnet.model import key_part, load_yaml
+from hvnet.model.yamltree import key_line, start_line
 from hvnet.units import show_value
 
 __all__ = ["DEFAULT_PRICES", "FIELDS", "Price", "PriceList", "load_prices"]
@@ -78,19 +79,6 @@ class PriceList(BaseModel):
 
 def _problem(file: str, line: int | None, field: str, message: str) -> InputError:
     return InputError(file, line, field, message)
-
-
-def _line(node: object, key: object) -> int | None:
-    """The 1-based line of a mapping's key, when the tree knows it."""
-    try:
-        return int(node.lc.key(key)[0]) + 1  # type: ignore[attr-defined]
-    except (AttributeError, KeyError, TypeError):
-        return None
-
-
-def _start(node: object) -> int | None:
-    lc = getattr(node, "lc", None)
-    return None if lc is None or lc.line is None else int(lc.line) + 1
 
 
 def _text(file: str, line: int | None, field: str, value: object) -> str:
@@ -149,11 +137,13 @@ def _read(path: str, example: bool) -> tuple[dict[str, Any], dict[str, Price]]:
     name = os.path.basename(path) if example else path
     if not isinstance(tree, Mapping):
         got = "nothing" if tree is None else _describe(tree)
-        raise _problem(path, _start(tree) or 1, "", f"expected a mapping of {', '.join(FIELDS)} at the top, got {got}")
+        raise _problem(
+            path, start_line(tree) or 1, "", f"expected a mapping of {', '.join(FIELDS)} at the top, got {got}"
+        )
     fields: dict[str, Any] = {}
     prices: dict[str, Price] = {}
     for key, value in tree.items():
-        line = _line(tree, key)
+        line = key_line(tree, key)
         field = key_part(key).removeprefix(".")
         if key not in FIELDS:
             raise _problem(path, line, field, f"unknown field; allowed: {', '.join(FIELDS)}")
@@ -165,7 +155,7 @@ def _read(path: str, example: bool) -> tuple[dict[str, Any], dict[str, Price]]:
         if not isinstance(value, Mapping):
             raise _problem(path, line, field, f"expected a mapping of item keys to prices, got {_describe(value)}")
         for item, amount in value.items():
-            where = _line(value, item)
+            where = key_line(value, item)
             at = f"prices{key_part(item)}"
             if item not in ITEMS:
                 raise _problem(path, where, at, _unknown_item(item))

@@ -226,6 +226,7 @@ class _Balanced:
             heapq.heapreplace(self.heap, self._key(key[2], key[3]))  # stale: the host took a VM since
         return None
 
+
 def plan_operations(scenario: Scenario, filename: str = "<scenario>") -> tuple[Plan, list[Problem]]:
     """The migrations the scenario's operations make, in an order where each
     comes after those it waits for; and the operations that cannot be planned."""

@@ -34,7 +34,7 @@ from pydantic_core import ErrorDetails
 from hvnet.errors import Problem, ScenarioError, UnitError, decode_text
 from hvnet.model.checks import Loc, check_references
 from hvnet.model.scenario import Scenario
-from hvnet.model.yamltree import YamlRefused, YamlTreeError, parse_tree
+from hvnet.model.yamltree import YamlRefused, YamlTreeError, parse_tree, start_line
 from hvnet.units import (
     format_bitrate,
     format_bytes,
@@ -144,7 +144,7 @@ def _validate(tree: object, filename: str) -> Scenario:
         raise _error([Problem(filename, 1, "", message)])
     if not isinstance(tree, Mapping):
         message = f"expected a mapping of fields ({_allowed(Scenario)}) at the top, got {describe_value(tree)}"
-        raise _error([Problem(filename, _start_line(tree) or 1, "", message)])
+        raise _error([Problem(filename, start_line(tree) or 1, "", message)])
     try:
         data = plain_data(tree)
     except RecursionError:  # an alias inside its own anchor: a: &x [*x]
@@ -211,11 +211,6 @@ class _Spot:
     value_line: int | None  # 1-based line of the deepest value reached
 
 
-def _start_line(node: object) -> int | None:
-    lc = getattr(node, "lc", None)
-    return None if lc is None or lc.line is None else int(lc.line) + 1
-
-
 _PLAIN_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
 
 
@@ -228,7 +223,7 @@ def key_part(key: object) -> str:
 
 def _locate(tree: object, loc: Loc) -> _Spot:
     node, found = tree, True
-    key_line = value_line = _start_line(tree)
+    key_line = value_line = start_line(tree)
     parts: list[str] = []
     for step in loc:
         lc = getattr(node, "lc", None)

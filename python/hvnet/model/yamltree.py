@@ -39,7 +39,10 @@ __all__ = [
     "LocatedMap",
     "YamlRefused",
     "YamlTreeError",
+    "key_line",
     "parse_tree",
+    "start_line",
+    "value_line",
 ]
 
 #: YAML 1.2's core schema for plain scalars (yaml.org/spec/1.2.2, 10.3.2), as ruamel.yaml
@@ -331,3 +334,28 @@ def parse_tree(text: str) -> Any:
     except yaml.YAMLError as error:
         raise YamlTreeError(str(error)) from None
     return builder.root
+
+
+def key_line(node: object, key: object) -> int | None:
+    """The 1-based line of a key in a located mapping (this module's, or ruamel's); None without lines."""
+    try:
+        return int(node.lc.key(key)[0]) + 1  # type: ignore[attr-defined]
+    except (AttributeError, KeyError, TypeError):
+        return None
+
+
+def value_line(node: object, key: object) -> int | None:
+    """The 1-based line of a located mapping's value or a list's item; the key's line when the value
+    has none of its own (a merged key), None without lines."""
+    try:
+        if isinstance(node, list):
+            return int(node.lc.item(key)[0]) + 1  # type: ignore[attr-defined]
+        return int(node.lc.value(key)[0]) + 1  # type: ignore[attr-defined]
+    except (AttributeError, KeyError, TypeError, IndexError):
+        return key_line(node, key)
+
+
+def start_line(node: object) -> int | None:
+    """The 1-based line a located mapping or list starts on; None without lines."""
+    lc = getattr(node, "lc", None)
+    return None if lc is None or lc.line is None else int(lc.line) + 1

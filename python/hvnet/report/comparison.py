@@ -24,6 +24,7 @@ from hvnet.report.page import page
 from hvnet.report.resample import Grid
 from hvnet.report.sections import NOT_SIMULATED, Section, adapters_section
 from hvnet.variants import METRICS, best
+from hvnet.words import counted
 
 __all__ = ["comparison_section", "designs_section", "render_comparison", "verdict_section", "write_comparison"]
 
@@ -105,7 +106,7 @@ def render_comparison(runs: Sequence[Run], resolution_s: float | None = None) ->
         if migrations is not None:
             sections.append(migrations)
     scenarios = ", ".join(dict.fromkeys(run.results.scenario for run in runs))
-    title = f"Comparison of {len(runs)} variant{'s' * (len(runs) != 1)}"
+    title = f"Comparison of {counted(len(runs), 'variant')}"
     return page(title, scenarios, sections, NOT_COMPARED)
 
 

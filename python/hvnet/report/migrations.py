@@ -7,9 +7,10 @@ from html import escape
 
 from hvnet.report.charts import Figure, failure_marks, figure_div, hosts_timeline_figure, marked, migration_figure
 from hvnet.report.embed import data_script
-from hvnet.report.sections import Section, html_table, plural
+from hvnet.report.sections import Section, html_table
 from hvnet.results import MigrationResult, OperationResult, Results
 from hvnet.units import format_bytes, human_duration
+from hvnet.words import counted
 
 __all__ = ["GROUP_HOSTS", "GROUP_MIGRATIONS", "migrations_section"]
 
@@ -25,7 +26,7 @@ def _summary_cells(migrations: list[MigrationResult]) -> list[str]:
     ends = [m.end_s for m in migrations if m.end_s is not None]
     blackouts = [m.blackout_s for m in migrations if m.blackout_s is not None]
     never = len(migrations) - len(ends)
-    count = plural(len(migrations), "migration")
+    count = counted(len(migrations), "migration")
     if never:
         count += f' <span class="stalled">({never} never ended)</span>'
     moved = sum(m.bytes_sent for m in migrations)

@@ -31,6 +31,7 @@ from hvnet.series import Series
 from hvnet.tables import traffic_table
 from hvnet.units import format_bytes, format_duration
 from hvnet.utilisation import BUSY_SHARE, COLD_SHARE, HOT_SHARE
+from hvnet.words import counted
 
 __all__ = [
     "NOT_SIMULATED",
@@ -39,7 +40,6 @@ __all__ = [
     "cpu_section",
     "design_section",
     "html_table",
-    "plural",
     "summary_section",
     "traffic_section",
     "uncertainty_section",
@@ -63,10 +63,6 @@ class Section:
     body: str
 
 
-def plural(count: int, word: str, words: str | None = None) -> str:
-    return f"{count} {word if count == 1 else words or word + 's'}"
-
-
 def summary_section(results: Results, scenario: Scenario, grid: Grid | None = None) -> Section:
     """The terminal's summary line as a table, with the size of the design (and the charts' bins)."""
     grid = grid or Grid.fit(results.end_s)
@@ -78,11 +74,11 @@ def summary_section(results: Results, scenario: Scenario, grid: Grid | None = No
     nics = sum(len(host.nics) for host in scenario.hosts)
     design = ", ".join(
         [
-            plural(len(scenario.hosts), "host"),
-            plural(nics, "NIC"),
-            plural(len(scenario.switches), "switch", "switches"),
-            plural(len(scenario.cables), "cable"),
-            plural(len(scenario.vms), "VM"),
+            counted(len(scenario.hosts), "host"),
+            counted(nics, "NIC"),
+            counted(len(scenario.switches), "switch", "switches"),
+            counted(len(scenario.cables), "cable"),
+            counted(len(scenario.vms), "VM"),
         ]
     )
     rows = [("simulated time", f"{results.end_s:.2f} s (charts: the exact mean over {_resolution(grid)})")]
@@ -96,7 +92,7 @@ def summary_section(results: Results, scenario: Scenario, grid: Grid | None = No
         ("engine", f"{results.events} events in {results.wall_s * 1000:.1f} ms"),
     ]
     if results.failures:
-        rows.append(("failures", f'<a href="#failures">{plural(len(results.failures), "failure")}</a>'))
+        rows.append(("failures", f'<a href="#failures">{counted(len(results.failures), "failure")}</a>'))
     body = "".join(f"<tr><th>{label}</th><td>{value}</td></tr>" for label, value in rows)
     warnings = "".join(f"<li>{escape(w)}</li>" for w in results.warnings)
     if warnings:  # frames a switch drops, work that never completed

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from rich.table import Table
 
-from hvnet.results import MigrationResult, OperationResult, Results
+from hvnet.results import MigrationResult, Results
 from hvnet.tables.cells import fitted_table, rate, seconds
 from hvnet.units import format_bytes
+from hvnet.words import counted
 
 __all__ = ["MIGRATION_ROWS", "migrations_by_host_table", "migrations_table", "nodes_table", "operations_table"]
 
@@ -101,14 +102,6 @@ def _span(start: float | None, end: float | None) -> str:
     return "-" if start is None or end is None else seconds(end - start)
 
 
-def _operation_name(o: OperationResult) -> str:
-    if o.kind == "drain":
-        return f"drain {o.host}"
-    if o.kind == "rolling_update":
-        return f"rolling update of {len(o.nodes)} node{'s' * (len(o.nodes) != 1)}"
-    return f"migrate from {o.host}"
-
-
 def operations_table(results: Results) -> Table:
     """One row per operation (drain, rolling update), named with its migrations and what
     they moved, and one per node of a rolling update (with the VMs drained from it): when
@@ -123,7 +116,7 @@ def operations_table(results: Results) -> Table:
         count = len(o.migrations)
         rows.append(
             [
-                f"{_operation_name(o)}: {count} migration{'s' * (count != 1)}, {moved}",
+                f"{o.title()}: {counted(count, 'migration')}, {moved}",
                 seconds(o.start_s),
                 seconds(o.end_s),
                 _span(o.start_s, o.end_s),
@@ -134,7 +127,7 @@ def operations_table(results: Results) -> Table:
         for node in o.nodes:
             rows.append(
                 [
-                    f"  {node.node} ({node.vms} VM{'s' * (node.vms != 1)})",
+                    f"  {node.node} ({counted(node.vms, 'VM')})",
                     seconds(node.drain_start_s),
                     seconds(node.end_s),
                     _span(node.drain_start_s, node.end_s),

@@ -10,6 +10,7 @@ from hvnet.results import CoreUtilisation, NicUtilisation, Results, TrafficResul
 from hvnet.tables.cells import fitted_table, nic, rate, seconds
 from hvnet.units import format_bitrate, format_bytes
 from hvnet.utilisation import BUSY_SHARE, COLD_SHARE, HOT_SHARE
+from hvnet.words import counted
 
 __all__ = [
     "ADAPTERS_TITLE",
@@ -31,7 +32,7 @@ def _via(t: TrafficResult) -> str:
     text = ", ".join(starts) if len(starts) <= 2 else f"{len(starts)} NIC pairs"
     if t.connections > 1:
         text = f"{t.connections}× {text}"
-    return text + (f" ({moves} move{'s' * (moves != 1)})" if moves else "")
+    return text + (f" ({counted(moves, 'move')})" if moves else "")
 
 
 def _blackholed(t: TrafficResult) -> str:

@@ -9,10 +9,11 @@ from typing import Any
 from hvnet.errors import Problem
 from hvnet.model import plain_data
 from hvnet.model.loader import VARIANTS, describe_value
+from hvnet.model.yamltree import key_line, value_line
 from hvnet.variants.labels import show_axis_value
 from hvnet.variants.paths import path_problem
 
-__all__ = ["Axis", "key_line", "read_axes"]
+__all__ = ["Axis", "read_axes"]
 
 #: Axis names that would clash with a sweep's Parquet columns.
 _RESERVED = ("variant", "metric", "value")
@@ -31,23 +32,6 @@ class Axis:
     line: int | None
     set_line: int | None
     value_lines: tuple[int | None, ...]
-
-
-def key_line(node: object, key: object) -> int | None:
-    """The line of a key in a YAML mapping; None without lines."""
-    try:
-        return int(node.lc.key(key)[0]) + 1  # type: ignore[attr-defined]
-    except (AttributeError, KeyError, TypeError):
-        return None
-
-
-def _value_line(node: object, key: object) -> int | None:
-    try:
-        if isinstance(node, list):
-            return int(node.lc.item(key)[0]) + 1  # type: ignore[attr-defined]
-        return int(node.lc.value(key)[0]) + 1  # type: ignore[attr-defined]
-    except (AttributeError, KeyError, TypeError, IndexError):
-        return key_line(node, key)
 
 
 def read_axes(tree: Mapping[Any, Any], filename: str) -> tuple[tuple[Axis, ...], list[Problem]]:
@@ -75,7 +59,7 @@ def _axis(block: Mapping[Any, Any], key: object, entry: object, filename: str, p
         return None
     if not isinstance(entry, Mapping):
         got = describe_value(entry)
-        problem(_value_line(block, key), field, f"expected {{set: PATH, values: [...]}}, got {got}")
+        problem(value_line(block, key), field, f"expected {{set: PATH, values: [...]}}, got {got}")
         return None
     for extra in entry:
         if extra not in ("set", "values"):
@@ -84,7 +68,7 @@ def _axis(block: Mapping[Any, Any], key: object, entry: object, filename: str, p
         if required not in entry:
             problem(axis_line, f"{field}.{required}", "required field is missing")
     path, values = entry.get("set"), entry.get("values")
-    path_line, values_line = _value_line(entry, "set"), _value_line(entry, "values")
+    path_line, values_line = value_line(entry, "set"), value_line(entry, "values")
     ok = "set" in entry and "values" in entry
     if "set" in entry and not isinstance(path, str):
         got = describe_value(path)
@@ -102,7 +86,7 @@ def _axis(block: Mapping[Any, Any], key: object, entry: object, filename: str, p
     if not ok:
         return None
     assert isinstance(path, str) and isinstance(values, list)
-    value_lines = tuple(_value_line(values, i) for i in range(len(values)))
+    value_lines = tuple(value_line(values, i) for i in range(len(values)))
     plain = tuple(plain_data(v) for v in values)
     return Axis(name, path.strip(), plain, axis_line, path_line, value_lines)
 
@@ -114,5 +98,5 @@ def _repeated_values(values: list[Any], field: str, problem: Callable[[int | Non
         shown = show_axis_value(plain_data(value))
         if shown in seen:
             message = f"{shown} is listed twice (values[{seen[shown]}]); each value makes one variant"
-            problem(_value_line(values, i), f"{field}.values[{i}]", message)
+            problem(value_line(values, i), f"{field}.values[{i}]", message)
         seen.setdefault(shown, i)

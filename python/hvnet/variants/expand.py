@@ -19,10 +19,11 @@ from typing import Any
 from hvnet.errors import Problem, ScenarioError
 from hvnet.model import Scenario, load_yaml, plain_data, scenario_from_data
 from hvnet.model.loader import VARIANTS
+from hvnet.model.yamltree import key_line
 from hvnet.results import Results
 from hvnet.simulation import simulate
 from hvnet.units import show_value
-from hvnet.variants.axes import Axis, key_line, read_axes
+from hvnet.variants.axes import Axis, read_axes
 from hvnet.variants.labels import variant_name
 from hvnet.variants.paths import places, set_value
 
