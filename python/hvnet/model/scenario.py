@@ -132,6 +132,7 @@ class Scenario(FrozenModel):
         copy = super().model_copy(update=update, deep=deep)
         copy.__dict__.pop("by_name", None)
         copy.__dict__.pop("cabled", None)
+        copy.__dict__.pop("vm_counts", None)
         return copy
 
     @functools.cached_property
@@ -148,6 +149,14 @@ class Scenario(FrozenModel):
     def cabled(self) -> frozenset[str]:
         """Every cable end (`hv1/nic1`, `tor1/3`), as written; made on first use."""
         return frozenset(end for cable in self.cables for end in (cable.a, cable.b))
+
+    @functools.cached_property
+    def vm_counts(self) -> dict[str, int]:
+        """How many VMs each host runs (by the file; hosts without VMs absent); made on first use."""
+        counts: dict[str, int] = {}
+        for vm in self.vms:
+            counts[vm.host] = counts.get(vm.host, 0) + 1
+        return counts
 
     def _lookup(self, kind: str, name: str) -> Any:
         """The item of `kind` called `name`, in constant time; KeyError if there is none."""

@@ -70,7 +70,7 @@ def host_lines(scenario: Scenario, host: Host) -> list[str]:
     cpu = host.cpu
     lines = [f"{cpu.sockets} × {cpu.cores_per_socket} cores · {cpu.ghz:g} GHz"]
     lines += [f"{v.name} → {v.uplink}" for v in host.vswitches]
-    vms = sum(1 for vm in scenario.vms if vm.host == host.name)
+    vms = scenario.vm_counts.get(host.name, 0)
     if vms:
         lines.append(f"{vms} VM" + ("s" if vms > 1 else ""))
     return lines
