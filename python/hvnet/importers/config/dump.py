@@ -19,14 +19,14 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from hvnet.errors import InputError, decode_text
 from hvnet.units import show_value
 
-__all__ = ["DUMP_FORMAT", "ENUMS", "Enum", "Node", "parse_link_speed", "read_dump"]
+__all__ = ["DUMP_FORMAT", "ENUMS", "Enum", "Node", "by_name", "parse_link_speed", "read_dump", "section_error"]
 
 #: The ``Header.Format`` of a dump ``collect.ps1`` writes.
 DUMP_FORMAT = "hvnet-config-dump"
@@ -228,6 +228,24 @@ class Node:
 
     def __iter__(self) -> Iterator[Node]:
         return iter(self.items())
+
+
+def section_error(root: Node, section: str) -> str:
+    """Why a section is null, as collect.ps1 recorded it under ``Errors`` (its first line), or that it is absent."""
+    message = root.get("Errors").get(section).value
+    if isinstance(message, str) and message.strip():
+        return f"{section} is null ({message.strip().splitlines()[0]})"
+    return f"{section} is missing"
+
+
+def by_name(nodes: Iterable[Node], key: str = "Name") -> dict[str, Node]:
+    """Objects by their ``key`` property, ignoring case; the first of a name wins (Windows names ignore case)."""
+    found: dict[str, Node] = {}
+    for node in nodes:
+        name = node.get(key).text()
+        if name is not None:
+            found.setdefault(name.casefold(), node)
+    return found
 
 
 def _kind(value: object) -> str:
