@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs hvnet with its test tools, then runs the whole test suite:
-# Rust (format, lints, tests) and Python (types, tests). Used by .ci/run.
+# Rust (format, lints, tests) and Python (format, lints, types, the core's
+# stubs, the layers' contract, tests). Used by .ci/run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -27,6 +28,14 @@ cargo fmt --all --check
 cargo clippy --quiet --workspace --all-targets -- -D warnings
 cargo test --quiet --workspace --exclude hvnet-python
 
-step "Python: types, tests"
+step "Python: format, lints, types (package, tests, benchmarks)"
+python3 -m ruff format --check python tests bench
+python3 -m ruff check python tests bench
 python3 -m mypy
+
+step "Python: the core's type stubs match the built core; the layers of docs/architecture.md hold"
+python3 -m mypy.stubtest hvnet._core
+lint-imports
+
+step "Python: tests"
 python3 -m pytest
