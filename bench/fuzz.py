@@ -1359,6 +1359,8 @@ def main(argv: list[str] | None = None) -> int:
     cases = generate(args.target, args.cases, args.seed)
     generated = time.monotonic() - began
     # what the children use, imported once here so that each fork starts warm
+    import ruamel.yaml  # noqa: F401
+
     import hvnet.cli
     import hvnet.flows
     import hvnet.importers
@@ -1366,7 +1368,6 @@ def main(argv: list[str] | None = None) -> int:
     import hvnet.ntttcp
     import hvnet.report
     import hvnet.variants  # noqa: F401
-    import ruamel.yaml  # noqa: F401
 
     if args.out.exists():
         for kind in CLASSES:

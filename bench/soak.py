@@ -44,8 +44,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import hvnet
 import yaml
+
+import hvnet
 from hvnet.model.loader import scenario_from_data
 from hvnet.results import MigrationResult, OperationResult, Results, TrafficResult
 from hvnet.units import parse_bytes

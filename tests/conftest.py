@@ -14,8 +14,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from hvnet.cli import app
 from typer.testing import CliRunner, Result
+
+from hvnet.cli import app
 
 GOLDEN = Path(__file__).parent / "golden"
 

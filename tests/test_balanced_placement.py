@@ -5,10 +5,11 @@ out as a scan over every host, on random clusters (host memory stated or not, VM
 
 from __future__ import annotations
 
-from hvnet.lower.operations import plan_operations
-from hvnet.model import scenario_from_data
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
+from hvnet.lower.operations import plan_operations
+from hvnet.model import scenario_from_data
 
 GIB = 2**30
 

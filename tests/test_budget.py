@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import hvnet
 import pytest
+
+import hvnet
 from hvnet import budget
 from hvnet.errors import RunTooLarge
 from hvnet.lower import specs

@@ -6,6 +6,7 @@ import dataclasses
 from pathlib import Path
 
 import pytest
+
 from hvnet.calibration import Calibration, CpuParameters, calibration_markdown
 from hvnet.errors import InputError
 

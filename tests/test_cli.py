@@ -14,10 +14,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from typer.testing import Result
+
 from hvnet import Results, __version__, parse_scenario
 from hvnet.calibration import CpuParameters
 from hvnet.topology import star
-from typer.testing import Result
 
 Invoke = Callable[..., Result]
 WriteFile = Callable[[str, str], Path]

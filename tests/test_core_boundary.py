@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
+
 from hvnet import _core
 from hvnet.lower import specs
 

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import dataclasses
 
-import hvnet
 import pytest
+
+import hvnet
 from hvnet.results import Results
 from hvnet.validate import v2_figures
 

@@ -12,9 +12,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from typer.testing import Result
+
 from hvnet.compare import Run
 from hvnet.demo import DESIGNS, is_hvnet_page, run_demo
-from typer.testing import Result
 
 Invoke = Callable[..., Result]
 CheckGolden = Callable[[str, str], None]

@@ -14,6 +14,7 @@ so no vRSS: one queue, one core.
 from __future__ import annotations
 
 import pytest
+
 from hvnet import parse_scenario, simulate
 from hvnet.calibration import CpuParameters, VmqParameters
 from hvnet.lower import frames

@@ -9,10 +9,11 @@ whose mean could hide a spike, or whose edge could lose a sliver of bytes.
 
 from __future__ import annotations
 
-from hvnet import parse_scenario, simulate
-from hvnet.lower import frames
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
+from hvnet import parse_scenario, simulate
+from hvnet.lower import frames
 
 SPEEDS = {"1Gbps": 1e9, "10Gbps": 10e9, "25Gbps": 25e9}
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import textwrap
 
 import pytest
+
 from hvnet import Calibration, parse_scenario, simulate
 from hvnet.lower.fabric import Fabric, Port, build_fabric
 from hvnet.lower.routing import Routing

@@ -23,9 +23,10 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
-from hvnet import parse_scenario, simulate
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
+from hvnet import parse_scenario, simulate
 
 FAILED_AT = 0.2
 

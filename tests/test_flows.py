@@ -11,6 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+
 from hvnet import InputError, parse_scenario
 from hvnet._version import __version__
 from hvnet.flows import FlowRow, FlowsResult, read_flows, run_flows

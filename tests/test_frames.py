@@ -16,6 +16,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from typer.testing import Result
+
 from hvnet import Calibration, ScenarioError, parse_scenario, simulate
 from hvnet.lower.fabric import Port, build_fabric
 from hvnet.lower.frames import (
@@ -30,7 +32,6 @@ from hvnet.lower.frames import (
 from hvnet.lower.routing import Routing
 from hvnet.model import Scenario
 from hvnet.topology import leaf_spine
-from typer.testing import Result
 
 MB = 10**6
 

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from hvnet import parse_scenario, simulate
 from hvnet.compare import comparison_document
 from hvnet.demo import run_demo

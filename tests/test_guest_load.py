@@ -17,6 +17,7 @@ migration also takes PREPARE_S, the source's preparation of its memory
 from __future__ import annotations
 
 import pytest
+
 from hvnet import parse_scenario, simulate
 from hvnet.calibration import CompressionParameters, CpuParameters, MigrationParameters
 from hvnet.lower import frames

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from hvnet.hashing import rss_hash, toeplitz
 
 VECTORS_FILE = Path(__file__).resolve().parents[2] / "shared" / "data" / "rss-toeplitz-vectors.json"

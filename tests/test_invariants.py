@@ -13,9 +13,10 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
-from hvnet import parse_scenario, simulate
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
+
+from hvnet import parse_scenario, simulate
 
 ROOT = Path(__file__).resolve().parents[1]
 

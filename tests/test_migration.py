@@ -14,6 +14,7 @@ b / RATE + b / PREPARE.
 from __future__ import annotations
 
 import pytest
+
 from hvnet import parse_scenario, simulate
 from hvnet.calibration import CpuParameters, MigrationParameters
 from hvnet.results import Results

@@ -10,6 +10,7 @@ hv1 to hv2.
 from __future__ import annotations
 
 import pytest
+
 from hvnet import ScenarioError, parse_scenario, simulate
 from hvnet.results import Results
 

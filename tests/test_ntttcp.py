@@ -12,12 +12,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from typer.testing import Result
+
 from hvnet import parse_scenario, simulate
 from hvnet.calibration import CpuParameters
 from hvnet.errors import InputError
 from hvnet.lower import frames
 from hvnet.ntttcp import MEG, format_ntttcp, run_ntttcp
-from typer.testing import Result
 
 Invoke = Callable[..., Result]
 WriteFile = Callable[[str, str], Path]

@@ -9,6 +9,7 @@ vm2 and vm3 (4 GiB each); hv2 runs vm4 (4 GiB); hv3 runs nothing.
 from __future__ import annotations
 
 import pytest
+
 from hvnet import ScenarioError, parse_scenario, simulate
 from hvnet.results import Results
 from hvnet.units import human_duration
@@ -140,8 +141,9 @@ def test_a_migration_to_where_a_drain_left_the_vm_is_refused() -> None:
 
 
 def test_the_terminal_table_shows_the_window_and_each_node() -> None:
-    from hvnet.tables import results_tables
     from rich.console import Console
+
+    from hvnet.tables import results_tables
 
     results = run("  - {at: 0s, action: rolling_update, nodes: [hv1, hv2], patch_time: 60s}\n")
     console = Console(width=200, record=True)

@@ -10,8 +10,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-import hvnet
 import pytest
+
+import hvnet
 from hvnet import _core
 
 

@@ -18,6 +18,9 @@ from pathlib import Path
 
 import pydantic
 import pytest
+from pydantic import BaseModel
+from typer.testing import Result
+
 from hvnet import Results, __version__, parse_scenario, simulate
 from hvnet.flows import FlowsResult
 from hvnet.model import Flow
@@ -39,8 +42,6 @@ from hvnet.results import (
     VcpuSeries,
 )
 from hvnet.series import Series
-from pydantic import BaseModel
-from typer.testing import Result
 
 Invoke = Callable[..., Result]
 CheckGolden = Callable[[str, str], None]

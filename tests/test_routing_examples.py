@@ -10,6 +10,7 @@ core's limit, 6.41 Gbps of payload) over spine1, where its ECMP hash puts it.
 from __future__ import annotations
 
 import pytest
+
 from hvnet import parse_scenario, simulate
 from hvnet.failure_costs import with_costs
 from hvnet.failure_text import failure_blocks

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pydantic
 import pytest
-from hvnet.series import Series, step_means
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
+from hvnet.series import Series, step_means
 
 
 def test_each_bin_is_the_mean_of_the_step_function_over_it() -> None:

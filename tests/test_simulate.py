@@ -15,6 +15,7 @@ import re
 import textwrap
 
 import pytest
+
 from hvnet import Results, ScenarioError, parse_scenario, simulate
 from hvnet.model import Scenario
 

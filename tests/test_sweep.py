@@ -13,10 +13,11 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-import hvnet.sweep
 import pytest
-from hvnet.variants import METRICS, Metrics, best, load_variants
 from typer.testing import Result
+
+import hvnet.sweep
+from hvnet.variants import METRICS, Metrics, best, load_variants
 
 pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")

@@ -32,11 +32,12 @@ from importlib import resources
 from pathlib import Path
 
 import pytest
-from hvnet import parse_scenario, simulate
-from hvnet.tables import MIGRATION_ROWS, results_tables
 from rich.console import Console
 from rich.table import Table
 from typer.testing import Result
+
+from hvnet import parse_scenario, simulate
+from hvnet.tables import MIGRATION_ROWS, results_tables
 
 Invoke = Callable[..., Result]
 CheckGolden = Callable[[str, str], None]

@@ -17,8 +17,9 @@ The hosts are fast (3.5 GHz, jumbo frames) so that the links, not the cores, bin
 
 from __future__ import annotations
 
-import hvnet
 import pytest
+
+import hvnet
 from hvnet.results import Results
 
 SCENARIO = """

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 import pytest
+
 from hvnet import parse_scenario, simulate
 from hvnet.results import ConnectionResult, Results
 

@@ -6,6 +6,7 @@ import itertools
 from collections.abc import Callable
 
 import pytest
+
 from hvnet import parse_scenario
 from hvnet.lower.network import ConnectionRequest, NetworkModel
 from hvnet.topology import leaf_spine, star

@@ -6,10 +6,11 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
+from typer.testing import Result
+
 import hvnet
 from hvnet.calibration import Calibration
 from hvnet.uncertainty import bands, runs_needed
-from typer.testing import Result
 
 Invoke = Callable[..., Result]
 EXAMPLES = Path(hvnet.__file__).parent / "examples"

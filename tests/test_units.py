@@ -9,6 +9,9 @@ from __future__ import annotations
 import re
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from hvnet.errors import HvnetError, UnitError
 from hvnet.units import (
     BitRate,
@@ -22,8 +25,6 @@ from hvnet.units import (
     parse_bytes,
     parse_duration,
 )
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 GiB = 2**30
 

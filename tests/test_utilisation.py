@@ -10,12 +10,13 @@ import io
 from importlib import resources
 
 import pytest
+from rich.console import Console
+
 from hvnet import Results, parse_scenario, simulate
 from hvnet.results import AdapterSeries, CoreSeries
 from hvnet.series import Series
 from hvnet.tables import UTILISATION_ROWS, utilisation_table
 from hvnet.utilisation import core_utilisation, nic_utilisation, team_utilisation
-from rich.console import Console
 
 GBPS = 1e9
 

@@ -6,9 +6,10 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
+from typer.testing import Result
+
 from hvnet.calibration import Calibration
 from hvnet.validate import TOLERANCE_PCT, run_validation, validation_markdown
-from typer.testing import Result
 
 Invoke = Callable[..., Result]
 

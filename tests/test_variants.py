@@ -19,10 +19,11 @@ from importlib import resources
 from pathlib import Path
 
 import pytest
+from typer.testing import Result
+
 from hvnet import ScenarioError, load_scenario
 from hvnet.compare import run_comparison
 from hvnet.variants import METRICS, Metrics, Variants, best, load_variants
-from typer.testing import Result
 
 Invoke = Callable[..., Result]
 WriteFile = Callable[[str, str], Path]

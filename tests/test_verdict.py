@@ -16,9 +16,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from typer.testing import Result
+
 from hvnet.compare import Paragraph, comparison_document, run_comparison
 from hvnet.verdict import NO_REQUIREMENTS, verdict
-from typer.testing import Result
 
 WriteFile = Callable[[str, str], Path]
 Invoke = Callable[..., Result]

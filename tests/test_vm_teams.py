@@ -22,6 +22,7 @@ What Windows does with such a team, and so what each test expects:
 from __future__ import annotations
 
 import pytest
+
 from hvnet import ScenarioError, parse_scenario, simulate
 from hvnet.results import Results
 

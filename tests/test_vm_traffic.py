@@ -8,8 +8,9 @@ and "Frames and the MTU"), and checks the model moves that way.
 
 from __future__ import annotations
 
-import hvnet
 import pytest
+
+import hvnet
 from hvnet.lower import frames
 from hvnet.results import Results
 

@@ -5,13 +5,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import hvnet
 import pytest
+from rich.console import Console
+
+import hvnet
 from hvnet.advise import advise, findings_document, findings_table
 from hvnet.advise.effects import Effects, apply_changes
 from hvnet.advise.rules import Change
 from hvnet.model import parse_scenario
-from rich.console import Console
 
 EXAMPLES = sorted((Path(hvnet.__file__).parent / "examples").rglob("*.yaml"))
 

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+
 from hvnet.advise import RULES, advise
 from hvnet.model import Scenario, scenario_from_data
 

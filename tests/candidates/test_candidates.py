@@ -7,6 +7,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from typer.testing import Result
+
 from hvnet.candidates import (
     DEFAULT_CANDIDATES,
     NEEDS_REQUIREMENTS,
@@ -17,7 +19,6 @@ from hvnet.candidates import (
 )
 from hvnet.errors import HvnetError, InputError
 from hvnet.model import MigrationOption, TeamKind, load_scenario
-from typer.testing import Result
 
 Invoke = Callable[..., Result]
 HERE = Path(__file__).parent

@@ -7,8 +7,9 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
-from hvnet.candidates import load_candidates
 from typer.testing import Result
+
+from hvnet.candidates import load_candidates
 
 Invoke = Callable[..., Result]
 ROOT = Path(__file__).resolve().parents[2]

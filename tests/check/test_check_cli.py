@@ -6,8 +6,9 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from hvnet.check import NOTHING_TO_CHECK
 from typer.testing import Result
+
+from hvnet.check import NOTHING_TO_CHECK
 
 Invoke = Callable[..., Result]
 

@@ -8,6 +8,7 @@ with a two-NIC team each, on one switch or on two.
 from __future__ import annotations
 
 import pytest
+
 from hvnet.check import check, failures, simulations_needed
 from hvnet.check.evaluate import sample
 from hvnet.errors import ScenarioError

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from hvnet.cost import ITEMS, Category, bill_of_materials, design_cost, load_prices, price, speed_class
 from hvnet.model import Scenario, load_scenario, parse_scenario
 from hvnet.topology import leaf_spine

@@ -6,6 +6,8 @@ import json
 import math
 
 import pytest
+from rich.console import Console
+
 from hvnet.cost import (
     DOCUMENT_VERSION,
     Verdict,
@@ -18,7 +20,6 @@ from hvnet.cost import (
 )
 from hvnet.model import parse_scenario
 from hvnet.topology import leaf_spine
-from rich.console import Console
 
 PRICED = design_cost(
     parse_scenario(leaf_spine(hosts=40, nic="25Gbps", leaves=2, spines=2, uplink="100Gbps"), "ls.yaml")

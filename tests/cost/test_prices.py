@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from hvnet.cost import ITEMS, bill_of_materials, load_prices, price
 from hvnet.cost.prices import _default_path
 from hvnet.errors import HvnetError, InputError

@@ -7,10 +7,10 @@ from pathlib import Path
 from typing import Any, cast
 
 import pytest
+
 from hvnet.explain import COUNTERFACTUALS, explain, explanation_document, no_change_explains
 from hvnet.importers import read_measurement
 from hvnet.model import load_scenario
-
 from tests.conftest import Invoke
 
 HERE = Path(__file__).parent

@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-import hvnet
 import pytest
+from typer.testing import Result
+
+import hvnet
 from hvnet.errors import InputError
 from hvnet.flows import read_flows, run_flows
-from typer.testing import Result
 
 Invoke = Callable[..., Result]
 EXAMPLES = Path(hvnet.__file__).parent / "examples"

@@ -12,11 +12,12 @@ import tempfile
 from pathlib import Path
 from types import ModuleType
 
-import hvnet
 import pytest
-from hvnet.flows import read_flows, run_flows
 from hypothesis import HealthCheck, Phase, given, seed, settings
 from hypothesis import strategies as st
+
+import hvnet
+from hvnet.flows import read_flows, run_flows
 
 ROOT = Path(__file__).resolve().parents[2]
 

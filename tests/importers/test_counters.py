@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from hvnet.errors import InputError
 from hvnet.importers import detect, read_measurement, read_measurement_text
 from hvnet.importers.pdh_csv import adapter_name, split_counter_path

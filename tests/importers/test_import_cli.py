@@ -6,8 +6,9 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from hvnet.importers import FORMATS, InterfaceCounters, Interval, Measurement, Parameters, Series, Stream
 from typer.testing import Result
+
+from hvnet.importers import FORMATS, InterfaceCounters, Interval, Measurement, Parameters, Series, Stream
 
 Invoke = Callable[..., Result]
 SAMPLES = Path(__file__).parent / "samples"

@@ -16,6 +16,7 @@ import json
 from typing import Any
 
 import pytest
+
 from hvnet.errors import InputError
 from hvnet.importers import detect, read_measurement_text
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from hvnet.errors import InputError
 from hvnet.importers import detect, read_measurement, read_measurement_text
 

@@ -10,10 +10,11 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from hvnet.errors import HvnetError, InputError, Problem, ScenarioError, UnitError
-from hvnet.model import load_scenario, parse_scenario, scenario_from_data
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
+from hvnet.errors import HvnetError, InputError, Problem, ScenarioError, UnitError
+from hvnet.model import load_scenario, parse_scenario, scenario_from_data
 
 FAILOVER = Path(__file__).parents[2] / "python" / "hvnet" / "examples" / "failover.yaml"
 

@@ -6,6 +6,7 @@ live migration settings, and the migrate event (docs/scenario.md, BEHAVIOUR.md
 from __future__ import annotations
 
 import pytest
+
 from hvnet.errors import ScenarioError
 from hvnet.model import EventAction, MigrationOption, Scenario, parse_scenario, scenario_json_schema
 

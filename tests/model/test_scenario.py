@@ -12,6 +12,9 @@ import textwrap
 from pathlib import Path
 from types import ModuleType
 
+import pydantic
+import pytest
+
 import hvnet.errors
 import hvnet.model
 import hvnet.model.enums
@@ -23,8 +26,6 @@ import hvnet.model.requirements
 import hvnet.model.scenario
 import hvnet.model.workload
 import hvnet.units
-import pydantic
-import pytest
 from hvnet.model import (
     AddressHash,
     EventAction,

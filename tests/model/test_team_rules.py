@@ -14,6 +14,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+
 from hvnet.errors import ScenarioError
 from hvnet.model import LoadBalancing, Scenario, TeamingMode, parse_scenario
 

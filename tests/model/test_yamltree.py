@@ -13,11 +13,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from ruamel.yaml import YAML
+from ruamel.yaml.comments import CommentedMap, CommentedSeq
+
 from hvnet import ScenarioError, parse_scenario
 from hvnet.model import plain_data
 from hvnet.model.yamltree import MAX_DEPTH, LocatedList, LocatedMap, YamlRefused, YamlTreeError, parse_tree
-from ruamel.yaml import YAML
-from ruamel.yaml.comments import CommentedMap, CommentedSeq
 
 EXAMPLES = sorted(Path(str(resources.files("hvnet") / "examples")).rglob("*.yaml"))
 

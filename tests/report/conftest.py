@@ -9,6 +9,7 @@ from importlib import resources
 from pathlib import Path
 
 import pytest
+
 from hvnet import Results, Scenario, parse_scenario, simulate
 from hvnet.report import render_report
 

@@ -24,9 +24,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from typer.testing import Result
+
 from hvnet import Results, Scenario
 from hvnet.report import write_report
-from typer.testing import Result
 
 INSTALL = "apt-get update && apt-get install -y chromium chromium-driver"
 

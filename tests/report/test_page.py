@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from hvnet import Results, Scenario, parse_scenario, simulate
 from hvnet.report import render_report, write_report
 from hvnet.report.charts import plotly_bundle

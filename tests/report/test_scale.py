@@ -9,6 +9,7 @@ import json
 import re
 
 import pytest
+
 from hvnet import Results
 from hvnet.report.embed import pack, unpack
 from hvnet.report.migrations import migrations_section

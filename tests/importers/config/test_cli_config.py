@@ -6,9 +6,10 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
+from typer.testing import Result
+
 from hvnet import parse_scenario
 from hvnet.importers.config import collect_script
-from typer.testing import Result
 
 FIXTURES = Path(__file__).parent / "fixtures"
 Invoke = Callable[..., Result]

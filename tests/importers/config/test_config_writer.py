@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import hvnet
 import pytest
+
+import hvnet
 from hvnet.importers.config import import_config
 from hvnet.importers.config.writer import Comment, scenario_yaml
 from hvnet.model import VM, Host, LiveMigration, Nic, Scenario, Team, TeamingMode, TeamKind

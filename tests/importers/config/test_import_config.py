@@ -15,13 +15,14 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-import hvnet
 import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
+
+import hvnet
 from hvnet.errors import HvnetError, InputError
 from hvnet.importers.config import DUMP_FORMAT, ImportedConfig, collect_script, import_config
 from hvnet.model import Scenario
-from hypothesis import example, given
-from hypothesis import strategies as st
 
 HERE = Path(__file__).parent
 FIXTURES = HERE / "fixtures"
