@@ -1,20 +1,18 @@
 //! The constraints waiting to saturate during a sorted filling, smallest
 //! level first: a solve from scratch, or a solve again with bounds in play
 //! (a solve again without bounds fills in the last order instead, unsorted:
-//! `crate::lmm`, "Filling again in the last order").
+//! `crate::lmm`, its `in_order` module).
 //!
 //! The filling takes the constraint with the smallest level, freezes its
 //! variables, and so raises the levels of the constraints they also cross;
 //! a raised one keeps its place until it comes first, and is then moved
 //! back ("filed again"). Levels move little from one pop to the next, so a
 //! sorted list where the first entry steps back a few places beats a binary
-//! heap here: measured on the benchmark's star at 16,000 flows when every
-//! restart filled sorted, 0.204 s against 0.240 s for `std`'s heap (and
-//! 0.28 s for a radix heap, whose buckets redistribute most of the list, the
-//! levels' bits being close; sorting only the front, a chunk at a time,
-//! cost more than it saved). Keys are `(level bits, constraint)`: levels
-//! are non-negative, so their bits order like the numbers, and the
-//! constraint breaks ties.
+//! heap or a radix heap here (docs/performance.md has the measurement).
+//! Keys are `(level bits, constraint)`: levels are non-negative, so their
+//! bits order like the numbers, and the constraint breaks ties.
+
+use crate::lmm::ConstraintId;
 
 /// How far an entry filed again is moved step by step before searching.
 const STEPS: usize = 16;
@@ -22,7 +20,7 @@ const STEPS: usize = 16;
 /// Keys `(level bits, constraint)`, taken smallest first.
 #[derive(Debug, Default)]
 pub(crate) struct LevelQueue {
-    keys: Vec<(u64, u32)>,
+    keys: Vec<(u64, ConstraintId)>,
     /// The first key not taken yet; whether `keys[head..]` is sorted.
     head: usize,
     sorted: bool,
@@ -36,13 +34,13 @@ impl LevelQueue {
     }
 
     /// Adds a key (before the first `first`).
-    pub fn push(&mut self, level: f64, constraint: u32) {
+    pub fn push(&mut self, level: f64, constraint: ConstraintId) {
         debug_assert!(!self.sorted, "keys are added before any is taken");
         self.keys.push((level.to_bits(), constraint));
     }
 
     /// The smallest key, as (level, constraint).
-    pub fn first(&mut self) -> Option<(f64, u32)> {
+    pub fn first(&mut self) -> Option<(f64, ConstraintId)> {
         if !self.sorted {
             self.keys.sort_unstable();
             self.sorted = true;
@@ -83,15 +81,15 @@ mod tests {
     /// Takes everything left, filing the first key again `raise` times.
     fn drain(
         q: &mut LevelQueue,
-        mut raise: impl FnMut(f64, u32) -> Option<f64>,
-    ) -> Vec<(f64, u32)> {
+        mut raise: impl FnMut(f64, usize) -> Option<f64>,
+    ) -> Vec<(f64, usize)> {
         let mut out = Vec::new();
         while let Some((level, c)) = q.first() {
-            match raise(level, c) {
+            match raise(level, c.index()) {
                 Some(higher) => q.file_first_again(higher),
                 None => {
                     q.take_first();
-                    out.push((level, c));
+                    out.push((level, c.index()));
                 }
             }
         }
@@ -102,8 +100,8 @@ mod tests {
     fn keys_come_out_in_order() {
         // A hundred shuffled levels: out sorted, each once.
         let mut q = LevelQueue::default();
-        for c in 0..100u32 {
-            q.push(((c * 37) % 100) as f64, c);
+        for c in 0..100 {
+            q.push(f64::from((c * 37) % 100), ConstraintId::new(c as usize));
         }
         let out = drain(&mut q, |_, _| None);
         assert_eq!(out.len(), 100);
@@ -117,23 +115,23 @@ mod tests {
         // by the search) or 1000 (past every key). What comes out is
         // sorted, and each constraint once.
         let mut q = LevelQueue::default();
-        for c in 0..40u32 {
-            q.push(c as f64 * 10.0, c);
+        for c in 0..40 {
+            q.push(f64::from(c) * 10.0, ConstraintId::new(c as usize));
         }
         let mut raised = [false; 40];
         let out = drain(&mut q, |level, c| {
-            if raised[c as usize] {
+            if raised[c] {
                 return None;
             }
-            raised[c as usize] = true;
-            Some(level + [5.0, 155.0, 1000.0][c as usize % 3])
+            raised[c] = true;
+            Some(level + [5.0, 155.0, 1000.0][c % 3])
         });
         assert_eq!(out.len(), 40);
         assert!(
             out.windows(2).all(|w| (w[0].0, w[0].1) < (w[1].0, w[1].1)),
             "{out:?}"
         );
-        let mut seen: Vec<u32> = out.iter().map(|e| e.1).collect();
+        let mut seen: Vec<usize> = out.iter().map(|e| e.1).collect();
         seen.sort_unstable();
         assert_eq!(seen, (0..40).collect::<Vec<_>>());
     }

@@ -19,5 +19,5 @@ pub mod workload;
 pub use lmm::{Sharing, SolveStats};
 pub use record::{ChangePoints, Recorder};
 pub use sim::{ActivityId, ActivitySpec, ActivityState, Event, ResourceId, Simulation, TimerId};
-pub use units::{Amount, BitsPerSecond, Rate, Seconds};
+pub use units::{Amount, Rate, Seconds};
 pub use workload::{CapacityChange, Transfer, Workload, WorkloadResult};

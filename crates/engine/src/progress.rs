@@ -231,8 +231,8 @@ impl Progress {
         self.leave_group(c);
         let group = match bottleneck {
             Bottleneck::Constraint(g) => {
-                self.group_mut(g).live += 1;
-                g as u32
+                self.group_mut(g.index()).live += 1;
+                u32::try_from(g.index()).expect("a constraint id fits in 32 bits")
             }
             Bottleneck::Bound | Bottleneck::None => {
                 self.fixed_live += 1;
@@ -414,6 +414,7 @@ impl Progress {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::lmm::ConstraintId;
 
     #[test]
     fn a_class_runs_on_its_group_s_virtual_time() {
@@ -422,7 +423,7 @@ mod tests {
         let mut p = Progress::default();
         p.new_class(0, 0.0, 2.0);
         p.set_level(4, 0.0, 3.0);
-        p.place(0, 0.0, Bottleneck::Constraint(4), 6.0);
+        p.place(0, 0.0, Bottleneck::Constraint(ConstraintId::new(4)), 6.0);
         let target = p.add_member(0, 0.0, 26.0);
         p.set_level(4, 1.0, 5.0);
         assert!((p.progress_at(0, 1.0) - 6.0).abs() < 1e-12);
@@ -449,7 +450,7 @@ mod tests {
         for round in 0..1000 {
             for c in 0..10 {
                 p.settle(c, 0.0);
-                p.place(c, 0.0, Bottleneck::Constraint(0), 1.0);
+                p.place(c, 0.0, Bottleneck::Constraint(ConstraintId::new(0)), 1.0);
                 p.set_next_target(c, 100.0 + c as f64 + (round % 7) as f64);
             }
             assert!(

@@ -32,13 +32,14 @@
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap, VecDeque};
 
-use crate::lmm::{merge_coefficients, ConstraintId, Sharing, SolveStats, System, VariableId};
+use crate::lmm::{merge_coefficients, ConstraintId, Sharing, SolveStats, System, VarId};
 use crate::progress::{Progress, Target};
 use crate::record::Recorder;
 use crate::units::{Amount, Rate, Seconds};
 
-/// A resource: a link direction, a core, a backplane.
-pub type ResourceId = ConstraintId;
+/// A resource: a link direction, a core, a backplane. The `n`-th added is
+/// `n`; the solver knows it as `ConstraintId::new(n)`.
+pub type ResourceId = usize;
 
 /// Identifies an activity for its whole life.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -109,7 +110,7 @@ struct ClassKey {
 #[derive(Debug)]
 struct Class {
     key: ClassKey,
-    var: VariableId,
+    var: VarId,
     members: u32,
     /// Targets of the members, smallest first. Entries of members that left
     /// are dropped when they reach the top, so the top is always a member.
@@ -173,7 +174,7 @@ impl Simulation {
             "add every resource before recording starts"
         );
         self.rates_stale = true;
-        self.lmm.add_constraint(capacity, sharing)
+        self.lmm.add_constraint(capacity, sharing).index()
     }
 
     /// Number of resources added so far (their ids are `0..count`).
@@ -184,11 +185,11 @@ impl Simulation {
     /// Changes a resource's capacity from now on (0 models a dead link).
     pub fn set_capacity(&mut self, resource: ResourceId, capacity: Rate) {
         self.rates_stale = true;
-        self.lmm.set_capacity(resource, capacity);
+        self.lmm.set_capacity(ConstraintId::new(resource), capacity);
     }
 
     pub fn capacity(&self, resource: ResourceId) -> Rate {
-        self.lmm.capacity(resource)
+        self.lmm.capacity(ConstraintId::new(resource))
     }
 
     /// Records, from now on, every resource's use as change points
@@ -290,7 +291,7 @@ impl Simulation {
     /// The current use of a resource, solving first if anything changed.
     pub fn usage(&mut self, resource: ResourceId) -> Rate {
         self.update_rates();
-        self.lmm.usage(resource)
+        self.lmm.usage(ConstraintId::new(resource))
     }
 
     /// Number of activities still running.
@@ -416,14 +417,14 @@ impl Simulation {
     /// The class an activity of this spec belongs to: its usage with each
     /// resource once (coefficients merged as the resource's sharing says),
     /// sorted, and the key that identifies the class.
-    fn class_key(&self, spec: &ActivitySpec) -> (Vec<(ResourceId, f64)>, ClassKey) {
+    fn class_key(&self, spec: &ActivitySpec) -> (Vec<(ConstraintId, f64)>, ClassKey) {
         assert!(
             spec.weight > 0.0 && spec.weight.is_finite(),
             "weight must be finite and > 0"
         );
         let bound = spec.bound.unwrap_or(f64::INFINITY);
         assert!(bound > 0.0, "bound must be > 0");
-        let mut usage: Vec<(ResourceId, f64)> = Vec::with_capacity(spec.usage.len());
+        let mut usage: Vec<(ConstraintId, f64)> = Vec::with_capacity(spec.usage.len());
         for &(r, coeff) in &spec.usage {
             assert!(r < self.lmm.constraint_count(), "unknown resource {r}");
             assert!(
@@ -433,6 +434,7 @@ impl Simulation {
             if coeff == 0.0 {
                 continue;
             }
+            let r = ConstraintId::new(r);
             match usage.iter_mut().find(|u| u.0 == r) {
                 Some(u) => u.1 = merge_coefficients(self.lmm.sharing(r), u.1, coeff),
                 None => usage.push((r, coeff)),
@@ -440,7 +442,10 @@ impl Simulation {
         }
         usage.sort_by_key(|u| u.0);
         let key = ClassKey {
-            usage: usage.iter().map(|&(r, c)| (r, c.to_bits())).collect(),
+            usage: usage
+                .iter()
+                .map(|&(r, c)| (r.index(), c.to_bits()))
+                .collect(),
             weight: spec.weight.to_bits(),
             bound: bound.to_bits(),
         };
@@ -478,10 +483,10 @@ impl Simulation {
                 };
                 self.progress.new_class(c, self.now, spec.weight);
                 self.class_of_key.insert(key, c);
-                if self.class_of_var.len() <= var {
-                    self.class_of_var.resize(var + 1, u32::MAX);
+                if self.class_of_var.len() <= var.index() {
+                    self.class_of_var.resize(var.index() + 1, u32::MAX);
                 }
-                self.class_of_var[var] = c;
+                self.class_of_var[var.index()] = c;
                 c
             }
         };
@@ -533,14 +538,13 @@ impl Simulation {
         // move the levels, then place the classes under their new ones. The
         // others follow their group's level as it is.
         for &var in self.lmm.switched() {
-            self.progress.settle(self.class_of_var[var as usize], now);
+            self.progress.settle(self.class_of_var[var.index()], now);
         }
         for (g, level) in self.lmm.saturated() {
-            self.progress.set_level(g, now, level);
+            self.progress.set_level(g.index(), now, level);
         }
         for &var in self.lmm.switched() {
-            let var = var as VariableId;
-            let c = self.class_of_var[var];
+            let c = self.class_of_var[var.index()];
             self.progress
                 .place(c, now, self.lmm.bottleneck(var), self.lmm.value(var));
         }
@@ -565,7 +569,8 @@ impl Simulation {
             if let Some(rec) = self.recorder.as_mut() {
                 // The rates are solved: each use holds from now until t.
                 let now = self.now;
-                self.lmm.take_changed(|r, usage| rec.note(r, now, usage));
+                self.lmm
+                    .take_changed(|r, usage| rec.note(r.index(), now, usage));
                 rec.reach(t);
             }
             self.now = t;

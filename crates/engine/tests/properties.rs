@@ -7,7 +7,7 @@
 mod common;
 
 use common::{reference_completions, reference_rates, RefVar};
-use hvnet_engine::lmm::System;
+use hvnet_engine::lmm::{ConstraintId, System, VarId};
 use hvnet_engine::{ActivitySpec, Event, Sharing, Simulation, Transfer, Workload};
 use proptest::prelude::*;
 
@@ -34,14 +34,22 @@ fn system_strategy() -> impl Strategy<Value = (Vec<(f64, Sharing)>, Vec<RefVar>)
     })
 }
 
-fn solve(caps: &[(f64, Sharing)], vars: &[RefVar]) -> (System, Vec<usize>) {
+/// The reference's elements, on the constraints of the same index.
+fn elements(usage: &[(usize, f64)]) -> Vec<(ConstraintId, f64)> {
+    usage
+        .iter()
+        .map(|&(c, a)| (ConstraintId::new(c), a))
+        .collect()
+}
+
+fn solve(caps: &[(f64, Sharing)], vars: &[RefVar]) -> (System, Vec<VarId>) {
     let mut s = System::new();
     for &(c, sh) in caps {
         s.add_constraint(c, sh);
     }
     let ids = vars
         .iter()
-        .map(|v| s.add_variable(v.weight, v.bound, 1, &v.usage))
+        .map(|v| s.add_variable(v.weight, v.bound, 1, &elements(&v.usage)))
         .collect();
     s.solve();
     (s, ids)
@@ -111,8 +119,8 @@ proptest! {
         // change the (partly re-filled) solution equals a solve from scratch.
         let mut s = System::new();
         for &(c, sh) in &caps { s.add_constraint(c, sh); }
-        let mut live: Vec<(usize, u32, RefVar)> = vars.iter().enumerate()
-            .map(|(i, v)| (s.add_variable(v.weight, v.bound, counts[i % 10], &v.usage), counts[i % 10], v.clone()))
+        let mut live: Vec<(VarId, u32, RefVar)> = vars.iter().enumerate()
+            .map(|(i, v)| (s.add_variable(v.weight, v.bound, counts[i % 10], &elements(&v.usage)), counts[i % 10], v.clone()))
             .collect();
         s.solve();
         for (pick, remove) in steps {
@@ -128,12 +136,12 @@ proptest! {
             s.solve();
             let mut fresh = System::new();
             for &(c, sh) in &caps { fresh.add_constraint(c, sh); }
-            let ids: Vec<_> = live.iter().map(|(_, n, v)| fresh.add_variable(v.weight, v.bound, *n, &v.usage)).collect();
+            let ids: Vec<_> = live.iter().map(|(_, n, v)| fresh.add_variable(v.weight, v.bound, *n, &elements(&v.usage))).collect();
             fresh.solve();
             for ((id, _, _), fid) in live.iter().zip(&ids) {
                 prop_assert!(rel_close(s.value(*id), fresh.value(*fid), 1e-9), "incremental {} vs fresh {}", s.value(*id), fresh.value(*fid));
             }
-            for c in 0..caps.len() {
+            for c in (0..caps.len()).map(ConstraintId::new) {
                 prop_assert!(rel_close(s.usage(c), fresh.usage(c), 1e-9) || (s.usage(c) - fresh.usage(c)).abs() < 1e-9);
             }
         }
@@ -154,8 +162,8 @@ proptest! {
         let mut caps = caps;
         let mut s = System::new();
         for &(c, sh) in &caps { s.add_constraint(c, sh); }
-        let mut live: Vec<(usize, u32, RefVar)> = vars.iter().enumerate()
-            .map(|(i, v)| (s.add_variable(v.weight, v.bound, counts[i % 10], &v.usage), counts[i % 10], v.clone()))
+        let mut live: Vec<(VarId, u32, RefVar)> = vars.iter().enumerate()
+            .map(|(i, v)| (s.add_variable(v.weight, v.bound, counts[i % 10], &elements(&v.usage)), counts[i % 10], v.clone()))
             .collect();
         s.solve();
         for (kind, pick, x) in steps {
@@ -190,25 +198,25 @@ proptest! {
                     let c = pick % n_cnst;
                     let cap = if x < 5.0 { 0.0 } else { x };
                     caps[c].0 = cap;
-                    s.set_capacity(c, cap);
+                    s.set_capacity(ConstraintId::new(c), cap);
                 }
                 // A new variable (its elements on the constraints that exist).
                 _ => {
                     let mut v = spare[pick % spare.len()].clone();
                     v.usage.iter_mut().for_each(|e| e.0 %= n_cnst);
-                    live.push((s.add_variable(v.weight, v.bound, 1 + pick as u32 % 3, &v.usage), 1 + pick as u32 % 3, v));
+                    live.push((s.add_variable(v.weight, v.bound, 1 + pick as u32 % 3, &elements(&v.usage)), 1 + pick as u32 % 3, v));
                 }
             }
             s.solve();
             let mut fresh = System::new();
             for &(c, sh) in &caps { fresh.add_constraint(c, sh); }
-            let ids: Vec<_> = live.iter().map(|(_, n, v)| fresh.add_variable(v.weight, v.bound, *n, &v.usage)).collect();
+            let ids: Vec<_> = live.iter().map(|(_, n, v)| fresh.add_variable(v.weight, v.bound, *n, &elements(&v.usage))).collect();
             fresh.solve();
             for ((id, _, _), fid) in live.iter().zip(&ids) {
                 prop_assert!(rel_close(s.value(*id), fresh.value(*fid), 1e-12), "incremental {} vs fresh {}", s.value(*id), fresh.value(*fid));
             }
             for (c, &(cap, _)) in caps.iter().enumerate() {
-                let (a, b) = (s.usage(c), fresh.usage(c));
+                let (a, b) = (s.usage(ConstraintId::new(c)), fresh.usage(ConstraintId::new(c)));
                 prop_assert!(rel_close(a, b, 1e-12) || (a - b).abs() <= 1e-12 * cap.max(1.0), "usage of {c}: incremental {a} vs fresh {b}");
             }
         }

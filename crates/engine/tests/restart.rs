@@ -6,7 +6,7 @@
 //! seeded larger star every way that order can be repaired is taken at
 //! least once, and nothing after the first solve starts from scratch.
 
-use hvnet_engine::lmm::System;
+use hvnet_engine::lmm::{ConstraintId, System, VarId};
 use hvnet_engine::{Sharing, SolveStats};
 use proptest::prelude::*;
 
@@ -23,15 +23,17 @@ struct Route {
 
 /// Host `h` sends on constraint `2h` and receives on `2h + 1`; the switch
 /// is the last constraint.
-fn elements(hosts: usize, r: &Route) -> Vec<(usize, f64)> {
+fn elements(hosts: usize, r: &Route) -> Vec<(ConstraintId, f64)> {
     let mut e = vec![(2 * r.src, 1.0), (2 * r.dst + 1, 1.0)];
     if r.switch {
         e.push((2 * hosts, 1.0));
     }
-    e
+    e.into_iter()
+        .map(|(c, a)| (ConstraintId::new(c), a))
+        .collect()
 }
 
-fn build(caps: &[f64], hosts: usize, routes: &[Route]) -> (System, Vec<usize>) {
+fn build(caps: &[f64], hosts: usize, routes: &[Route]) -> (System, Vec<VarId>) {
     let mut s = System::new();
     for &c in caps {
         s.add_constraint(c, Sharing::Shared);
@@ -63,7 +65,7 @@ enum Change {
 /// checks every rate and use against a fresh solve.
 fn change_and_check(
     s: &mut System,
-    live: &mut Vec<(usize, Route)>,
+    live: &mut Vec<(VarId, Route)>,
     caps: &[f64],
     hosts: usize,
     change: Change,
@@ -105,9 +107,10 @@ fn change_and_check(
         }
     }
     for (c, &cap) in caps.iter().enumerate() {
+        let c = ConstraintId::new(c);
         let (a, b) = (s.usage(c), fresh.usage(c));
         if !(close(a, b) || (a - b).abs() <= 1e-12 * cap) {
-            return Err(format!("use of {c}: again {a} vs fresh {b}"));
+            return Err(format!("use of {c:?}: again {a} vs fresh {b}"));
         }
     }
     Ok(())
@@ -151,7 +154,7 @@ proptest! {
         let caps = &caps[..2 * hosts + 1];
         let routes: Vec<Route> = raw.iter().map(|&r| route(hosts, r)).collect();
         let (mut s, ids) = build(caps, hosts, &routes);
-        let mut live: Vec<(usize, Route)> = ids.into_iter().zip(routes).collect();
+        let mut live: Vec<(VarId, Route)> = ids.into_iter().zip(routes).collect();
         for (kind, pick, new) in steps {
             let change = match kind {
                 0 | 1 => Change::Leave(pick),
@@ -201,7 +204,7 @@ fn a_larger_star_takes_every_repair_and_still_equals_a_fresh_solve() {
         })
         .collect();
     let (mut s, ids) = build(&caps, hosts, &routes);
-    let mut live: Vec<(usize, Route)> = ids.into_iter().zip(routes).collect();
+    let mut live: Vec<(VarId, Route)> = ids.into_iter().zip(routes).collect();
     for _ in 0..300 {
         let pick = splitmix(&mut seed) as usize;
         let change = match splitmix(&mut seed) % 8 {
