@@ -285,3 +285,19 @@ def test_docs_name_every_field_a_scenario_accepts() -> None:
             best = max(tables, key=lambda table: len(fields & table))
             missing.append(f"{model.__name__}: {sorted(fields - best)}")
     assert missing == []
+
+
+def test_every_character_a_name_cannot_hold_is_one_python_calls_unprintable() -> None:
+    """Names skip the per-character scan when `str.isprintable()` (fields._hidden_character): sound only if
+    no character of the refused categories is printable. Checked over every code point."""
+    import sys
+    import unicodedata
+
+    from hvnet.model.fields import _HIDDEN_CATEGORIES
+
+    printable = [
+        f"U+{code:04X}"
+        for code in range(sys.maxunicode + 1)
+        if unicodedata.category(chr(code)) in _HIDDEN_CATEGORIES and chr(code).isprintable()
+    ]
+    assert printable == []

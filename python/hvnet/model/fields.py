@@ -55,7 +55,10 @@ _HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp", "Cs"})
 
 
 def _hidden_character(text: str) -> str:
-    """The first character of `text` that a name cannot hold, described ("" when none)."""
+    """The first character of `text` that a name cannot hold, described ("" when none). Text that
+    `isprintable` holds none of them (each is in a category it refuses), so is let through at once."""
+    if text.isprintable():
+        return ""
     for char in text:
         if unicodedata.category(char) in _HIDDEN_CATEGORIES:
             return f"U+{ord(char):04X} ({unicodedata.name(char, 'a control character').lower()})"

@@ -179,12 +179,21 @@ def _validate(tree: object, filename: str) -> Scenario:
     return scenario
 
 
+#: Values that are plain already (most of a tree's scalars): returned as they are, at once.
+_PLAIN = frozenset({str, int, float, bool, type(None)})
+
+
 def plain_data(node: object) -> object:
     """ruamel's round-trip tree (or any data) as plain dicts, lists, str, int, float and bool."""
+    if type(node) in _PLAIN:
+        return node
     if isinstance(node, Mapping):
-        return {_plain_scalar(key): plain_data(value) for key, value in node.items()}
+        return {
+            key if type(key) in _PLAIN else _plain_scalar(key): value if type(value) in _PLAIN else plain_data(value)
+            for key, value in node.items()
+        }
     if isinstance(node, (list, tuple)):
-        return [plain_data(item) for item in node]
+        return [item if type(item) in _PLAIN else plain_data(item) for item in node]
     return _plain_scalar(node)
 
 

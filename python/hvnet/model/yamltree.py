@@ -26,6 +26,7 @@ from __future__ import annotations
 import datetime
 import functools
 import re
+from collections.abc import Callable
 from typing import Any
 
 import yaml
@@ -250,7 +251,7 @@ class _Builder:
         #  its values' places, is a mapping)
         self.stack.append([container, None, False, None, False, 0, lines._values, isinstance(container, LocatedMap)])
 
-    def close(self) -> None:
+    def close(self, event: object = None, where: object = None) -> None:
         """The innermost container ends: weighed (aliases in full) and put into its parent."""
         frame = self.stack.pop()
         start = frame[0].lc
@@ -264,6 +265,18 @@ class _Builder:
             )
         self.weights[id(frame[0])] = weight
         self.add(frame[0], (start.line, start.col), weight)
+
+    def alias(self, event: yaml.AliasEvent, where: tuple[int, int]) -> None:
+        """An alias: the anchored value itself, put where the alias is."""
+        if event.anchor not in self.anchors:
+            raise YamlTreeError(f"unknown alias {event.anchor}")
+        self.add(self.anchors[event.anchor], where)
+
+    def document(self, event: object, where: object) -> None:
+        """A document starts: a scenario file holds one."""
+        self.documents += 1
+        if self.documents > 1:
+            raise YamlTreeError("more than one document")
 
     def merge(self, container: LocatedMap, value: Any) -> None:
         sources = value if isinstance(value, list) else [value]
@@ -313,26 +326,27 @@ def parse_tree(text: str) -> Any:
     should word (a syntax error)."""
     check_text(text)
     builder = _Builder()
+    alias, document = builder.alias, builder.document
+    handlers: dict[type, Callable[[Any, tuple[int, int]], None]] = {
+        yaml.ScalarEvent: builder.scalar,
+        yaml.MappingStartEvent: builder.open,
+        yaml.SequenceStartEvent: builder.open,
+        yaml.MappingEndEvent: builder.close,
+        yaml.SequenceEndEvent: builder.close,
+        yaml.AliasEvent: alias,
+        yaml.DocumentStartEvent: document,
+    }
+    parser = yaml.CSafeLoader(text)  # libyaml's parser, its events read one by one (no generator)
     try:
-        for event in yaml.parse(text, Loader=yaml.CSafeLoader):
-            mark = event.start_mark
-            where = (mark.line, mark.column) if mark is not None else (0, 0)
-            if isinstance(event, yaml.ScalarEvent):
-                builder.scalar(event, where)
-            elif isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
-                builder.open(event, where)
-            elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
-                builder.close()
-            elif isinstance(event, yaml.AliasEvent):
-                if event.anchor not in builder.anchors:
-                    raise YamlTreeError(f"unknown alias {event.anchor}")
-                builder.add(builder.anchors[event.anchor], where)
-            elif isinstance(event, yaml.DocumentStartEvent):
-                builder.documents += 1
-                if builder.documents > 1:
-                    raise YamlTreeError("more than one document")
+        while (event := parser.get_event()) is not None:
+            handler = handlers.get(event.__class__)
+            if handler is not None:
+                mark = event.start_mark
+                handler(event, (mark.line, mark.column) if mark is not None else (0, 0))
     except yaml.YAMLError as error:
         raise YamlTreeError(str(error)) from None
+    finally:
+        parser.dispose()
     return builder.root
 
 
