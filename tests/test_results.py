@@ -95,7 +95,7 @@ def test_a_traffic_result_derives_duration_and_mean_rate() -> None:
     with its last connection, after 2 s, at 8 × 2.5e9 / 2 = 10 Gbps; the longest
     black-holed connection gives the entry's black-holed time."""
     conns = [connection(2.5, blackholed_s=0.5), connection(3.0)]
-    result = TrafficResult.of(flow(name="copy", start="1s", connections=2), conns)
+    result = TrafficResult.of(flow(name="copy", start="1s", connections=2), conns, 2.5e9)
     assert result.model_dump() == {
         "name": "copy",
         "source": "a",
@@ -105,7 +105,9 @@ def test_a_traffic_result_derives_duration_and_mean_rate() -> None:
         "start_s": 1.0,
         "end_s": 3.0,
         "duration_s": 2.0,
+        "sent_bytes": 2_500_000_000,
         "mean_bps": 10e9,
+        "rate_bps": None,
         "blackholed_s": 0.5,
         "connection_results": [c.model_dump() for c in conns],
     }
@@ -113,7 +115,7 @@ def test_a_traffic_result_derives_duration_and_mean_rate() -> None:
 
 def test_a_traffic_result_that_never_ended_has_no_duration_or_rate() -> None:
     """One connection of two never completed: the entry never completed either."""
-    result = TrafficResult.of(flow(), [connection(2.0), connection(None)])
+    result = TrafficResult.of(flow(), [connection(2.0), connection(None)], 1e9)
     assert (result.name, result.end_s, result.duration_s, result.mean_bps) == (None, None, None, None)
 
 

@@ -207,7 +207,9 @@ def readback(run: NetworkRun) -> Results:
 def traffic_results(scenario: Scenario, owner: list[int], outcomes: Sequence[ConnectionOutcome]) -> list[TrafficResult]:
     """Each traffic entry with its connections (`owner[k]`: the entry of connection `k`)."""
     per_traffic: list[list[ConnectionResult]] = [[] for _ in scenario.traffic]
+    sent = [0.0] * len(scenario.traffic)
     for index, outcome in zip(owner, outcomes):
+        sent[index] += outcome.sent_bytes
         per_traffic[index].append(
             ConnectionResult(
                 end_s=outcome.end_s,
@@ -217,7 +219,7 @@ def traffic_results(scenario: Scenario, owner: list[int], outcomes: Sequence[Con
                 rerouted_s=outcome.rerouted_s,
             )
         )
-    return [TrafficResult.of(t, conns) for t, conns in zip(scenario.traffic, per_traffic)]
+    return [TrafficResult.of(t, conns, bytes_) for t, conns, bytes_ in zip(scenario.traffic, per_traffic, sent)]
 
 
 def _series(run: NetworkRun, resource: int, scale: float) -> Series:

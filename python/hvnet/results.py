@@ -71,24 +71,30 @@ class ConnectionResult(_Frozen):
 
 
 class TrafficResult(_Frozen):
-    """One traffic entry: when it started and ended, and its mean rate."""
+    """One traffic entry: when it started and ended, what it sent, and its mean rate."""
 
     name: str | None
     source: str
     destination: str
+    #: A transfer's size; a steady flow's rate times its duration (what it sends when nothing slows it).
     size_bytes: int
     connections: int
     start_s: float
-    #: None when it never completed (its path stayed down).
+    #: None when it never completed (its path stayed down); a steady flow's end is its duration's.
     end_s: float | None
     duration_s: float | None
+    #: What it sent, start to end (to the run's end when it never completed): `size_bytes` when
+    #: a transfer completed, less when a steady flow could not keep its rate.
+    sent_bytes: int
     mean_bps: float | None
+    #: A steady flow's rate (payload bits/s); None for a transfer.
+    rate_bps: float | None = None
     #: The longest time one of its connections was black-holed.
     blackholed_s: float
     connection_results: list[ConnectionResult]
 
     @classmethod
-    def of(cls, traffic: Flow, connections: list[ConnectionResult]) -> TrafficResult:
+    def of(cls, traffic: Flow, connections: list[ConnectionResult], sent_bytes: float) -> TrafficResult:
         ends = [c.end_s for c in connections]
         end_s = None if any(e is None for e in ends) else max(e for e in ends if e is not None)
         duration = None if end_s is None else end_s - traffic.start
@@ -96,15 +102,22 @@ class TrafficResult(_Frozen):
             name=traffic.name,
             source=traffic.src,
             destination=traffic.dst,
-            size_bytes=traffic.size,
+            size_bytes=round(traffic.planned_bytes),
             connections=traffic.connections,
             start_s=traffic.start,
             end_s=end_s,
             duration_s=duration,
-            mean_bps=bits_per_s(traffic.size / duration) if duration else None,
+            sent_bytes=round(sent_bytes),
+            mean_bps=bits_per_s(sent_bytes / duration) if duration else None,
+            rate_bps=traffic.rate,
             blackholed_s=max(c.blackholed_s for c in connections),
             connection_results=connections,
         )
+
+    @property
+    def steady(self) -> bool:
+        """A steady flow (a rate for a duration), not a transfer."""
+        return self.rate_bps is not None
 
 
 class AdapterSeries(_Frozen):

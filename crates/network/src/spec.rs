@@ -173,6 +173,10 @@ pub struct Connection {
     /// then [`Network::paths_by_endpoint_mtu`]'s for that MTU, whose frames
     /// and costs reflect it. `None`: the NICs' [`Network::paths`].
     pub endpoint_mtu: Option<u32>,
+    /// The most it sends, in payload bytes per second (a steady flow's
+    /// rate): it shares max-min fairly below that, never above. `None`: as
+    /// fast as its share allows.
+    pub bound: Option<Rate>,
 }
 
 impl Connection {
@@ -199,6 +203,7 @@ impl Connection {
             weight: 1.0,
             through: None,
             endpoint_mtu: None,
+            bound: None,
         }
     }
 }
@@ -634,6 +639,11 @@ impl Network {
         }
         if c.stop.is_some_and(|t| !valid(t)) {
             return bad(format!("connection {i}: stop must be a time >= 0"));
+        }
+        if c.bound.is_some_and(|b| !(b.is_finite() && b > 0.0)) {
+            return bad(format!(
+                "connection {i}: a rate bound must be finite and > 0"
+            ));
         }
         Ok(())
     }

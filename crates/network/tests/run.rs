@@ -330,6 +330,54 @@ fn a_timed_sender_stops_and_reports_what_it_sent() {
 }
 
 #[test]
+fn a_steady_flow_sends_at_its_rate_and_no_faster() {
+    // A bound of 4/s on a 10/s member, for 10 s: 40 units sent, not the 100
+    // the link would allow; its use never rises above 4.
+    let net = network(TeamingMode::SwitchIndependent, ADDRESS_HASH, None);
+    let steady = Connection {
+        stop: Some(10.0),
+        bound: Some(4.0),
+        pinned: Some((0, 2)),
+        ..connection(0, 1, 49152, 1e9)
+    };
+    let run = net.run(&[steady], &[], true);
+    assert!(close(run.connections[0].sent, 40.0));
+    let use_of_nic0 = &run.series.as_ref().unwrap()[0];
+    assert!(use_of_nic0.values().iter().all(|&v| v <= 4.0 + 1e-9));
+}
+
+#[test]
+fn a_steady_flow_shares_max_min_fairly_below_its_rate() {
+    // On one 10/s member: a steady flow bounded at 2 keeps its 2 and a transfer
+    // takes the other 8; bounded at 8 it gets the fair 5, as the transfer does.
+    let net = network(TeamingMode::SwitchIndependent, ADDRESS_HASH, None);
+    let pinned = |c: Connection| Connection {
+        pinned: Some((0, 2)),
+        ..c
+    };
+    for (bound, steady_rate, transfer_rate) in [(2.0, 2.0, 8.0), (8.0, 5.0, 5.0)] {
+        let steady = pinned(Connection {
+            stop: Some(10.0),
+            bound: Some(bound),
+            ..connection(0, 1, 49152, 1e9)
+        });
+        let transfer = pinned(Connection {
+            stop: Some(10.0),
+            ..connection(0, 1, 49153, 1e9)
+        });
+        let run = net.run(&[steady, transfer], &[], false);
+        assert!(
+            close(run.connections[0].sent, steady_rate * 10.0),
+            "bound {bound}"
+        );
+        assert!(
+            close(run.connections[1].sent, transfer_rate * 10.0),
+            "bound {bound}"
+        );
+    }
+}
+
+#[test]
 fn a_repair_resets_lacps_count_of_missed_lacpdus() {
     // Black hole 4–5 s, repaired, black hole again from 6 s: LACP counts its
     // 3 s from 6 s, so the connection moves at 9 s (black-holed 1 + 3 s).

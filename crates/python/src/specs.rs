@@ -109,6 +109,7 @@ pub struct ConnectionSpec {
     stop_s: Option<f64>,
     pinned: Option<(u32, u32)>,
     endpoint_mtu: Option<u32>,
+    bound_bytes_per_s: Option<f64>,
 }
 
 #[derive(FromPyObject)]
@@ -322,6 +323,7 @@ impl From<ConnectionSpec> for Connection {
         Connection {
             pinned: c.pinned,
             endpoint_mtu: c.endpoint_mtu,
+            bound: c.bound_bytes_per_s,
             ..Connection::new(
                 c.source,
                 c.target,

@@ -73,14 +73,18 @@ class Lowered:
 
 
 def traffic_requests(scenario: Scenario) -> tuple[list[ConnectionRequest], list[int]]:
-    """The scenario's traffic as connection requests (each entry's `connections` split its size
-    evenly), and each request's traffic entry."""
+    """The scenario's traffic as connection requests (each entry's `connections` split its size, or
+    a steady flow's rate, evenly; a steady flow stops at the end of its duration), and each
+    request's traffic entry."""
     requests: list[ConnectionRequest] = []
     owner: list[int] = []
     for index, traffic in enumerate(scenario.traffic):
-        for _ in range(traffic.connections):
+        n = traffic.connections
+        stop = None if traffic.duration is None else traffic.start + traffic.duration
+        rate = None if traffic.rate is None else traffic.rate / n
+        for _ in range(n):
             requests.append(
-                ConnectionRequest(traffic.src, traffic.dst, traffic.size / traffic.connections, traffic.start)
+                ConnectionRequest(traffic.src, traffic.dst, traffic.planned_bytes / n, traffic.start, stop, rate)
             )
             owner.append(index)
     return requests, owner

@@ -40,6 +40,7 @@ from hvnet.lower.fabric import Port, build_fabric
 from hvnet.lower.routing import NicRoute, Routing
 from hvnet.model import Scenario
 from hvnet.model.scenario import LacpTimer
+from hvnet.units import bytes_per_s
 
 __all__ = ["EPHEMERAL_PORT", "SERVICE_PORT", "ConnectionRequest", "NetworkModel"]
 
@@ -62,6 +63,8 @@ class ConnectionRequest:
     start_s: float
     #: When the sender stops (a test that runs for a set time); None: when done.
     stop_s: float | None = None
+    #: The most it sends, in payload bits per second (a steady flow); None: as fast as it can.
+    rate_bps: float | None = None
 
 
 class NetworkModel:
@@ -378,6 +381,7 @@ class NetworkModel:
                     stop_s=request.stop_s,
                     pinned=None if inside is None else (inside, inside),
                     endpoint_mtu=mtu,
+                    bound_bytes_per_s=None if request.rate_bps is None else bytes_per_s(request.rate_bps),
                 )
             )
         return connections

@@ -179,6 +179,8 @@ class Connection:
     #: The largest IP packet its endpoints' own stacks send (the smaller VM MTU); its paths are
     #: then those recorded for that MTU. None: the NICs' own paths.
     endpoint_mtu: int | None = None
+    #: The most it sends, in payload bytes per second (a steady flow); None: as fast as its share allows.
+    bound_bytes_per_s: float | None = None
 
 
 @dataclass(frozen=True, slots=True)

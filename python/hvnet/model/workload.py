@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import Field, model_validator
+from pydantic import ConfigDict, Field, model_validator
 
 from hvnet.errors import UnitError
 from hvnet.model.enums import AddressHash, EventAction, LoadBalancing, Placement, TeamingMode
@@ -19,6 +19,7 @@ from hvnet.model.fields import (
     LARGEST_BYTES,
     Flag,
     FrozenModel,
+    LinkRate,
     Name,
     PositiveBytes,
     Reference,
@@ -27,7 +28,7 @@ from hvnet.model.fields import (
     Time,
     Whole,
 )
-from hvnet.units import BitRate, parse_bytes
+from hvnet.units import BitRate, bytes_per_s, parse_bytes
 
 __all__ = ["VM", "Event", "Flow", "VmTeam"]
 
@@ -99,8 +100,15 @@ class VM(FrozenModel):
         return data
 
 
+def _given(*fields: str) -> dict[str, Any]:
+    """JSON schema: each of `fields` is given, and not null."""
+    return {"required": list(fields), "properties": {f: {"not": {"type": "null"}} for f in fields}}
+
+
 class Flow(FrozenModel):
-    """A transfer of data between two hosts or VMs."""
+    """Traffic between two hosts or VMs: a transfer of a size, or a steady flow at a rate for a duration."""
+
+    model_config = ConfigDict(json_schema_extra={"oneOf": [_given("size"), _given("rate", "duration")]})
 
     name: Name | None = None
     """Unique if given."""
@@ -108,12 +116,46 @@ class Flow(FrozenModel):
     """A host or VM name."""
     dst: Name = Field(alias="to")
     """A host or VM name, not the same as from."""
-    size: PositiveBytes
-    """How much data, e.g. 10GB."""
+    size: PositiveBytes | None = None
+    """A transfer: how much data, e.g. 10GB. Give size, or rate and duration."""
+    rate: LinkRate | None = None
+    """A steady flow: the rate it sends at (payload, e.g. 2Gbps), never faster; below it, it shares
+    the network max-min fairly like any transfer."""
+    duration: Time | None = Field(default=None, gt=0)
+    """A steady flow: how long it sends, from start (required with rate)."""
     start: Time = 0.0
     """When the transfer starts."""
     connections: Whole = Field(default=1, ge=1, le=64)
-    """Parallel TCP connections."""
+    """Parallel TCP connections (a steady flow's rate is split evenly among them)."""
+
+    @model_validator(mode="after")
+    def _a_size_or_a_rate(self) -> Flow:
+        if (self.size is None) == (self.rate is None):
+            raise ValueError(
+                "give size (a transfer, e.g. size: 10GB) or rate and duration (a steady flow, e.g. rate: 2Gbps, "
+                "duration: 10min), not both"
+                if self.size is not None
+                else "needs size (a transfer, e.g. size: 10GB) or rate and duration (a steady flow, e.g. rate: "
+                "2Gbps, duration: 10min)"
+            )
+        if self.rate is not None and self.duration is None:
+            raise ValueError("a steady flow (rate) needs duration: how long it sends, e.g. duration: 10min")
+        if self.size is not None and self.duration is not None:
+            raise ValueError("duration is for a steady flow (with rate); a transfer of a size ends when it is done")
+        return self
+
+    @property
+    def steady(self) -> bool:
+        """A steady flow (rate and duration), not a transfer of a size."""
+        return self.rate is not None
+
+    @property
+    def planned_bytes(self) -> float:
+        """Its size; a steady flow's rate times its duration (what it sends when nothing slows it)."""
+        if self.size is not None:
+            return float(self.size)
+        assert self.rate is not None and self.duration is not None
+        return bytes_per_s(self.rate) * self.duration
 
 
 class Event(FrozenModel):

@@ -42,24 +42,41 @@ def _blackholed(t: TrafficResult) -> str:
     return seconds(t.blackholed_s) if t.blackholed_s else "-"
 
 
+def _size(t: TrafficResult) -> str:
+    """A transfer's size; a steady flow's rate (the duration is its start to its end)."""
+    return format_bytes(t.size_bytes) if t.rate_bps is None else f"{rate(t.rate_bps)} steady"
+
+
+def _mean(t: TrafficResult) -> str:
+    """The mean rate; a steady flow that fell short of its rate: the share it kept."""
+    if t.mean_bps is None:
+        return "-"
+    if t.rate_bps is not None and t.mean_bps < t.rate_bps * (1 - 1e-6):
+        return f"{rate(t.mean_bps)} ({t.mean_bps / t.rate_bps:.0%})"
+    return rate(t.mean_bps)
+
+
 def traffic_table(results: Results) -> Table:
-    """One row per traffic entry: where it went, over which NICs, how fast; red if it never completed."""
+    """One row per traffic entry: where it went, over which NICs, how fast; red if it never completed,
+    or a steady flow that kept less than its rate (the share it kept beside its mean)."""
     rows = [
         [
             t.name or "",
             f"{t.source} → {t.destination}",
             _via(t),
-            format_bytes(t.size_bytes),
+            _size(t),
             seconds(t.start_s),
             seconds(t.end_s),
-            "-" if t.mean_bps is None else rate(t.mean_bps),
+            _mean(t),
             _blackholed(t),
         ]
         for t in results.traffic
     ]
-    columns = [("traffic", False), ("from → to", False), ("via NICs", False), ("size", True), ("start", True)]
+    columns = [("traffic", False), ("from → to", False), ("via NICs", False), ("size\nor rate", True)]
+    columns += [("start", True)]
     columns += [("end", True), ("mean\nrate", True), ("black-\nholed", True)]
-    styles = ["red" if t.end_s is None else None for t in results.traffic]
+    short = [t.rate_bps is not None and (t.mean_bps or 0.0) < t.rate_bps * (1 - 1e-6) for t in results.traffic]
+    styles = ["red" if t.end_s is None or s else None for t, s in zip(results.traffic, short)]
     return fitted_table(f"{results.scenario}: traffic", columns, rows, styles)
 
 

@@ -13,6 +13,7 @@ impl<T: Copy> Run<'_, T> {
         let usage = self.usage(k, out_nic, in_nic);
         let activity = self.sim.start(&ActivitySpec {
             weight: c.weight,
+            bound: c.bound,
             ..ActivitySpec::new(c.amount, usage.resources)
         });
         self.reports[k]
