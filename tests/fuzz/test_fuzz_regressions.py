@@ -30,7 +30,7 @@ def test_a_blank_key_is_named_in_quotes() -> None:
     """Unclear once: a key ' ' printed as `c.yaml:3:  : unknown field` (no field to see)."""
     assert problems("name: x\n' ': 1\n" + HOST) == [
         "c.yaml:2: [' ']: unknown field; allowed: name, description, hosts, switches, fabric, cables, vms, traffic,"
-        " events, requirements, variants"
+        " demand, events, requirements, variants"
     ]
     (line,) = problems("name: x\n" + HOST + "    cpu: {'a b': 1}\n")
     assert line.startswith("c.yaml:5: hosts[0].cpu['a b']: unknown field")

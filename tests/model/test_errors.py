@@ -91,7 +91,7 @@ def test_unknown_top_level_field() -> None:
         """
     ) == [
         "cluster.yaml:2: hots: unknown field; allowed: name, description, hosts, switches, fabric, cables, vms,"
-        " traffic, events, requirements, variants"
+        " traffic, demand, events, requirements, variants"
     ]
 
 
@@ -336,7 +336,7 @@ def test_empty_file() -> None:
 def test_top_level_list() -> None:
     assert problems("- name: hv1\n") == [
         "cluster.yaml:1: expected a mapping of fields"
-        " (name, description, hosts, switches, fabric, cables, vms, traffic, events, requirements,"
+        " (name, description, hosts, switches, fabric, cables, vms, traffic, demand, events, requirements,"
         " variants) at the top, got a list"
     ]
 

@@ -17,6 +17,7 @@ import pytest
 
 import hvnet.errors
 import hvnet.model
+import hvnet.model.demand
 import hvnet.model.enums
 import hvnet.model.fabric
 import hvnet.model.fields
@@ -230,6 +231,7 @@ MODEL_MODULES = [
     hvnet.model.fabric,
     hvnet.model.workload,
     hvnet.model.requirements,
+    hvnet.model.demand,
 ]
 
 

@@ -198,6 +198,7 @@ fn network(input: &Input) -> Network {
         rebalance_interval: Some(1.0),
         dynamic_vmq: None,
         shared_queue_overhead: 0.0,
+        loads: vec![],
     }
 }
 

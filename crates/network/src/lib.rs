@@ -11,6 +11,7 @@
 //!   [`IndirectionTable`] that turns a hash into a receive queue.
 //! - [`team`]: which team member carries a connection, each way.
 //! - [`cores`]: which core sends and receives a connection (RSS, VMQ, vRSS).
+//! - [`load`]: measured load replayed on a resource as background work.
 //! - [`run`]: connections on NICs and teams, with failures, failover,
 //!   rebalancing and dynamic VMQ, run on the engine; the [`Run`] a higher
 //!   layer drives through a [`Driver`].
@@ -21,6 +22,7 @@
 //! `tests/rss_vectors.rs`).
 
 pub mod cores;
+pub mod load;
 pub mod rss;
 pub mod run;
 pub mod spec;
@@ -28,6 +30,7 @@ pub mod team;
 pub mod toeplitz;
 
 pub use cores::Cores;
+pub use load::Load;
 pub use rss::{
     rss_hash, FlowKey, IndirectionTable, TableError, MAX_INDIRECTION_TABLE_LEN, RSS_KEY_LEN,
 };

@@ -58,6 +58,7 @@ use crate::spec::{Change, Connection, Network};
 
 mod connections;
 mod failover;
+mod loads;
 mod placement;
 mod rebalance;
 mod routing;
@@ -179,6 +180,8 @@ pub enum Timer<T> {
     Stop(usize),
     /// The fabric's routes change (some paths' next [`crate::Routes`]).
     Routing,
+    /// Step `j` of measured load `i` ([`crate::load`]).
+    Load(usize, usize),
     /// The driver's own.
     Driver(T),
 }
@@ -239,6 +242,8 @@ pub struct Run<'a, T> {
     /// The typed timers; an engine timer's tag is its position here.
     timers: Vec<Timer<T>>,
     events: u64,
+    /// The background activity of each measured load, while it asks for more than 0.
+    loads: Vec<Option<ActivityId>>,
 }
 
 /// The connections' start times, each with the connections that start then.
@@ -345,6 +350,7 @@ impl<'a, T: Copy> Run<'a, T> {
             receivers_changed: Vec::new(),
             timers: Vec::new(),
             events: 0,
+            loads: vec![None; network.loads.len()],
         };
         for g in 0..run.starts.len() {
             run.schedule_timer(run.starts[g].0, Timer::Start(g));
@@ -354,6 +360,11 @@ impl<'a, T: Copy> Run<'a, T> {
         }
         for at in routing::change_times(network) {
             run.schedule_timer(at, Timer::Routing);
+        }
+        for (i, load) in network.loads.iter().enumerate() {
+            if let Some(&(at, _)) = load.steps.first() {
+                run.schedule_timer(at, Timer::Load(i, 0));
+            }
         }
         for (k, c) in connections.iter().enumerate() {
             if let Some(stop) = c.stop {
@@ -402,6 +413,7 @@ impl<'a, T: Copy> Run<'a, T> {
                 Timer::QueueTick => self.balance_queues(),
                 Timer::Stop(k) => self.stop(k, driver.busy()),
                 Timer::Routing => self.follow_routes(),
+                Timer::Load(i, j) => self.step_load(i, j),
                 Timer::Driver(timer) => driver.timer(self, timer),
             },
         }

@@ -17,6 +17,7 @@ use std::str::FromStr;
 use hvnet_engine::{Rate, ResourceId, Seconds, Sharing};
 
 use crate::cores::Cores;
+use crate::load::Load;
 use crate::team::{AddressHash, LoadBalancing, SwitchHash, Team, TeamingMode};
 
 /// Why a spec cannot be run.
@@ -258,6 +259,9 @@ pub struct Network {
     /// (see `run::sharing`). 0: sharing a core costs nothing beyond sharing
     /// its capacity.
     pub shared_queue_overhead: f64,
+    /// Measured load replayed on resources (a host NIC's counters), as
+    /// background work ([`crate::load`]).
+    pub loads: Vec<Load>,
 }
 
 impl FromStr for TeamingMode {
@@ -407,6 +411,9 @@ impl Network {
         for nic in &self.nics {
             self.check_resource(nic.send)?;
             self.check_resource(nic.receive)?;
+        }
+        for (i, load) in self.loads.iter().enumerate() {
+            load.check(i, self.resources.len())?;
         }
         if !valid(self.shared_queue_overhead) {
             return bad(format!(

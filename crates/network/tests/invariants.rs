@@ -163,6 +163,7 @@ fn network(input: &Input) -> Network {
         rebalance_interval: input.rebalance,
         dynamic_vmq: None,
         shared_queue_overhead: 0.0,
+        loads: vec![],
     }
 }
 

@@ -5,7 +5,8 @@
 
 use hvnet_engine::Sharing;
 use hvnet_network::{
-    AddressHash, Change, Connection, ConnectionReport, Cores, LoadBalancing, Network, TeamingMode,
+    AddressHash, Change, Connection, ConnectionReport, Cores, Load, LoadBalancing, Network,
+    TeamingMode,
 };
 
 #[path = "support/two_hosts.rs"]
@@ -375,6 +376,53 @@ fn a_steady_flow_shares_max_min_fairly_below_its_rate() {
             "bound {bound}"
         );
     }
+}
+
+#[test]
+fn a_measured_load_takes_its_rate_and_the_connections_share_the_rest() {
+    // NIC 0 sends a replayed 4/s from 0 to 5 s, then nothing; a 100-unit
+    // connection on NIC 0 gets the other 6/s, then all 10: 30 by 5 s, the
+    // remaining 70 by 12 s. The recorded use of NIC 0 is 10 throughout, and
+    // the load alone would show 4 then 0.
+    let mut net = network(TeamingMode::SwitchIndependent, ADDRESS_HASH, None);
+    net.loads = vec![Load {
+        resource: 0,
+        steps: vec![(0.0, 4.0), (5.0, 0.0)],
+        weight: 1.0,
+    }];
+    let copy = Connection {
+        pinned: Some((0, 2)),
+        ..connection(0, 1, 49152, 100.0)
+    };
+    let run = net.run(&[copy], &[], true);
+    assert!(close(run.connections[0].end.unwrap(), 12.0));
+    let alone = net.run(&[], &[], true);
+    assert_eq!(alone.end_time, 5.0);
+    let per_s = per_second(alone.series.as_ref().unwrap(), alone.end_time);
+    assert_eq!(per_s[0], vec![4.0; 5]);
+}
+
+#[test]
+fn a_load_on_a_resource_that_does_not_exist_is_refused() {
+    let mut net = network(TeamingMode::SwitchIndependent, ADDRESS_HASH, None);
+    net.loads = vec![Load {
+        resource: 99,
+        steps: vec![(0.0, 1.0)],
+        weight: 1.0,
+    }];
+    let err = hvnet_network::check(&net, &[], &[]).unwrap_err();
+    assert_eq!(err.0, "load 0: resource 99 does not exist");
+    net.loads[0] = Load {
+        resource: 0,
+        steps: vec![(2.0, 1.0), (1.0, 1.0)],
+        weight: 1.0,
+    };
+    let err = hvnet_network::check(&net, &[], &[]).unwrap_err();
+    assert!(
+        err.0.contains("times must be finite, >= 0 and increasing"),
+        "{}",
+        err.0
+    );
 }
 
 #[test]

@@ -93,6 +93,7 @@ fn network(link: f64, dynamic: bool) -> Network {
             busy: 0.9,
         }),
         shared_queue_overhead: 0.0,
+        loads: vec![],
     }
 }
 

@@ -8,8 +8,8 @@ use std::collections::HashMap;
 use hvnet_engine::Sharing;
 use hvnet_migration::{Channel, Compression, Guest, GuestMemory, Migration, PrecopyParameters};
 use hvnet_network::{
-    spec, Change, Connection, Cores, DynamicVmq, Endpoint, Network, Nic, Path, Routes, SpecError,
-    Team,
+    spec, Change, Connection, Cores, DynamicVmq, Endpoint, Load, Network, Nic, Path, Routes,
+    SpecError, Team,
 };
 use pyo3::FromPyObject;
 
@@ -97,6 +97,14 @@ pub struct NetworkSpec {
     rebalance_interval_s: Option<f64>,
     dynamic_vmq: Option<DynamicVmqSpec>,
     shared_queue_overhead: f64,
+    loads: Vec<LoadSpec>,
+}
+
+#[derive(FromPyObject)]
+pub struct LoadSpec {
+    resource: usize,
+    steps: Vec<(f64, f64)>,
+    weight: f64,
 }
 
 #[derive(FromPyObject)]
@@ -314,6 +322,13 @@ impl TryFrom<NetworkSpec> for Network {
                 busy: v.busy,
             }),
             shared_queue_overhead: n.shared_queue_overhead,
+            loads: (n.loads.into_iter())
+                .map(|l| Load {
+                    resource: l.resource,
+                    steps: l.steps,
+                    weight: l.weight,
+                })
+                .collect(),
         })
     }
 }

@@ -386,6 +386,22 @@ class NetworkModel:
             )
         return connections
 
+    def _loads(self) -> tuple[specs.Load, ...]:
+        """The scenario's measured demand on its NICs' links, each direction a load in bytes/s (the
+        counters' bytes taken as line bytes: the preamble and gap they leave out are not added),
+        weighted to share the line as a connection at the NIC's MTU does."""
+        loads = []
+        for demand in self.scenario.demand:
+            port = Port.parse(demand.nic)
+            send, receive = self.nics[self.nic_index[port]]
+            mtu = self.scenario.host(port.node).nic(port.port).mtu
+            weight = frames.wire_bytes_per_payload_byte(frames.mss(mtu))
+            for resource, steps in ((send, demand.send), (receive, demand.receive)):
+                if steps:
+                    rates = tuple((at, bytes_per_s(bps)) for at, bps in steps)
+                    loads.append(specs.Load(resource, rates, weight))
+        return tuple(loads)
+
     def network_spec(self, endpoints: Sequence[specs.Endpoint]) -> specs.NetworkSpec:
         """The network for the core: every resource, NIC, team and endpoint, the path of every
         NIC pair recorded so far with its use per byte, and the teaming and VMQ parameters."""
@@ -405,6 +421,7 @@ class NetworkModel:
             rebalance_interval_s=teaming.rebalance_interval_s if self.dynamic else None,
             dynamic_vmq=specs.DynamicVmq(vmq.interval_s, vmq.busy) if dynamic_queues else None,
             shared_queue_overhead=self.calibration.cpu.shared_queue_overhead,
+            loads=self._loads(),
         )
 
     def _lacp_timeouts(self) -> tuple[float, ...]:

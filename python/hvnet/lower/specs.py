@@ -160,6 +160,19 @@ class NetworkSpec:
     #: A host's own connection received by RSS on a core where m other NICs receive by RSS now
     #: costs 1 + shared_queue_overhead × m times its cycles per byte there.
     shared_queue_overhead: float
+    #: Measured load replayed on resources (a host NIC's counters), as background work.
+    loads: tuple[Load, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Load:
+    """Measured load on one resource: (from time, rate in bytes/s) steps; the last holds to the end."""
+
+    resource: int
+    steps: tuple[tuple[float, float], ...]
+    #: Its weight in the max-min share: the line bytes per payload byte of the NIC's frames, so that it
+    #: gets the share of the line a connection of that MTU gets.
+    weight: float = 1.0
 
 
 @dataclass(frozen=True, slots=True)

@@ -31,6 +31,7 @@ from typing import Any
 
 from pydantic import Field, PrivateAttr
 
+from hvnet.model.demand import Demand
 from hvnet.model.enums import (
     AddressHash,
     CState,
@@ -62,6 +63,7 @@ __all__ = [
     "CState",
     "Cable",
     "Cpu",
+    "Demand",
     "Event",
     "EventAction",
     "Fabric",
@@ -102,6 +104,8 @@ class Scenario(FrozenModel):
     cables: tuple[Cable, ...] = ()
     vms: tuple[VM, ...] = ()
     traffic: tuple[Flow, ...] = ()
+    demand: tuple[Demand, ...] = ()
+    """Load measured on host NICs, replayed on their links (docs/model.md, "Measured demand")."""
     events: tuple[Event, ...] = ()
     requirements: Requirements | None = None
     """What the design must achieve, for hvnet check; null: nothing to check."""

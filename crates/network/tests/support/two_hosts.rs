@@ -85,5 +85,6 @@ pub fn network(mode: TeamingMode, balancing: LoadBalancing, standby: Option<u32>
         rebalance_interval: None,
         dynamic_vmq: None,
         shared_queue_overhead: 0.0,
+        loads: vec![],
     }
 }

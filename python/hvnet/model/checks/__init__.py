@@ -34,7 +34,7 @@ from hvnet.model.checks.cabling import check_cables, check_root_bridge, check_sw
 from hvnet.model.checks.context import Context, Finding, KnownHost, Loc, entries, text_field
 from hvnet.model.checks.events import check_events
 from hvnet.model.checks.hosts import check_host
-from hvnet.model.checks.names import check_names, check_traffic
+from hvnet.model.checks.names import check_demand, check_names, check_traffic
 from hvnet.model.checks.requirements import check_requirements
 from hvnet.model.checks.vms import check_host_memory, check_vms
 
@@ -63,6 +63,7 @@ def check_references(data: Mapping[str, object], line_of: Callable[[Loc], int | 
     check_vms(ctx)
     check_host_memory(ctx)
     check_traffic(ctx)
+    check_demand(ctx)
     check_events(ctx)
     check_requirements(ctx)
     return ctx.findings

@@ -74,3 +74,25 @@ def check_traffic(ctx: Context) -> None:
                 )
         if ends["from"] is not None and ends["from"] == ends["to"]:
             ctx.report(("traffic", index, "to"), f"a flow from {ends['to']} to itself; from and to must differ")
+
+
+def check_demand(ctx: Context) -> None:
+    """Measured demand names a cabled NIC of a host, each NIC once."""
+    seen: dict[str, Loc] = {}
+    for index, entry in entries(ctx.data, "demand"):
+        nic = text_field(entry, "nic")
+        if nic is None:
+            continue  # pydantic reports it
+        loc: Loc = ("demand", index, "nic")
+        host, _, name = nic.partition("/")
+        known = ctx.hosts.get(host)
+        if known is None:
+            ctx.report(loc, f"unknown host {host!r} in {nic!r}; hosts: {listing(ctx.hosts)}")
+        elif name not in known.nics:
+            ctx.report(loc, f"{host} has no NIC {name!r}; its NICs: {listing(known.nics)}")
+        elif (host, name) not in ctx.cabled:
+            ctx.report(loc, f"{nic} is not cabled: its measured load is replayed on its link, and it has none")
+        elif nic in seen:
+            ctx.report(loc, f"{nic} already has its demand {ctx.where(seen[nic])}; give each NIC one entry")
+        else:
+            seen[nic] = loc
