@@ -65,7 +65,7 @@ def test_the_collection_script_is_shipped_and_writes_what_the_importer_reads() -
     assert script.startswith("<#") and "ConvertTo-Json -Depth 6" in script
     assert f"$FormatName = '{DUMP_FORMAT}'" in script
     sections = set(re.findall(r"^\$dump\.(\w+) =", script, re.MULTILINE))
-    read = {
+    version_1_0 = {
         "Header",
         "NetAdapter",
         "NetAdapterJumboPacket",
@@ -89,11 +89,14 @@ def test_the_collection_script_is_shipped_and_writes_what_the_importer_reads() -
         "Processor",
         "Errors",
     }
-    assert sections == read
-    # every fixture has the sections the script writes (and a comment saying which shapes it follows)
+    # the sections each version of collect.ps1 writes: 1.1.0 added ProcessorGroup (issue 24)
+    by_version = {"1.0.0": version_1_0, "1.1.0": version_1_0 | {"ProcessorGroup"}}
+    script_version = re.search(r"^\$ScriptVersion = '([\d.]+)'", script, re.MULTILINE)
+    assert script_version is not None and sections == by_version[script_version.group(1)]
+    # every fixture has the sections its version of the script wrote (and a comment saying which shapes it follows)
     for path in ALL:
-        data = json.loads(path.read_text())
-        assert set(data) - {"_comment"} == read, path.name
+        data = json.loads(path.read_text(encoding="utf-8"))
+        assert set(data) - {"_comment"} == by_version[data["Header"]["ScriptVersion"]], path.name
         assert data["_comment"]
 
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from hvnet.importers.config.dump import Node, by_name, parse_link_speed, section_error
 from hvnet.importers.config.names import clean_name
+from hvnet.importers.config.processors import ProcessorGroups, Processors
 from hvnet.importers.config.record import Assumptions, Noted
 from hvnet.model.scenario import FASTEST_LINK_BPS, SLOWEST_LINK_BPS, Nic, Team, VirtualSwitch
 from hvnet.units import format_bitrate
@@ -36,8 +37,8 @@ class Adapters:
     rows: list[Node]
     physical: list[Node]
     """The enabled physical adapters: the host's NICs."""
-    skipped: dict[str, str]
-    """Physical adapters left out (disabled, not present): name -> why."""
+    skipped: dict[str, tuple[str, str]]
+    """Physical adapters left out (disabled, not present): name (casefold) -> (name as written, why)."""
     by_description: dict[str, tuple[str, bool]]
     """InterfaceDescription -> (adapter name, physical), as a virtual switch names its uplink."""
     lbfo: list[Node]
@@ -65,7 +66,7 @@ def read_adapters(root: Node) -> Adapters:
             team_interfaces[interface.casefold()] = clean_name(team_name)
     by_description: dict[str, tuple[str, bool]] = {}
     physical: list[Node] = []
-    skipped: dict[str, str] = {}
+    skipped: dict[str, tuple[str, str]] = {}
     for adapter in rows:
         adapter_name = adapter.get("Name").text() or ""
         description = adapter.get("InterfaceDescription").text() or ""
@@ -82,7 +83,7 @@ def read_adapters(root: Node) -> Adapters:
             continue
         status = adapter.get("Status").text() or "Up"
         if status.casefold() in ("disabled", "not present"):
-            skipped[adapter_name.casefold()] = f"is {status}"
+            skipped[adapter_name.casefold()] = (adapter_name, f"is {status}")
             continue
         physical.append(adapter)
     return Adapters(rows, physical, skipped, by_description, lbfo, team_interfaces)
@@ -100,7 +101,7 @@ class _Offloads:
 
 
 def import_nics(
-    root: Node, host: str, adapters: Adapters, threads_per_core: int, assumptions: Assumptions
+    root: Node, host: str, adapters: Adapters, processors: Processors, assumptions: Assumptions
 ) -> dict[str, Noted[Nic]]:
     """The host's NICs, by adapter name ignoring case, in Get-NetAdapter's order; a NIC without link when
     collected has speed 0 until ``fill_speeds``."""
@@ -118,7 +119,9 @@ def import_nics(
         mtu, note = _mtu_of(offloads.jumbo.get(key), rows[key])
         if note:
             notes.append(assumptions.add(host, f"{name}: {note}"))
-        rss_queues, rss_base_core = _rss_of(offloads.rss, key, threads_per_core)
+        rss_queues, rss_base_core, rss_note = _rss_of(offloads.rss, key, processors)
+        if rss_note:
+            notes.append(assumptions.add(host, f"{name}: {rss_note}"))
         vmq = _enabled(offloads.vmq, key, "Enabled", default=True)
         rdma = _enabled(offloads.rdma, key, "Enabled", default=False)
         rsc = _enabled(offloads.rsc, key, "IPv4Enabled", default=True)
@@ -206,24 +209,45 @@ def _frame_of(entry: Node) -> int | None:
     return None
 
 
-def _rss_of(rss: dict[str, Node] | None, key: str, threads_per_core: int) -> tuple[int, int]:
-    """RSS queues and first core: the lower of NumberOfReceiveQueues and MaxProcessors, and BaseProcessorNumber
-    in cores; one queue when RSS is off; hvnet's defaults (8 from core 0) without the section."""
+def _rss_of(rss: dict[str, Node] | None, key: str, processors: Processors) -> tuple[int, int, str]:
+    """RSS queues and first core, and what was assumed: the lower of NumberOfReceiveQueues and MaxProcessors, and
+    the core of logical processor BaseProcessorGroup:BaseProcessorNumber (``processors.py``); one queue when RSS
+    is off; hvnet's defaults (8 from core 0) without the section."""
     queues, base_core = 8, 0
     if rss is None:
-        return queues, base_core
+        return queues, base_core, ""
     entry = rss.get(key)
     if entry is None or entry.get("Enabled").flag() is False:
-        return 1, base_core
+        return 1, base_core, ""
     counts = [
         n for k in ("NumberOfReceiveQueues", "MaxProcessors") if (n := entry.get(k).integer()) is not None and n > 0
     ]
     if counts:
         queues = max(1, min(*counts, 64))
     base = entry.get("BaseProcessorNumber").integer()
-    if base is not None:
-        base_core = max(0, min(base // threads_per_core, 8191))
-    return queues, base_core
+    if base is None:
+        return queues, base_core, ""
+    first, note = _group_start(entry.get("BaseProcessorGroup"), processors.groups)
+    base_core = max(0, min((first + base) // processors.threads_per_core, 8191))
+    return queues, base_core, note
+
+
+def _group_start(group_node: Node, groups: ProcessorGroups) -> tuple[int, str]:
+    """The first logical processor of an RSS entry's BaseProcessorGroup, and what was assumed to find it."""
+    group = group_node.integer()
+    if group is None:
+        if groups.single:
+            return 0, ""
+        return 0, "no BaseProcessorGroup on a host of several processor groups: RSS starts in group 0"
+    if group < 0:
+        raise group_node.error(f"{group} is not a processor group (0, 1, ...)")
+    first, how = groups.start(group, group_node)
+    if group == 0 or not how:
+        return first, ""
+    return first, (
+        f"RSS starts in processor group {group}, and the dump does not say how large the groups are: assumed "
+        f"{how}; group {group} starts at logical processor {first}"
+    )
 
 
 def _enabled(section: dict[str, Node] | None, key: str, flag: str, *, default: bool) -> bool:

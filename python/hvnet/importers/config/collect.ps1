@@ -9,13 +9,15 @@
         powershell.exe -NoProfile -ExecutionPolicy Bypass -File collect.ps1 -OutputDirectory C:\hvnet
 
     It only reads: every value comes from a Get-* cmdlet or CIM class that Windows Server
-    ships (NetAdapter, NetLbfo, Hyper-V, SmbShare, CIM), and nothing is changed. It writes one
-    JSON document, <hostname>.json (UTF-8), into OutputDirectory and prints its path.
+    ships (NetAdapter, NetLbfo, Hyper-V, SmbShare, CIM), or from kernel32 (the processor
+    groups), and nothing is changed. It writes one JSON document, <hostname>.json (UTF-8),
+    into OutputDirectory and prints its path.
 
     Each section is collected on its own: a cmdlet that is missing (no Hyper-V role, no NIC
     teaming, no SMB bandwidth limit feature) or that fails leaves its section null, and its
     message goes under "Errors"; the rest is still collected. Enumerations are written as
-    their (English, culture-independent) names.
+    their (English, culture-independent) names, and lists as JSON arrays, in Windows
+    PowerShell 5.1 as in PowerShell 7 (see "Lists" below).
 
     Copy the files of all hosts to one folder and convert them with
         hvnet import config hv1.json hv2.json ... -o cluster.yaml
@@ -32,8 +34,23 @@ param(
 $ErrorActionPreference = 'Stop'
 $FormatName = 'hvnet-config-dump'
 $FormatVersion = 1
-$ScriptVersion = '1.0.0'
+$ScriptVersion = '1.1.0'
 $sectionErrors = [ordered]@{}
+
+# Lists. Windows PowerShell 5.1 gives every array an extended Count (an alias of Length, in its
+# types.ps1xml), and its ConvertTo-Json writes an array that is wrapped in a PSObject as an object of
+# the array and that member: {"value": [...], "Count": n}. Select-Object wraps whatever a calculated
+# property's script block returns (ScriptBlock.GetRawResult), so no @(...), ",", or [object[]] inside the
+# block helps. Without the type data the array is written as an array (PowerShell/PowerShell#3163,
+# #3222); PowerShell 6 and later never had it (#3231). It is removed for this session only; should
+# that fail, the message goes under Errors.Lists, and hvnet reads {"value", "Count"} all the same.
+if ($PSVersionTable.PSVersion.Major -lt 6) {
+    try {
+        Remove-TypeData -TypeName System.Array -ErrorAction Stop
+    } catch {
+        $sectionErrors['Lists'] = 'Remove-TypeData System.Array: ' + $_.Exception.Message
+    }
+}
 
 function Get-Section {
     # Runs one section: its output as an array (also of one item, or none), or, with -Single,
@@ -42,7 +59,7 @@ function Get-Section {
     try {
         $items = @(& $Block)
         if ($Single) {
-            if ($items.Count -eq 0) { return $null }
+            if ($items.Length -eq 0) { return $null }
             return $items[0]
         }
         return , $items
@@ -60,7 +77,7 @@ function ConvertTo-Name {
 }
 
 function ConvertTo-List {
-    # A list stays a list in the JSON, even of one item.
+    # A list stays a list in the JSON, even of one item (and an array in 5.1 too: "Lists" above).
     param($Value)
     if ($null -eq $Value) { return $null }
     return , @($Value | ForEach-Object { [string]$_ })
@@ -82,7 +99,7 @@ $dump.Header = [ordered]@{
 $dump.NetAdapter = Get-Section 'NetAdapter' {
     Get-NetAdapter | Sort-Object Name | Select-Object Name, InterfaceDescription, DriverDescription, LinkSpeed,
         ReceiveLinkSpeed, TransmitLinkSpeed, MacAddress, @{ n = 'Status'; e = { ConvertTo-Name $_.Status } },
-        ifIndex, MtuSize, Virtual, HardwareInterface
+        ifIndex, MtuSize, Virtual, HardwareInterface, DeviceID
 }
 $dump.NetAdapterJumboPacket = Get-Section 'NetAdapterJumboPacket' {
     Get-NetAdapterAdvancedProperty | Where-Object { $_.RegistryKeyword -eq '*JumboPacket' } | Sort-Object Name |
@@ -90,7 +107,7 @@ $dump.NetAdapterJumboPacket = Get-Section 'NetAdapterJumboPacket' {
 }
 $dump.NetAdapterRss = Get-Section 'NetAdapterRss' {
     Get-NetAdapterRss | Sort-Object Name | Select-Object Name, InterfaceDescription, Enabled, BaseProcessorGroup,
-        BaseProcessorNumber, MaxProcessorNumber, MaxProcessors, NumberOfReceiveQueues,
+        BaseProcessorNumber, MaxProcessorGroup, MaxProcessorNumber, MaxProcessors, NumberOfReceiveQueues,
         @{ n = 'Profile'; e = { ConvertTo-Name $_.Profile } }
 }
 $dump.NetAdapterVmq = Get-Section 'NetAdapterVmq' {
@@ -133,7 +150,7 @@ $dump.VMSwitch = Get-Section 'VMSwitch' {
 }
 $dump.VMSwitchTeam = Get-Section 'VMSwitchTeam' {
     $set = @(Get-VMSwitch | Where-Object { $_.EmbeddedTeamingEnabled })
-    if ($set.Count -gt 0) {
+    if ($set.Length -gt 0) {
         Get-VMSwitchTeam -VMSwitch $set | Sort-Object Name | Select-Object Name, @{ n = 'Id'; e = { ConvertTo-Name $_.Id } },
             @{ n = 'NetAdapterInterfaceDescription'; e = { ConvertTo-List $_.NetAdapterInterfaceDescription } },
             @{ n = 'TeamingMode'; e = { ConvertTo-Name $_.TeamingMode } },
@@ -141,8 +158,10 @@ $dump.VMSwitchTeam = Get-Section 'VMSwitchTeam' {
     }
 }
 $dump.VMNetworkAdapterManagementOS = Get-Section 'VMNetworkAdapterManagementOS' {
+    # DeviceId is the DeviceID of the adapter Get-NetAdapter lists for the vNIC, whatever it is named
+    # ("vEthernet (SMB1)", Network ATC's "vSMB(intent#Ethernet 2)", or renamed).
     Get-VMNetworkAdapter -ManagementOS | Sort-Object Name | Select-Object Name, SwitchName, MacAddress, VmqWeight,
-        VrssEnabled, IsManagementOs
+        VrssEnabled, IsManagementOs, DeviceId
 }
 $dump.VM = Get-Section 'VM' {
     Get-VM | Sort-Object Name | Select-Object Name, @{ n = 'State'; e = { ConvertTo-Name $_.State } }, ProcessorCount,
@@ -191,6 +210,25 @@ $dump.PowerPlan = Get-Section 'PowerPlan' -Single {
 $dump.Processor = Get-Section 'Processor' {
     Get-CimInstance -ClassName Win32_Processor | Sort-Object DeviceID | Select-Object DeviceID, Name, SocketDesignation,
         NumberOfCores, NumberOfLogicalProcessors, MaxClockSpeed
+}
+$dump.ProcessorGroup = Get-Section 'ProcessorGroup' {
+    # Get-NetAdapterRss numbers processors within a processor group (BaseProcessorGroup:BaseProcessorNumber);
+    # Windows forms the groups at boot, up to 64 logical processors each (Microsoft Learn, "Processor
+    # Groups"). kernel32 says how many each group has; Add-Type declares its two functions (compiling
+    # the declaration in the temporary folder, as Add-Type does).
+    if (-not ('HvnetCollect.ProcessorGroups' -as [type])) {
+        Add-Type -Namespace HvnetCollect -Name ProcessorGroups -MemberDefinition @'
+[DllImport("kernel32.dll")] public static extern ushort GetActiveProcessorGroupCount();
+[DllImport("kernel32.dll")] public static extern uint GetActiveProcessorCount(ushort GroupNumber);
+'@
+    }
+    $count = [int][HvnetCollect.ProcessorGroups]::GetActiveProcessorGroupCount()
+    for ($group = 0; $group -lt $count; $group++) {
+        [ordered]@{
+            Group             = $group
+            LogicalProcessors = [int][HvnetCollect.ProcessorGroups]::GetActiveProcessorCount([uint16]$group)
+        }
+    }
 }
 
 $dump.Errors = $sectionErrors

@@ -13,14 +13,16 @@ The same dumps always give the same bytes: hosts, NICs, teams, switches and VMs 
 
 The steps, one module each::
 
-    dump.py      a dump's values, each knowing its file and path (for one-line errors)
-    host.py      processors, power plan, live migration
-    adapters.py  which adapters are NICs; their speed, MTU and offloads
-    teams.py     LBFO teams, external virtual switches and their SET teams
-    vms.py       running VMs
-    fabric.py    the assumed switches and cables
-    record.py    the model's objects as built, with their notes
-    writer.py    the one writer: model objects and comments as YAML
+    dump.py        a dump's values, each knowing its file and path (for one-line errors)
+    processors.py  sockets, cores, clock; where each processor group starts
+    host.py        power plan, live migration
+    vnics.py       the host's own vNICs, and which adapter each one is
+    adapters.py    which adapters are NICs; their speed, MTU and offloads
+    teams.py       LBFO teams, external virtual switches and their SET teams
+    vms.py         running VMs
+    fabric.py      the assumed switches and cables
+    record.py      the model's objects as built, with their notes
+    writer.py      the one writer: model objects and comments as YAML
 
 The written scenario is then read back by the public loader (``hvnet.model.parse_scenario``): that is
 the check of the imported design, whose problems name their line in the YAML, as ``hvnet simulate``
@@ -29,8 +31,10 @@ would word them.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -38,8 +42,9 @@ from hvnet.errors import InputError, ScenarioError
 from hvnet.importers.config.adapters import fill_speeds, import_nics, read_adapters
 from hvnet.importers.config.dump import Node, read_dump
 from hvnet.importers.config.fabric import AssumedFabric, assume_fabric
-from hvnet.importers.config.host import import_cpu, import_live_migration, import_power_plan
+from hvnet.importers.config.host import import_live_migration, import_power_plan
 from hvnet.importers.config.names import clean_name, natural
+from hvnet.importers.config.processors import import_cpu
 from hvnet.importers.config.record import Assumptions, ImportedHost, Noted
 from hvnet.importers.config.teams import import_lbfo_teams, import_vswitches
 from hvnet.importers.config.vms import import_vms
@@ -117,7 +122,7 @@ def _import_host(root: Node, assumptions: Assumptions) -> ImportedHost:
     processors = import_cpu(root, name, assumptions)
     power_plan, power_note = import_power_plan(root, name, assumptions)
     adapters = read_adapters(root)
-    nics = import_nics(root, name, adapters, processors.threads_per_core, assumptions)
+    nics = import_nics(root, name, adapters, processors, assumptions)
     teams = import_lbfo_teams(root, name, adapters.lbfo, nics, assumptions)
     vswitches, set_teams = import_vswitches(root, name, nics, teams, adapters, assumptions)
     teams += set_teams
@@ -126,9 +131,9 @@ def _import_host(root: Node, assumptions: Assumptions) -> ImportedHost:
         raise root.get("NetAdapter").error(
             "the dump lists no physical network adapter that is enabled; hvnet needs at least one per host"
         )
-    for key, why in sorted(adapters.skipped.items()):
-        assumptions.add(name, f"adapter {key} {why} and is left out")
-    live_migration = import_live_migration(root, name, nics, teams, vswitches, adapters.team_interfaces, assumptions)
+    for _, (adapter, why) in sorted(adapters.skipped.items()):
+        assumptions.add(name, f"adapter {adapter} {why} and is left out")
+    live_migration = import_live_migration(root, name, nics, teams, vswitches, adapters, assumptions)
     vswitches.sort(key=lambda v: _natural(v.item.name))
     vms = import_vms(root, name, vswitches, assumptions)
     return ImportedHost(
@@ -156,9 +161,27 @@ def _identify(root: Node) -> tuple[str, str]:
     if raw_name is None:
         raise computer.error("missing; the dump does not say which host it is from")
     name = clean_name(raw_name)
-    collected = header.get("CollectedAt").text() or "an unknown time"
+    collected = _collected_at(header.get("CollectedAt"))
     script = header.get("ScriptVersion").text() or "?"
     return name, f"{name}, from {Path(root.file).name} (collected {collected}, collect.ps1 {script})"
+
+
+def _collected_at(node: Node) -> str:
+    """When the dump was collected, as written; a date as Windows PowerShell 5.1 writes a DateTime (``/Date(ms)/``,
+    alone or as the ``value`` beside its ``DateTime`` text) in UTC."""
+    if isinstance(node.value, dict) and "value" in node.value:
+        node = node.get("value")
+    text = node.text()
+    if text is None:
+        return "an unknown time"
+    date = re.fullmatch(r"/Date\((-?\d{1,15})(?:[+-]\d{4})?\)/", text)
+    if date is None:
+        return text
+    try:
+        when = datetime.fromtimestamp(int(date.group(1)) / 1000, tz=UTC)
+    except (ValueError, OverflowError, OSError):  # before year 1 or past 9999: kept as written
+        return text
+    return when.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def _memory_note(root: Node) -> str:

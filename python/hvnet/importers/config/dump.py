@@ -4,10 +4,22 @@ A dump is what PowerShell's ``ConvertTo-Json`` wrote, with its habits:
 
 - a list of one object may come as the object itself (when a section was piped
   rather than wrapped), and an empty list as null;
+- a list may come as ``{"value": [...], "Count": n}``: Windows PowerShell 5.1
+  gives every array an extended ``Count`` (its types.ps1xml), and its
+  ConvertTo-Json writes an array wrapped in a PSObject (as a calculated property
+  of Select-Object returns it) as an object of the array and that member
+  (PowerShell/PowerShell#3163, #3222; PowerShell 6 dropped the member, #3231).
+  collect.ps1 1.0.0 wrote its lists so under 5.1; ``items`` reads them as lists;
 - an enumeration is an integer in Windows PowerShell 5.1 and a name in
   PowerShell 7 (and in the script, which converts them): both are read, by the
   tables Microsoft documents (``ENUMS``);
 - a property may be missing altogether (an older Windows, another collector).
+
+Windows PowerShell 5.1's other habits need nothing here: it escapes ``'``, ``<``,
+``>`` and ``&`` as JSON's unicode escapes and indents with runs of spaces (JSON
+all the same); the script writes no date (5.1 writes one as ``/Date(ms)/``
+between escaped slashes) and sets ``-Depth 6`` (5.1's default depth of 2 writes
+deeper objects as text, "@{Name=...}", which ``objects`` names as such).
 
 Every value is read through a ``Node``, which knows its file and its path
 (``NetAdapter[2].LinkSpeed``), so that a value that cannot be read becomes one
@@ -149,28 +161,50 @@ class Node:
         return self.value is None
 
     def items(self) -> list[Node]:
-        """The entries of a list; one object stands for a list of one (ConvertTo-Json unrolls those), null for none."""
-        if self.value is None:
+        """The entries of a list; one object stands for a list of one (ConvertTo-Json unrolls those), null for none,
+        and Windows PowerShell 5.1's ``{"value": [...], "Count": n}`` for its list."""
+        listed = self.listed()
+        if listed.value is None:
             return []
-        if isinstance(self.value, list):
-            return [Node(self.file, f"{self.path}[{i}]", item) for i, item in enumerate(self.value)]
+        if isinstance(listed.value, list):
+            return [Node(self.file, f"{listed.path}[{i}]", item) for i, item in enumerate(listed.value)]
         return [self]
+
+    def listed(self) -> Node:
+        """This value, or the list in Windows PowerShell 5.1's ``{"value": [...], "Count": n}`` (an array with the
+        extended Count 5.1 gives every array, as its ConvertTo-Json writes one wrapped in a PSObject)."""
+        value = self.value
+        if not (isinstance(value, dict) and len(value) == 2 and "value" in value and "Count" in value):
+            return self
+        inner, count = self.get("value"), self.get("Count")
+        if not isinstance(inner.value, list):
+            raise inner.error(
+                f"expected the list of Windows PowerShell 5.1's {{value, Count}} (an array), not {_kind(inner.value)}"
+            )
+        if count.integer() != len(inner.value):
+            raise count.error(
+                f"{show_value(count.value)} is not the number of entries in value ({len(inner.value)}); the dump was "
+                "edited or damaged"
+            )
+        return inner
 
     def objects(self) -> list[Node]:
         """The entries of a list of objects (``items``); an entry that is not an object is an error."""
         found = self.items()
         for item in found:
             if not isinstance(item.value, dict):
-                raise item.error(f"expected an object (a PowerShell object's properties), not {_kind(item.value)}")
+                kind = f"{_kind(item.value)}{_as_text(item.value)}"
+                raise item.error(f"expected an object (a PowerShell object's properties), not {kind}")
         return found
 
     def object(self) -> Node:
         """An object (None stays missing); a list of one object is taken as that object."""
-        if isinstance(self.value, list) and len(self.value) == 1:
-            return Node(self.file, f"{self.path}[0]", self.value[0])
-        if self.value is not None and not isinstance(self.value, dict):
-            raise self.error(f"expected an object, not {_kind(self.value)}")
-        return self
+        listed = self.listed()
+        if isinstance(listed.value, list) and len(listed.value) == 1:
+            return Node(self.file, f"{listed.path}[0]", listed.value[0])
+        if listed.value is not None and not isinstance(listed.value, dict):
+            raise self.error(f"expected an object, not {_kind(listed.value)}{_as_text(listed.value)}")
+        return listed
 
     def text(self) -> str | None:
         """A text value (a number is written as text), None if missing or empty."""
@@ -246,6 +280,18 @@ def by_name(nodes: Iterable[Node], key: str = "Name") -> dict[str, Node]:
         if name is not None:
             found.setdefault(name.casefold(), node)
     return found
+
+
+def _as_text(value: object) -> str:
+    """Why an object may have become text: ConvertTo-Json writes an object deeper than its -Depth (2 unless told)
+    as PowerShell shows it, "@{Name=NIC1; ...}" or "System.Object[]"."""
+    if isinstance(value, str) and (value.startswith("@{") or re.fullmatch(r"System\.[\w.]+(\[\])?", value)):
+        return (
+            f" ({show_value(value if len(value) <= 40 else value[:40] + '...')}: ConvertTo-Json wrote it as text, "
+            "deeper than its -Depth; write the dump "
+            "with collect.ps1, which sets -Depth 6)"
+        )
+    return ""
 
 
 def _kind(value: object) -> str:

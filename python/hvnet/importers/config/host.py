@@ -1,6 +1,6 @@
-"""A host's own settings: its processors, its power plan and its live migration settings.
+"""A host's own settings: its power plan and its live migration settings.
 
-Each reads a section of the dump (Win32_Processor, Win32_PowerPlan or powercfg, Get-VMHost,
+Each reads a section of the dump (Win32_PowerPlan or powercfg, Get-VMHost,
 Get-VMMigrationNetwork, Get-NetIPAddress, Get-SmbBandwidthLimit) and gives the model's value and
 the note that says where it came from; a missing section is an assumption, said so.
 """
@@ -11,11 +11,12 @@ import ipaddress
 import re
 from typing import NamedTuple
 
+from hvnet.importers.config.adapters import Adapters
 from hvnet.importers.config.dump import Node, section_error
 from hvnet.importers.config.record import Assumptions, Noted, stated
+from hvnet.importers.config.vnics import HostVnics
 from hvnet.model.scenario import (
     FASTEST_LINK_BPS,
-    Cpu,
     LiveMigration,
     MigrationOption,
     Nic,
@@ -24,7 +25,7 @@ from hvnet.model.scenario import (
     VirtualSwitch,
 )
 
-__all__ = ["Processors", "import_cpu", "import_live_migration", "import_power_plan"]
+__all__ = ["import_live_migration", "import_power_plan"]
 
 #: Windows' own power plans by GUID (Ultimate Performance is high performance to hvnet), with their English names.
 _POWER_PLANS = {
@@ -46,46 +47,6 @@ _MIGRATION_OPTIONS = {
     "Compression": MigrationOption.COMPRESSION,
     "SMB": MigrationOption.SMB,
 }
-
-
-class Processors(NamedTuple):
-    """What Win32_Processor says of a host."""
-
-    cpu: Cpu | None
-    """None: no processor information (the model's default cpu)."""
-    note: str
-    threads_per_core: int
-    """Logical processors per core (2 with Hyper-Threading), which RSS's processor numbers count."""
-
-
-def import_cpu(root: Node, host: str, assumptions: Assumptions) -> Processors:
-    """Sockets, cores and clock from Win32_Processor (one object per socket)."""
-    processors = root.get("Processor").objects()
-    if not processors:
-        note = assumptions.add(
-            host, f"no processor information ({section_error(root, 'Processor')}): hvnet's default cpu"
-        )
-        return Processors(None, note, 2)
-    cores = [p.get("NumberOfCores").integer() for p in processors]
-    logical = [p.get("NumberOfLogicalProcessors").integer() for p in processors]
-    clocks = [p.get("MaxClockSpeed").number() for p in processors]
-    known_cores = [c for c in cores if c]
-    known_clocks = [c for c in clocks if c]
-    threads = 1
-    smt: bool | None = None
-    if known_cores and all(logical):
-        threads = max(1, sum(n for n in logical if n) // sum(known_cores))
-        smt = threads > 1
-    cpu = stated(
-        Cpu,
-        sockets=min(len(processors), 16),
-        cores_per_socket=min(max(known_cores), 512) if known_cores else None,
-        ghz=round(min(max(known_clocks) / 1000, 10.0), 3) if known_clocks else None,
-        smt=smt,
-    )
-    name = processors[0].get("Name").text()
-    model = " ".join(name.split()) if name else "processor"
-    return Processors(cpu, f"Win32_Processor: {len(processors)} x {model}", threads)
 
 
 def import_power_plan(root: Node, host: str, assumptions: Assumptions) -> tuple[PowerPlan, str]:
@@ -120,7 +81,7 @@ def import_live_migration(
     nics: dict[str, Noted[Nic]],
     teams: list[Noted[Team]],
     vswitches: list[Noted[VirtualSwitch]],
-    team_interfaces: dict[str, str],
+    adapters: Adapters,
     assumptions: Assumptions,
 ) -> Noted[LiveMigration]:
     """Get-VMHost's option, simultaneous migrations and migration networks; Get-SmbBandwidthLimit's limit."""
@@ -143,7 +104,7 @@ def import_live_migration(
         if vmhost.get("VirtualMachineMigrationEnabled").flag() is False:
             notes.append("incoming live migrations are disabled on this host (VirtualMachineMigrationEnabled: false)")
         if vmhost.get("UseAnyNetworkForMigration").flag() is False:
-            networks = tuple(_migration_networks(root, nics, teams, vswitches, team_interfaces)) or None
+            networks = tuple(_migration_networks(root, nics, teams, vswitches, adapters)) or None
             if networks is None:
                 notes.append(assumptions.add(host, "live migration networks match no imported interface: all of them"))
     limit: float | None = None
@@ -163,21 +124,17 @@ def _migration_networks(
     nics: dict[str, Noted[Nic]],
     teams: list[Noted[Team]],
     vswitches: list[Noted[VirtualSwitch]],
-    team_interfaces: dict[str, str],
+    adapters: Adapters,
 ) -> list[str]:
     """The interfaces live migration may use, by Get-VMMigrationNetwork's subnets (in priority order)."""
     rows = root.get("VMMigrationNetwork").objects()
     order = sorted(rows, key=lambda r: (r.get("Priority").integer() or 0, r.get("Subnet").text() or ""))
-    host_vnics = {
-        (row.get("Name").text() or "").casefold(): row.get("SwitchName").text() or ""
-        for row in root.get("VMNetworkAdapterManagementOS").objects()
-    }
     interfaces = _Interfaces(
         nics={key: nic.item.name for key, nic in nics.items()},
         members={m for t in teams for m in t.item.members},
         team_names={t.item.name for t in teams},
-        team_interfaces=team_interfaces,
-        host_vnics=host_vnics,
+        team_interfaces=adapters.team_interfaces,
+        host_vnics=HostVnics.read(root, adapters),
         switch_names={v.item.name.casefold(): v.item.name for v in vswitches},
     )
     addresses = root.get("NetIPAddress").objects()
@@ -203,13 +160,13 @@ def _migration_networks(
 
 class _Interfaces(NamedTuple):
     """What an IP address's interface alias can be: a NIC outside teams, an LBFO team's interface, or a host vNIC
-    (``vEthernet (name)``) on an imported virtual switch."""
+    on an imported virtual switch (``vnics.py`` finds which, whatever the adapter is named)."""
 
     nics: dict[str, str]  # adapter name (casefold) -> NIC name
     members: set[str]
     team_names: set[str]
     team_interfaces: dict[str, str]  # adapter name (casefold) -> team name
-    host_vnics: dict[str, str]  # host vNIC name (casefold) -> its virtual switch
+    host_vnics: HostVnics
     switch_names: dict[str, str]  # virtual switch name (casefold) -> name
 
     def named(self, alias: str) -> str | None:
@@ -218,6 +175,5 @@ class _Interfaces(NamedTuple):
             return self.nics[alias]
         if alias in self.team_interfaces and self.team_interfaces[alias] in self.team_names:
             return self.team_interfaces[alias]
-        vnic = re.fullmatch(r"vethernet \((.*)\)", alias)
-        switch = self.host_vnics.get(vnic.group(1), "") if vnic else ""
-        return self.switch_names.get(switch.casefold())
+        switch = self.host_vnics.switch_of(alias)
+        return None if switch is None else self.switch_names.get(switch.casefold())

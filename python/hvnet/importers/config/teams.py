@@ -190,7 +190,7 @@ def _uplinks(
         elif not physical and key in adapters.team_interfaces and not embedded:
             uplinks.append(adapters.team_interfaces[key])
         elif key in adapters.skipped:
-            assumptions.add(host, f"virtual switch {switch}: uplink {adapter} {adapters.skipped[key]}")
+            assumptions.add(host, f"virtual switch {switch}: uplink {adapter} {adapters.skipped[key][1]}")
         else:
             raise node.error(f"{description!r} ({adapter}) is neither a physical adapter nor an LBFO team interface")
     return uplinks
