@@ -112,6 +112,55 @@ def import_config_command(
         raise typer.Exit(1)
 
 
+@import_app.command("demand")
+def import_demand_command(
+    logs: Annotated[list[Path], typer.Argument(help="Counter logs of the hosts: PDH-CSV (typeperf, relog), sar/sadf.")],
+    scenario_file: Annotated[Path, typer.Option("--scenario", help="The scenario of the hosts that wrote the logs.")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="Write the scenario with the measured demand to this file.")],
+    resolution: Annotated[
+        str, typer.Option("--resolution", help="Merge the samples into bins this long (exact means).")
+    ] = "60s",
+    mapping: Annotated[
+        list[str] | None,
+        typer.Option("--map", help="INSTANCE=host/nic: the NIC a log's instance is, where names do not tell."),
+    ] = None,
+    force: Force = False,
+) -> None:
+    """Replay what the hosts' NICs carried: each NIC's bytes sent and received per second become the
+    scenario's demand (docs/import.md, "Demand from counter logs")."""
+    from hvnet.importers import read_measurement
+    from hvnet.importers.demand import import_demand, with_demand
+    from hvnet.importers.show import demand_table
+    from hvnet.model import load_scenario
+    from hvnet.units import parse_duration
+
+    refuse_to_overwrite(out, force=force)
+    with user_errors():
+        scenario = load_scenario(scenario_file)
+        records = [record for path in logs for record in read_measurement(path)]
+        imported = import_demand(scenario, records, parse_duration(resolution), _mapping(mapping or []))
+        text = with_demand(scenario_file.read_text(encoding="utf-8"), str(scenario_file), imported)
+        out.write_text(text, encoding="utf-8")
+        load_scenario(out)  # what was written loads
+    console().print(demand_table(imported))
+    err = error_console()
+    for note in imported.notes:
+        err.print(f"note: {note}", style="yellow", highlight=False, markup=False)
+    err.print(f"wrote {out}: {scenario_file} with the measured demand of {len(imported.series)} NIC directions")
+
+
+def _mapping(pairs: list[str]) -> dict[str, str]:
+    """`--map INSTANCE=host/nic` as a dict; a pair without `=` or `/` ends the command (exit 2)."""
+    out = {}
+    for pair in pairs:
+        instance, sep, nic = pair.rpartition("=")
+        if not sep or "/" not in nic or not instance:
+            error_console().print(f"--map {pair!r}: expected INSTANCE=host/nic", style="red", highlight=False)
+            raise typer.Exit(2)
+        out[instance] = nic.strip()
+    return out
+
+
 @app.command()
 def explain(
     scenario_file: Annotated[

@@ -27,7 +27,7 @@ import io
 from hvnet.importers._read import number
 from hvnet.importers.measurement import Measurement, Parameters, Series, fail
 
-__all__ = ["adapter_name", "read_pdh_csv", "split_counter_path"]
+__all__ = ["adapter_name", "parse_time", "read_pdh_csv", "split_counter_path"]
 
 _KNOWN_OBJECTS = {
     "Network Interface",
@@ -136,12 +136,20 @@ _TIME_FORMATS = (
 )
 
 
-def _when(text: str, file: str, line: int) -> dt.datetime:
+def parse_time(text: str) -> dt.datetime | None:
+    """A PDH timestamp (``11/27/2026 10:00:00.123``, or one of the other orders logs use); None if none fits."""
     for form in _TIME_FORMATS:
         try:
             return dt.datetime.strptime(text.strip(), form)
         except ValueError:
             continue
+    return None
+
+
+def _when(text: str, file: str, line: int) -> dt.datetime:
+    when = parse_time(text)
+    if when is not None:
+        return when
     raise fail(file, line, "time", f"{text!r} is not a PDH timestamp (expected MM/DD/YYYY HH:MM:SS.mmm)")
 
 

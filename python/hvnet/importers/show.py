@@ -6,8 +6,9 @@ from pathlib import Path
 
 from rich.table import Table
 
+from hvnet.importers.demand import ImportedDemand
 from hvnet.importers.measurement import Measurement
-from hvnet.units import human_duration
+from hvnet.units import format_bitrate, format_duration, human_duration
 
 __all__ = ["measurement_table"]
 
@@ -80,4 +81,25 @@ def measurement_table(m: Measurement) -> Table:
         table.add_row(where, value)
     for note in m.notes:
         table.add_row("note", note)
+    return table
+
+
+def demand_table(imported: ImportedDemand) -> Table:
+    """What `hvnet import demand` replays: each NIC direction, where it was measured, its samples,
+    its 90th percentile and peak (of the bins), and the steps it became."""
+    table = Table(title=f"measured demand: bins of {format_duration(imported.resolution_s)}", title_justify="left")
+    for header, right in (("NIC", False), ("way", False), ("samples", True), ("p90", True), ("peak", True)):
+        table.add_column(header, justify="right" if right else "left", no_wrap=right)
+    table.add_column("steps", justify="right", no_wrap=True)
+    table.add_column("measured in", overflow="fold")
+    for d in imported.series:
+        table.add_row(
+            d.nic,
+            d.direction,
+            f"{d.samples:,}",
+            format_bitrate(float(f"{d.p90_bps:.3g}")),
+            format_bitrate(float(f"{d.peak_bps:.3g}")),
+            f"{len(d.steps):,}",
+            d.source,
+        )
     return table
