@@ -134,7 +134,7 @@ def test_max_utilisation_reads_each_percentile_of_the_traffic_profile() -> None:
 def test_max_utilisation_without_traffic_is_0() -> None:
     assert only(scenario(PAIR, "{max_utilisation: {max: 50%}}"), "max_utilisation.max") == (
         0.0,
-        "no traffic in the scenario",
+        "no traffic or measured demand in the scenario",
         True,
     )
 

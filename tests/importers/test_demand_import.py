@@ -104,9 +104,7 @@ def test_an_instance_that_names_no_nic_is_said_and_can_be_mapped(tmp_path: Path)
     log = write(tmp_path, "hv1.csv", pdh_log("HV1", [0, 1e6], [0, 1e6]))
     with pytest.raises(InputError, match="no series of bytes sent or received per second maps to a NIC"):
         import_demand(scenario, read_measurement(log))
-    mapped = import_demand(
-        scenario, read_measurement(log), mapping={"Mellanox ConnectX-3 Ethernet Adapter": "HV1/nic1"}
-    )
+    mapped = import_demand(scenario, read_measurement(log), mapping=["Mellanox ConnectX-3 Ethernet Adapter=HV1/nic1"])
     assert {s.nic for s in mapped.series} == {"HV1/nic1"}
 
 

@@ -5,6 +5,10 @@ not have goes to the next switch that faces hosts (in file order, after the one 
 is on), so that a team spans two switches where the base has two (a leaf-spine's leaves, an MLAG
 pair): what survives a switch's failure. A switch with too few ports for the NICs it now takes
 is bought larger (its `ports` grows to fit; `hvnet cost` prices the ports).
+
+A host's measured demand (`demand:`, measured on its NICs as they are) is the host's load, whatever
+its NICs: the candidate replays the sum of its NICs' demand, each way, split evenly over its new
+NICs, as a team that spreads many VMs' traffic spreads it (docs/advise.md, "Do I need 10 GbE?").
 """
 
 from __future__ import annotations
@@ -69,6 +73,8 @@ def apply(base: Scenario, candidate: Candidate) -> Scenario | str:
         if highest > switch.get("ports", _DEFAULT_PORTS):
             switch["ports"] = highest
     data["cables"] = new_cables + kept
+    if base.demand:
+        data["demand"] = _spread_demand(base, {h["name"]: [n["name"] for n in h["nics"]] for h in data["hosts"]})
     if candidate.team is TeamKind.LBFO:
         for host in data["hosts"]:
             host["teams"][0].pop("kind", None)
@@ -172,6 +178,42 @@ def _placements(
         used[switch].add(port)
         placed.append((name, switch, port))
     return placed
+
+
+def _spread_demand(base: Scenario, nics: dict[str, list[str]]) -> list[dict[str, Any]]:
+    """Each host's measured demand summed over its NICs, each way, and split evenly over `nics[host]`."""
+    by_host: dict[str, dict[str, list[list[tuple[float, float]]]]] = {}
+    for demand in base.demand:
+        host = demand.nic.partition("/")[0]
+        ways = by_host.setdefault(host, {"send": [], "receive": []})
+        ways["send"].append(list(demand.send))
+        ways["receive"].append(list(demand.receive))
+    out = []
+    for host, ways in by_host.items():
+        names = nics[host]
+        entry: dict[str, Any] = {}
+        for way, parts in ways.items():
+            total = _sum_steps([p for p in parts if p])
+            if total:
+                entry[way] = [[f"{at!r}s", f"{bps / len(names)!r}bps"] for at, bps in total]
+        out += [
+            {"nic": f"{host}/{name}", "source": f"{host}'s measured demand, split over {len(names)} NICs", **entry}
+            for name in names
+        ]
+    return out
+
+
+def _sum_steps(series: list[list[tuple[float, float]]]) -> list[tuple[float, float]]:
+    """The sum of step functions (each 0 before its first step), as steps at every time any changes:
+    one pass over all their steps in time order."""
+    current = [0.0] * len(series)
+    events = sorted((at, k, rate) for k, steps in enumerate(series) for at, rate in steps)
+    out: list[tuple[float, float]] = []
+    for i, (at, k, rate) in enumerate(events):
+        current[k] = rate
+        if i + 1 == len(events) or events[i + 1][0] != at:
+            out.append((at, sum(current)))
+    return out
 
 
 def _loaded(data: dict[str, Any], name: str) -> Scenario | str:

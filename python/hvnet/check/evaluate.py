@@ -358,9 +358,11 @@ def _operation(
 
 
 def _utilisation(runner: _Runner, failed: tuple[Event, ...], names: list[str]) -> dict[str, tuple[float | None, str]]:
-    """The highest share of its link any NIC sends or receives, at each percentile of the traffic profile."""
-    if not runner.scenario.traffic:
-        return {name: (0.0, "no traffic in the scenario") for name in names}
+    """The highest share of its link any NIC sends or receives, at each percentile of the traffic profile:
+    the scenario's traffic and its measured demand, from the first of them to the run's end."""
+    scenario = runner.scenario
+    if not scenario.traffic and not scenario.demand:
+        return {name: (0.0, "no traffic or measured demand in the scenario") for name in names}
     outcome = runner.run(failed, with_traffic=True)
     if isinstance(outcome, str):
         return {name: (None, f"traffic refused: {outcome}") for name in names}
@@ -368,7 +370,10 @@ def _utilisation(runner: _Runner, failed: tuple[Event, ...], names: list[str]) -
         flow = outcome.stalled[0]
         which = flow.name or f"{flow.source} to {flow.destination}"
         return {name: (None, f"traffic {which} never completes (its path stays down)") for name in names}
-    start = min(flow.start for flow in runner.scenario.traffic)
+    start = min(
+        [flow.start for flow in scenario.traffic]
+        + [steps[0][0] for demand in scenario.demand for steps in (demand.send, demand.receive) if steps]
+    )
     speeds = _link_speeds(runner.scenario)
     figures: dict[str, tuple[float | None, str]] = {name: (0.0, "no NIC carries traffic") for name in names}
     found: dict[str, float] = {}

@@ -138,7 +138,7 @@ def import_demand_command(
     with user_errors():
         scenario = load_scenario(scenario_file)
         records = [record for path in logs for record in read_measurement(path)]
-        imported = import_demand(scenario, records, parse_duration(resolution), _mapping(mapping or []))
+        imported = import_demand(scenario, records, parse_duration(resolution), mapping or [])
         text = with_demand(scenario_file.read_text(encoding="utf-8"), str(scenario_file), imported)
         out.write_text(text, encoding="utf-8")
         load_scenario(out)  # what was written loads
@@ -147,18 +147,6 @@ def import_demand_command(
     for note in imported.notes:
         err.print(f"note: {note}", style="yellow", highlight=False, markup=False)
     err.print(f"wrote {out}: {scenario_file} with the measured demand of {len(imported.series)} NIC directions")
-
-
-def _mapping(pairs: list[str]) -> dict[str, str]:
-    """`--map INSTANCE=host/nic` as a dict; a pair without `=` or `/` ends the command (exit 2)."""
-    out = {}
-    for pair in pairs:
-        instance, sep, nic = pair.rpartition("=")
-        if not sep or "/" not in nic or not instance:
-            error_console().print(f"--map {pair!r}: expected INSTANCE=host/nic", style="red", highlight=False)
-            raise typer.Exit(2)
-        out[instance] = nic.strip()
-    return out
 
 
 @app.command()

@@ -81,13 +81,15 @@ def import_demand(
     scenario: Scenario,
     logs: Sequence[Measurement],
     resolution_s: float = DEFAULT_RESOLUTION_S,
-    mapping: Mapping[str, str] | None = None,
+    mapping: Sequence[str] = (),
 ) -> ImportedDemand:
-    """The demand the logs measured on the scenario's NICs. `mapping`: a log's instance (as written
-    in the log) to `host/nic`, where the names do not tell. InputError when nothing maps."""
+    """The demand the logs measured on the scenario's NICs. `mapping`: `INSTANCE=host/nic`, the NIC of
+    the host that logged the instance (as the log names it, Windows' `#n` included), where the names
+    do not tell. InputError when nothing maps, or a mapping is malformed."""
     if not resolution_s > 0:
         raise InputError("--resolution", None, "", f"{resolution_s:g} s: bins must be longer than 0 s")
     imported = ImportedDemand(resolution_s)
+    maps = _maps(mapping)
     offsets = _offsets(logs, imported.notes)
     found: dict[tuple[str, str], tuple[Measurement, Series]] = {}
     for log, offset in zip(logs, offsets):
@@ -95,7 +97,7 @@ def import_demand(
             direction = "send" if series.counter in SEND else "receive" if series.counter in RECEIVE else None
             if direction is None or series.unit != "bytes/s":
                 continue
-            nic = _nic(scenario, log, series, mapping or {}, imported.notes)
+            nic = _nic(scenario, log, series, maps, imported.notes)
             if nic is None:
                 continue
             if (nic, direction) in found:
@@ -127,16 +129,28 @@ def _offsets(logs: Sequence[Measurement], notes: list[str]) -> list[float]:
     return [0.0] * len(logs)
 
 
+def _maps(pairs: Sequence[str]) -> dict[tuple[str, str], str]:
+    """`INSTANCE=host/nic` pairs by (host, instance), the host in lower case."""
+    maps = {}
+    for pair in pairs:
+        instance, sep, nic = pair.rpartition("=")
+        host, slash, name = nic.strip().partition("/")
+        if not (sep and instance and slash and host and name):
+            raise InputError("--map", None, pair, "expected INSTANCE=host/nic, e.g. 'Intel(R) X710 #2=hv1/nic2'")
+        maps[(host.casefold(), instance)] = f"{host}/{name}"
+    return maps
+
+
 def _nic(
-    scenario: Scenario, log: Measurement, series: Series, mapping: Mapping[str, str], notes: list[str]
+    scenario: Scenario, log: Measurement, series: Series, maps: Mapping[tuple[str, str], str], notes: list[str]
 ) -> str | None:
     instance = series.instance or ""
-    if instance in mapping:
-        return mapping[instance]
     host = host_of(scenario, series, log.host)
     if isinstance(host, str):
         notes.append(f"{log.file}: {series.source}: not replayed: {host}")
         return None
+    if (host.name.casefold(), instance) in maps:
+        return maps[(host.name.casefold(), instance)]
     name = nic_of(host, instance)
     if name is None:
         notes.append(f"{log.file}: {series.source}: not replayed: {why_not(host, instance)}")
