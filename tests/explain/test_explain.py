@@ -41,8 +41,9 @@ def test_c9_receiver_agrees_with_the_twin() -> None:
 
     Expected: hvnet predicts 113.2 MB/s (one 1 GbE member's payload at MTU 1500: in all three C9 designs
     the 8 threads arrive on one member), so the measurement is 3.6 % below, well inside the ±15 % band
-    (a link bounds this test, so the CPU costs' uncertainty does not widen it); the per-thread, frame,
-    CPU and cycles/byte figures are inside too; nothing needs explaining, so no counterfactual is run."""
+    (a link bounds this test, so the CPU costs' uncertainty does not widen it); the per-thread (and their
+    6.7 % spread), frame, CPU, cycles/byte and retransmit (0) figures are inside too; nothing needs
+    explaining, so no counterfactual is run."""
     (result,) = explain(load_scenario(C9_SET), read_measurement(C9_RECEIVER), "vm1", "vm2").tests
     assert (result.test.threads, result.test.seconds, result.test.sender, result.test.receiver) == (
         8,
@@ -55,13 +56,16 @@ def test_c9_receiver_agrees_with_the_twin() -> None:
     assert throughput.predicted / 8 / 2**20 == pytest.approx(113.16, abs=0.05)
     assert throughput.gap_pct == pytest.approx(-3.6, abs=0.1)
     assert all(f.within for f in result.figures), [f for f in result.figures if not f.within]
+    # Issue 24 added the threads' spread and the retransmits (0 in C9's file) to the figures compared.
     assert {f.name for f in result.figures} == {
         "throughput",
         "slowest thread",
         "fastest thread",
+        "thread spread",
         "average frame",
         "CPU",
         "cycles/byte",
+        "retransmits",
     }
     assert result.counterfactuals == []
     assert "within the model's uncertainty" in result.verdict

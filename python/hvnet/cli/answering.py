@@ -165,15 +165,16 @@ def explain(
     ] = None,
     json_out: JsonOut = None,
     report: Annotated[
-        Path | None, typer.Option("--report", help="Write measured beside predicted, a chart per NIC, as HTML.")
+        Path | None,
+        typer.Option("--report", help="Write measured beside predicted and the bottleneck's use, as HTML."),
     ] = None,
     force: Force = False,
 ) -> None:
-    """Re-create a measured test on the twin, compare, and rank single changes that would explain a gap
-    (docs/import.md)."""
+    """Re-create a measured test on the twin: what holds the prediction, how the measurement differs, and
+    the changes (one, or two at once) that would explain a gap (docs/import.md)."""
     from hvnet.explain import explain as run_explain
     from hvnet.explain import explanation_document
-    from hvnet.explain.show import counter_table, figure_table, ranking_table
+    from hvnet.explain.show import print_explanation
     from hvnet.importers import read_measurement
     from hvnet.model import load_scenario
 
@@ -190,22 +191,8 @@ def explain(
         with user_errors():
             write_explain_report(explanation, report)
         error_console().print(f"report written to {report}", highlight=False, markup=False)
-    if json_to_stdout(json_out):
-        return
-    out = console()
-    for result in explanation.tests:
-        out.print(figure_table(result))
-        if result.format.startswith("ntttcp-windows"):
-            measured, predicted = (f / 8 / 2**20 for f in (result.throughput.measured, result.throughput.predicted))
-            out.print(
-                f"in NTttcp's MB/s (2^20 bytes/s): measured {measured:.3f}, predicted {predicted:.3f}", highlight=False
-            )
-        out.print(f"model's band: {result.band.rule}", highlight=False, markup=False, soft_wrap=True)
-        if result.counterfactuals:
-            out.print(ranking_table(result))
-        out.print(result.verdict, highlight=False, markup=False, soft_wrap=True)
-    for comparison in explanation.counters:
-        out.print(counter_table(comparison))
+    if not json_to_stdout(json_out):
+        print_explanation(console(), explanation)
 
 
 @app.command()

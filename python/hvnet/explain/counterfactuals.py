@@ -19,20 +19,42 @@ the scenario:
 - ``power-balanced`` / ``power-high-performance``: every host on the other power plan.
 - ``link-slower``: every NIC negotiated one speed lower (10 Gbps -> 1 Gbps,
   1 Gbps -> 100 Mbps, 25 -> 10, 40 -> 25, 100 -> 50 Gbps ...).
+
+One more comes from the measurement rather than the scenario (`cost_change`):
+
+- ``cycles-per-byte-as-measured``: a receiver's file gives its cycles per byte;
+  every receive cost of the calibration (the host's receive cores and the VM's own
+  stack, per byte and per packet) is scaled by measured / predicted, so that the
+  twin's receiver spends what the real one did on each byte.
+
+Each change touches one *setting* (``vmq``, ``mtu``, ``team``, ``switch-hash``,
+``power``, ``rss``, ``link-speed``, ``costs``); `combine` makes two changes of
+different settings at once.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from hvnet.calibration import Calibration
 from hvnet.errors import HvnetError
 from hvnet.model import Scenario, scenario_from_data
 from hvnet.units import format_bitrate
 from hvnet.variants.paths import places, set_value
 
-__all__ = ["COUNTERFACTUALS", "Change", "Counterfactual", "apply_change"]
+__all__ = [
+    "COST_CHANGE",
+    "COUNTERFACTUALS",
+    "RECEIVE_COSTS",
+    "Change",
+    "Counterfactual",
+    "apply_change",
+    "combine",
+    "cost_change",
+]
 
 Data = dict[str, Any]
 
@@ -46,6 +68,10 @@ class Change:
     scenario: Scenario | None
     #: Why it does not apply to this scenario (scenario is None then).
     skipped: str = ""
+    #: What it touches (two changes of one setting are not combined).
+    setting: str = ""
+    #: The calibration to predict it with; None: the one the explanation uses.
+    calibration: Calibration | None = None
 
 
 def _set_all(data: Data, path: str, value: object) -> int:
@@ -88,6 +114,7 @@ class Counterfactual:
     description: str
     #: Changes the data in place; returns why it does not apply ("" when it changed something).
     apply: Callable[[Data, Scenario], str]
+    setting: str
 
 
 def _rss_one_core(data: Data, scenario: Scenario) -> str:
@@ -188,45 +215,98 @@ def _slower(data: Data, scenario: Scenario) -> str:
 
 
 COUNTERFACTUALS: tuple[Counterfactual, ...] = (
-    Counterfactual("rss-one-core", "RSS off: every NIC's receive queues on core 0", _rss_one_core),
-    Counterfactual("vmq-off", "VMQ off on every NIC", _vmq(False)),
-    Counterfactual("vmq-on", "VMQ on on every NIC", _vmq(True)),
-    Counterfactual("mtu-1500", "MTU 1500 (standard frames) on every NIC and VM", _mtu(1500)),
-    Counterfactual("mtu-9000", "MTU 9000 (jumbo frames) on every NIC and VM", _mtu(9000)),
-    Counterfactual("member-down", "the last member of every team down", _member_down),
-    Counterfactual("member-standby", "the last member of every team in standby", _member_standby),
+    Counterfactual("rss-one-core", "RSS off: every NIC's receive queues on core 0", _rss_one_core, "rss"),
+    Counterfactual("vmq-off", "VMQ off on every NIC", _vmq(False), "vmq"),
+    Counterfactual("vmq-on", "VMQ on on every NIC", _vmq(True), "vmq"),
+    Counterfactual("mtu-1500", "MTU 1500 (standard frames) on every NIC and VM", _mtu(1500), "mtu"),
+    Counterfactual("mtu-9000", "MTU 9000 (jumbo frames) on every NIC and VM", _mtu(9000), "mtu"),
+    Counterfactual("member-down", "the last member of every team down", _member_down, "team"),
+    Counterfactual("member-standby", "the last member of every team in standby", _member_standby, "team"),
     Counterfactual(
         "switch-hash=transport_ports",
         "the switches hash port channels on TCP/UDP ports",
         _switch_hash("transport_ports"),
+        "switch-hash",
     ),
     Counterfactual(
-        "switch-hash=ip_addresses", "the switches hash port channels on IP addresses", _switch_hash("ip_addresses")
+        "switch-hash=ip_addresses",
+        "the switches hash port channels on IP addresses",
+        _switch_hash("ip_addresses"),
+        "switch-hash",
     ),
     Counterfactual(
-        "switch-hash=mac_addresses", "the switches hash port channels on MAC addresses", _switch_hash("mac_addresses")
+        "switch-hash=mac_addresses",
+        "the switches hash port channels on MAC addresses",
+        _switch_hash("mac_addresses"),
+        "switch-hash",
     ),
-    Counterfactual("power-balanced", "every host on the balanced power plan", _power("balanced")),
+    Counterfactual("power-balanced", "every host on the balanced power plan", _power("balanced"), "power"),
     Counterfactual(
-        "power-high-performance", "every host on the high-performance power plan", _power("high_performance")
+        "power-high-performance",
+        "every host on the high-performance power plan",
+        _power("high_performance"),
+        "power",
     ),
     Counterfactual(
-        "link-slower", "every NIC negotiated one speed lower (1 Gbps -> 100 Mbps, 10 -> 1 Gbps ...)", _slower
+        "link-slower",
+        "every NIC negotiated one speed lower (1 Gbps -> 100 Mbps, 10 -> 1 Gbps ...)",
+        _slower,
+        "link-speed",
     ),
 )
+_BY_NAME = {c.name: c for c in COUNTERFACTUALS}
 
 
 def apply_change(scenario: Scenario, counterfactual: Counterfactual) -> Change:
     """The scenario's data with one counterfactual applied (or why it does not apply)."""
+    name, description, setting = counterfactual.name, counterfactual.description, counterfactual.setting
     data: Data = scenario.model_dump(mode="json", by_alias=True)
     why = counterfactual.apply(data, scenario)
     if why:
-        return Change(counterfactual.name, counterfactual.description, None, why)
+        return Change(name, description, None, why, setting)
     try:
-        changed = scenario_from_data(data, f"{scenario.source} with {counterfactual.name}")
+        changed = scenario_from_data(data, f"{scenario.source} with {name}")
     except HvnetError as error:
         first = str(error).splitlines()[0]
-        return Change(
-            counterfactual.name, counterfactual.description, None, f"the changed scenario is not valid: {first}"
-        )
-    return Change(counterfactual.name, counterfactual.description, changed)
+        return Change(name, description, None, f"the changed scenario is not valid: {first}", setting)
+    return Change(name, description, changed, setting=setting)
+
+
+#: The calibration's receive costs that `cost_change` scales together: the host's receiving core and the
+#: VM's own stack, per byte and per packet.
+RECEIVE_COSTS = (
+    "receive_cycles_per_byte",
+    "receive_cycles_per_packet",
+    "guest_receive_cycles_per_byte",
+    "guest_receive_cycles_per_packet",
+)
+COST_CHANGE = "cycles-per-byte-as-measured"
+
+
+def cost_change(scenario: Scenario, calibration: Calibration, measured: float, predicted: float) -> Change:
+    """The scenario as it is, with every receive cost times measured / predicted cycles per byte."""
+    ratio = measured / predicted
+    cpu = calibration.cpu
+    scaled = dataclasses.replace(cpu, **{name: getattr(cpu, name) * ratio for name in RECEIVE_COSTS})
+    return Change(
+        COST_CHANGE,
+        f"every receive cost, on the host's cores and in the VM, × {ratio:.2f}: the measured cycles/byte "
+        "over the predicted",
+        scenario,
+        setting="costs",
+        calibration=dataclasses.replace(calibration, cpu=scaled),
+    )
+
+
+def combine(first: Change, second: Change) -> Change:
+    """Both changes at once (of different settings, both applicable): the second counterfactual made on
+    the first's scenario, with the calibration either brings."""
+    if first.calibration is not None:
+        first, second = second, first
+    name, description = f"{first.name} + {second.name}", f"{first.description}; {second.description}"
+    setting = f"{first.setting}+{second.setting}"
+    assert first.scenario is not None and first.setting != second.setting
+    if second.calibration is not None:
+        return Change(name, description, first.scenario, setting=setting, calibration=second.calibration)
+    made = apply_change(first.scenario, _BY_NAME[second.name])
+    return Change(name, description, made.scenario, made.skipped, setting)

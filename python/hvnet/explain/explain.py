@@ -1,12 +1,17 @@
-"""`hvnet explain`: a measurement beside the twin's prediction of it, and which single change would explain a gap.
+"""`hvnet explain`: a measurement beside the twin's prediction of it, what holds the prediction, and which
+change (or two) would explain a gap.
 
 For a test (NTttcp, iperf3): re-create it (`recreate`), predict it
-(`predict`), compare throughput (and, from a receiver's file, CPU %,
-cycles/byte and frame size), and when the measured throughput is outside the
-model's uncertainty band, run every counterfactual (`counterfactuals`) and rank
-them by the gap each leaves. A change *explains* the measurement when the
+(`predict`), find what holds the prediction (`bottleneck`: the resources on
+the connections' path, how full and for how long, from a recorded run),
+compare every figure the file gives (`evidence`: throughput, threads and their
+spread, CPU %, cycles/byte, frame size, retransmits), and when the measured
+throughput is outside the model's uncertainty band, run every counterfactual
+(`counterfactuals`) and rank those that move the prediction by how much of
+the gap each closes (`ranking`); when no single change explains the
+measurement, every two at once. A change *explains* the measurement when the
 measurement falls inside the changed scenario's band (the same rule, scaled
-to its prediction). For a counter log: `counters`.
+to its prediction). For a counter log: `counters`. The words: `sentences`.
 """
 
 from __future__ import annotations
@@ -16,57 +21,33 @@ from dataclasses import dataclass, field
 
 from hvnet.calibration import Calibration
 from hvnet.errors import InputError
-from hvnet.explain.counterfactuals import COUNTERFACTUALS, apply_change
+from hvnet.explain.bottleneck import Chain, bottleneck_chain
+from hvnet.explain.counterfactuals import COST_CHANGE, Change, cost_change
 from hvnet.explain.counters import CounterComparison, compare_counters
+from hvnet.explain.evidence import Figure, figures, main_difference
 from hvnet.explain.predict import Band, Prediction, band_of, predict
+from hvnet.explain.ranking import Gap, Ranked, rank_pairs, rank_singles
 from hvnet.explain.recreate import COUNTER_FORMATS, SNAPSHOT_FORMATS, TEST_FORMATS, Test, recreate_test
+from hvnet.explain.sentences import (
+    NO_SINGLE_CHANGE,
+    chain_summary,
+    counter_lines,
+    evidence_lines,
+    limit_phrase,
+    verdict,
+)
 from hvnet.importers.measurement import Measurement
 from hvnet.model import Scenario
-from hvnet.validate import TOLERANCE_PCT
 
-__all__ = ["Explanation", "Figure", "Ranked", "TestExplanation", "explain", "no_change_explains"]
-
-NO_SINGLE_CHANGE = "no single change explains the measurement"
-
-
-@dataclass(frozen=True)
-class Figure:
-    """One figure of a test: measured, predicted, the gap, and whether the model's uncertainty covers it."""
-
-    name: str
-    unit: str
-    measured: float
-    predicted: float
-    low: float
-    high: float
-
-    @property
-    def gap(self) -> float:
-        """Measured less predicted, in the figure's unit (negative: the measurement is below the twin)."""
-        return self.measured - self.predicted
-
-    @property
-    def gap_pct(self) -> float | None:
-        """The gap over the prediction, in per cent."""
-        return None if self.predicted == 0 else 100.0 * self.gap / self.predicted
-
-    @property
-    def within(self) -> bool:
-        return self.low <= self.measured <= self.high
-
-
-@dataclass(frozen=True)
-class Ranked:
-    """One counterfactual's outcome."""
-
-    name: str
-    description: str
-    predicted_bps: float | None
-    #: Measured less the changed scenario's prediction (bits/s), and over that prediction (%); None when skipped.
-    remaining_gap_bps: float | None
-    remaining_gap_pct: float | None
-    explains: bool
-    skipped: str = ""
+__all__ = [
+    "NO_SINGLE_CHANGE",
+    "Explanation",
+    "Figure",
+    "Ranked",
+    "TestExplanation",
+    "explain",
+    "no_change_explains",
+]
 
 
 @dataclass
@@ -77,8 +58,24 @@ class TestExplanation:
     test: Test
     band: Band
     figures: list[Figure]
+    #: What holds the prediction: the recorded run's resources on the test's path.
+    chain: Chain | None = None
+    #: `chain` in words.
+    limit: str = ""
+    #: Each difference with its size, the largest first (`sentences.evidence_lines`).
+    evidence: list[str] = field(default_factory=list)
+    #: The largest difference that is not the throughput restated (a figure's name), if any.
+    main_difference: str | None = None
+    #: Every change: those that move the prediction (most of the gap closed first), those that do not,
+    #: those that do not apply.
     counterfactuals: list[Ranked] = field(default_factory=list)
+    #: Two changes at once, when no single one explains the measurement (kept when both matter).
+    pairs: list[Ranked] = field(default_factory=list)
     verdict: str = ""
+    #: What the file gives over time and per thread, for the report's charts: each thread's rate
+    #: (bits/s), and each interval's (start_s, end_s, bits/s) when the tool reports intervals (iperf3).
+    measured_thread_bps: list[float] = field(default_factory=list)
+    measured_intervals: list[tuple[float, float, float]] = field(default_factory=list)
 
     @property
     def throughput(self) -> Figure:
@@ -92,97 +89,18 @@ class Explanation:
     counters: list[CounterComparison] = field(default_factory=list)
 
 
-def _figures(measurement: Measurement, predicted: Prediction, band: Band) -> list[Figure]:
-    assert measurement.throughput_bps is not None
-    figures = [
-        Figure(
-            "throughput", "bits/s", measurement.throughput_bps, predicted.throughput_bps, band.low_bps, band.high_bps
+def _measured_costs(scenario: Scenario, found: list[Figure], calibration: Calibration) -> list[Change]:
+    """The measurement's own counterfactual, when a receiver's file gives its cycles per byte."""
+    cycles = next((f for f in found if f.name == "cycles/byte"), None)
+    if cycles is None or cycles.predicted <= 0:
+        return []
+    if cycles.within:
+        why = (
+            f"the measured cycles/byte ({cycles.measured:.3f}) is within the model's band "
+            f"({cycles.low:.3f}-{cycles.high:.3f})"
         )
-    ]
-    tolerance = TOLERANCE_PCT / 100
-
-    def add(name: str, unit: str, measured: float | None, value: float) -> None:
-        if measured is not None:
-            figures.append(Figure(name, unit, measured, value, value * (1 - tolerance), value * (1 + tolerance)))
-
-    if len(measurement.streams) > 1 and predicted.thread_bps:
-        add("slowest thread", "bits/s", min(s.throughput_bps for s in measurement.streams), min(predicted.thread_bps))
-        add("fastest thread", "bits/s", max(s.throughput_bps for s in measurement.streams), max(predicted.thread_bps))
-    add("average frame", "bytes", measurement.extra.get("avg_frame_size_bytes"), predicted.avg_frame_bytes)
-    if measurement.role == "receiver":  # the prediction's CPU figures are the receiver's
-        add("CPU", "percent", measurement.cpu_percent, predicted.cpu_percent)
-        add("cycles/byte", "cycles/byte", measurement.extra.get("cycles_per_byte"), predicted.cycles_per_byte)
-    return figures
-
-
-def _rank(
-    scenario: Scenario, test: Test, measured: float, base: float, band: Band, calibration: Calibration
-) -> list[Ranked]:
-    """Every counterfactual, closest to the measurement first; those that do not apply last."""
-    low, high = band.relative(base)
-    ranked: list[Ranked] = []
-    skipped: list[Ranked] = []
-    for counterfactual in COUNTERFACTUALS:
-        change = apply_change(scenario, counterfactual)
-        if change.scenario is None:
-            skipped.append(Ranked(change.name, change.description, None, None, None, False, change.skipped))
-            continue
-        try:
-            predicted = predict(change.scenario, test, calibration).throughput_bps
-        except InputError as error:  # the change leaves the receiver unreachable
-            skipped.append(Ranked(change.name, change.description, None, None, None, False, error.problem.message))
-            continue
-        gap = measured - predicted
-        explains = predicted * low <= measured <= predicted * high
-        ranked.append(
-            Ranked(
-                change.name,
-                change.description,
-                predicted,
-                gap,
-                100.0 * gap / predicted if predicted else None,
-                explains,
-            )
-        )
-    ranked.sort(key=lambda r: (abs(r.remaining_gap_bps or 0.0), r.name))
-    return ranked + skipped
-
-
-def _mbps(bps: float) -> str:
-    return f"{bps / 1e6:,.1f} Mbps"
-
-
-def _verdict(figure: Figure, ranked: Sequence[Ranked]) -> str:
-    if figure.within:
-        return (
-            f"The measured {_mbps(figure.measured)} is within the model's uncertainty of the predicted "
-            f"{_mbps(figure.predicted)}: the twin agrees with the measurement, nothing to explain."
-        )
-    direction = "below" if figure.measured < figure.predicted else "above"
-    head = (
-        f"The measured {_mbps(figure.measured)} is {direction} the predicted {_mbps(figure.predicted)}, "
-        "outside the model's uncertainty."
-    )
-    tried = [r for r in ranked if r.predicted_bps is not None]
-    explaining = [r for r in tried if r.explains]
-    if explaining:
-        best = explaining[0]
-        assert best.predicted_bps is not None and best.remaining_gap_pct is not None
-        text = (
-            f"{head} {best.name} ({best.description}) explains it: it predicts {_mbps(best.predicted_bps)}, "
-            f"the measurement is {best.remaining_gap_pct:+.1f} % from that."
-        )
-        if len(explaining) > 1:
-            text += f" So would: {', '.join(r.name for r in explaining[1:])}."
-        return text
-    if tried and tried[0].remaining_gap_pct is not None:
-        closest = tried[0]
-        return (
-            f"{head} {NO_SINGLE_CHANGE.capitalize()}: the closest, {closest.name}, predicts "
-            f"{_mbps(closest.predicted_bps or 0.0)} and still leaves {closest.remaining_gap_pct:+.1f} %. Look for "
-            "several differences at once, or one the twin does not model."
-        )
-    return f"{head} {NO_SINGLE_CHANGE.capitalize()}: no counterfactual applies to this scenario."
+        return [Change(COST_CHANGE, "every receive cost as the measured cycles/byte says", None, why, "costs")]
+    return [cost_change(scenario, calibration, cycles.measured, cycles.predicted)]
 
 
 def no_change_explains(explanation: TestExplanation) -> bool:
@@ -191,18 +109,40 @@ def no_change_explains(explanation: TestExplanation) -> bool:
 
 
 def _explain_test(
-    scenario: Scenario, measurement: Measurement, sender: str | None, receiver: str | None, calibration: Calibration
+    scenario: Scenario,
+    measurement: Measurement,
+    sender: str | None,
+    receiver: str | None,
+    calibration: Calibration,
 ) -> tuple[TestExplanation, Prediction]:
     if measurement.throughput_bps is None or measurement.throughput_bps <= 0:
         raise InputError(measurement.file, None, "throughput_bps", "the file gives no total throughput to compare")
     test = recreate_test(scenario, measurement, sender, receiver)
     predicted = predict(scenario, test, calibration)
     band = band_of(scenario, test, predicted, calibration)
-    figures = _figures(measurement, predicted, band)
-    result = TestExplanation(measurement.file, measurement.format, measurement.role, test, band, figures)
-    if not figures[0].within:
-        result.counterfactuals = _rank(scenario, test, figures[0].measured, predicted.throughput_bps, band, calibration)
-    result.verdict = _verdict(figures[0], result.counterfactuals)
+    found = figures(measurement, predicted, band)
+    chain = bottleneck_chain(scenario, test, calibration)
+    main = main_difference(found)
+    result = TestExplanation(
+        measurement.file,
+        measurement.format,
+        measurement.role,
+        test,
+        band,
+        found,
+        chain,
+        chain_summary(chain, test),
+        evidence_lines(found, measurement, test.seconds),
+        None if main is None else main.name,
+        measured_thread_bps=[t.throughput_bps for t in measurement.streams],
+        measured_intervals=[(i.start_s, i.end_s, i.throughput_bps) for i in measurement.intervals if not i.omitted],
+    )
+    if not found[0].within:
+        gap = Gap(test, found[0].measured, predicted.throughput_bps, band, calibration)
+        result.counterfactuals, applied = rank_singles(scenario, gap, _measured_costs(scenario, found, calibration))
+        if not any(r.explains for r in result.counterfactuals):
+            result.pairs = rank_pairs(applied, result.counterfactuals, gap)
+    result.verdict = verdict(found[0], result.counterfactuals, result.pairs, limit_phrase(chain), main)
     return result, predicted
 
 
@@ -243,4 +183,6 @@ def explain(
             explanation.counters.append(
                 compare_counters(scenario, m, first[0], first[1]) if first else compare_counters(scenario, m)
             )
+    if explanation.tests:  # the counter logs ran beside the first test
+        explanation.tests[0].evidence += counter_lines(explanation.counters)
     return explanation
