@@ -104,7 +104,7 @@ def estimate(spec: specs.RunSpec) -> Estimate:
     latest = 0.0
     moved = 0.0
     for connection in spec.connections:
-        latest = max(latest, connection.start_s)
+        latest = max(latest, connection.start_s, connection.stop_s or 0.0)
         moved += connection.amount_bytes
     migration_events = 0.0
     for migration in spec.migrations:
@@ -114,12 +114,15 @@ def estimate(spec: specs.RunSpec) -> Estimate:
         migration_events += (migration.precopy.max_passes + 2) * max(1, len(migration.channels)) * 2
     for change in spec.changes:
         latest = max(latest, change.at_s)
+    steps = sum(len(load.steps) for load in network.loads)
+    latest = max([latest, *(load.steps[-1][0] for load in network.loads if load.steps)])
     horizon = latest + moved / slowest
     terms: list[tuple[float, str]] = [
         (2.0 * len(spec.connections), f"{len(spec.connections):,} connections"),
         (migration_events, f"{len(spec.migrations):,} migrations, their passes and channels"),
         (float(len(spec.changes)), f"{len(spec.changes):,} changes"),
         (2.0 * len(spec.guests), f"{len(spec.guests):,} guests"),
+        (float(steps), f"{steps:,} steps of measured demand"),
     ]
     ticks: list[tuple[float, str]] = []
     dynamic = {t for t, team in enumerate(network.teams) if team.balancing == "dynamic"}

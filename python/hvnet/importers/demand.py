@@ -19,6 +19,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from hvnet import _core
 from hvnet.errors import InputError
 from hvnet.importers.measurement import Measurement, Series
 from hvnet.importers.nic_counters import RECEIVE, SEND, host_of, nic_of, why_not
@@ -165,43 +166,38 @@ def _replayed(
     gaps = sum(v is None for v in series.values[1:])
     if gaps:
         notes.append(f"{nic} {direction}: {gaps} samples without a value replayed as 0")
-    pieces = [
-        (offset + series.t_s[k - 1], offset + series.t_s[k], bits_per_s(series.values[k] or 0.0))
-        for k in range(1, len(series.t_s))
-        if series.t_s[k] > series.t_s[k - 1]
-    ]
-    means = _bin_means(pieces, width)
+    times, rates = [], []  # rate k holds from times[k] to times[k + 1]
+    for k in range(1, len(series.t_s)):
+        if series.t_s[k] > series.t_s[k - 1]:  # a sample at the time of the one before says nothing
+            times.append(offset + series.t_s[k - 1])
+            rates.append(bits_per_s(series.values[k] or 0.0))
+    end = offset + series.t_s[-1] if series.t_s else offset
+    means = _bin_means(times, rates, end, width)
     steps: list[tuple[float, float]] = []
     for low, _, mean in means:
         if not steps or steps[-1][1] != mean:
             steps.append((low, mean))
-    steps.append((pieces[-1][1] if pieces else offset, 0.0))
+    steps.append((end, 0.0))
     weighted = [(mean, high - low) for low, high, mean in means]
     peak = max((m for m, _ in weighted), default=0.0)
     source = f"{log.file}: {series.source}"
     return DemandSeries(nic, direction, source, steps, len(series.values), _percentile(weighted, 0.9), peak)
 
 
-def _bin_means(pieces: list[tuple[float, float, float]], width: float) -> list[tuple[float, float, float]]:
-    """(from, to, mean) of each bin of `width` on the time line that the pieces (from, to, rate) cover;
-    the first and last bins cut to where the pieces begin and end."""
-    if not pieces:
+def _bin_means(times: list[float], rates: list[float], end: float, width: float) -> list[tuple[float, float, float]]:
+    """(from, to, mean) of each bin of `width` on the time line that the samples cover (rate k from
+    times[k] to the next time, the last to `end`), the first and last cut to where they begin and
+    end. Each bin's integral is exact (the core's `bin_integrals` over the step function), so the
+    bytes of every bin are kept."""
+    if not times:
         return []
-    start, end = pieces[0][0], pieces[-1][1]
-    first = math.floor(start / width + 1e-9)
-    count = max(1, math.ceil(end / width - 1e-9) - first)
-    sums = [0.0] * count
-    for a, b, bps in pieces:
-        k = max(0, math.floor(a / width + 1e-9) - first)
-        while k < count and (first + k) * width < b:
-            low, high = (first + k) * width, (first + k + 1) * width
-            sums[k] += bps * max(0.0, min(b, high) - max(a, low))
-            k += 1
+    first, last = math.floor(times[0] / width + 1e-9), math.ceil(end / width - 1e-9)
+    sums = _core.bin_integrals(times, rates, width, end, last)
     out = []
-    for k, total in enumerate(sums):
-        low, high = max((first + k) * width, start), min((first + k + 1) * width, end)
+    for k in range(first, last):
+        low, high = max(k * width, times[0]), min((k + 1) * width, end)
         if high > low:
-            out.append((low, high, total / (high - low)))
+            out.append((low, high, sums[k] / (high - low)))
     return out
 
 

@@ -146,7 +146,8 @@ def _all_finite(value: object, file: str, path: str) -> None:
             _all_finite(item, file, f"{path}.{key}")
     elif isinstance(value, (list, tuple)):
         for i, item in enumerate(value):
-            _all_finite(item, file, f"{path}[{i}]")
+            if isinstance(item, (dict, list, tuple)) or (isinstance(item, float) and not math.isfinite(item)):
+                _all_finite(item, file, f"{path}[{i}]")  # the path is made only where it is needed
 
 
 def read_measurement(path: Path) -> list[Measurement]:

@@ -137,7 +137,22 @@ _TIME_FORMATS = (
 
 
 def parse_time(text: str) -> dt.datetime | None:
-    """A PDH timestamp (``11/27/2026 10:00:00.123``, or one of the other orders logs use); None if none fits."""
+    """A PDH timestamp (``11/27/2026 10:00:00.123``, or one of the other orders logs use); None if none fits.
+    typeperf's own form is read by position (a week of one-second samples is 600,000 of them)."""
+    text = text.strip()
+    if len(text) == 23 and text[2] == text[5] == "/" and text[10] == " " and text[19] == ".":
+        try:
+            return dt.datetime(
+                int(text[6:10]),
+                int(text[0:2]),
+                int(text[3:5]),
+                int(text[11:13]),
+                int(text[14:16]),
+                int(text[17:19]),
+                int(text[20:23]) * 1000,
+            )
+        except ValueError:
+            pass  # not month first after all: the formats below say
     for form in _TIME_FORMATS:
         try:
             return dt.datetime.strptime(text.strip(), form)
