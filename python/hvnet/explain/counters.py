@@ -26,21 +26,19 @@ sample, and after the simulation ends its series are 0 (idle).
 from __future__ import annotations
 
 import itertools
-import re
 import statistics
 from dataclasses import dataclass, field
 
 from hvnet.explain.predict import Prediction
 from hvnet.explain.recreate import Test
 from hvnet.importers.measurement import Measurement, Series
+from hvnet.importers.nic_counters import RECEIVE, SEND, host_of, nic_of, why_not
 from hvnet.model import Host, Scenario, scenario_from_data
 from hvnet.results import Results
 from hvnet.simulation import simulate
 
 __all__ = ["CounterComparison", "CounterRow", "Unmapped", "compare_counters", "percentiles"]
 
-SEND = {"Network Interface\\Bytes Sent/sec", "Network Adapter\\Bytes Sent/sec", "tx_bytes_per_s"}
-RECEIVE = {"Network Interface\\Bytes Received/sec", "Network Adapter\\Bytes Received/sec", "rx_bytes_per_s"}
 BUSY = {"Processor\\% Processor Time", "Processor Information\\% Processor Time"}
 QUANTILES = (("p50", 0.50), ("p90", 0.90), ("p99", 0.99), ("max", 1.0))
 
@@ -93,42 +91,6 @@ class CounterComparison:
     simulated: str  # what the simulation ran
     rows: list[CounterRow] = field(default_factory=list)
     unmapped: list[Unmapped] = field(default_factory=list)
-
-
-def _host_of(scenario: Scenario, series: Series, log_host: str | None) -> Host | str:
-    name = series.host or log_host
-    hosts = {h.name.casefold(): h for h in scenario.hosts}
-    if name is None:
-        names = ", ".join(h.name for h in scenario.hosts)
-        return f"the log does not say which computer wrote it (hosts of the scenario: {names})"
-    host = hosts.get(name.casefold())
-    if host is None:
-        names = ", ".join(h.name for h in scenario.hosts)
-        return f"the log's computer {name} is not a host of the scenario (hosts: {names})"
-    return host
-
-
-def _nic_of(host: Host, instance: str) -> str:
-    """The NIC's name, or why the instance names none ("!" first)."""
-    for nic in host.nics:
-        if nic.name.casefold() == instance.casefold():
-            return nic.name
-    model = re.sub(r"\s*#\d+$", "", instance).casefold()
-    alike = [n.name for n in host.nics if n.model is not None and n.model.casefold() == model]
-    if len(alike) == 1:
-        return alike[0]
-    if alike:
-        return (
-            f"!{len(alike)} NICs of {host.name} ({', '.join(alike)}) have the model "
-            f"{instance.split(' #', maxsplit=1)[0]!r}; the "
-            "scenario does not say which one Windows numbered this way (rename the NIC in the scenario after the "
-            "instance)"
-        )
-    names = ", ".join(f"{n.name} ({n.model})" if n.model else n.name for n in host.nics)
-    return (
-        f"!no NIC of {host.name} is named {instance!r} or has that model (NICs: {names}); "
-        "a virtual adapter or team interface is not a NIC"
-    )
 
 
 def _core_of(host: Host, instance: str) -> int | str:
@@ -193,7 +155,7 @@ def compare_counters(
         if kind is None:
             continue
         instance = series.instance or ""
-        host = _host_of(scenario, series, measurement.host)
+        host = host_of(scenario, series, measurement.host)
         if isinstance(host, str):
             comparison.unmapped.append(Unmapped(instance, series.counter, host))
             continue
@@ -205,9 +167,9 @@ def compare_counters(
                 continue
             core_series.setdefault((host.name, core), []).append(series)
             continue
-        nic = _nic_of(host, instance)
-        if nic.startswith("!"):
-            comparison.unmapped.append(Unmapped(instance, series.counter, nic[1:]))
+        nic = nic_of(host, instance)
+        if nic is None:
+            comparison.unmapped.append(Unmapped(instance, series.counter, why_not(host, instance)))
             continue
         adapter = adapters.get((host.name, nic))
         # The simulation's exact change points, as means over the log's own interval.

@@ -154,7 +154,10 @@ def _nic(
         return maps[(host.name.casefold(), instance)]
     name = nic_of(host, instance)
     if name is None:
-        notes.append(f"{log.file}: {series.source}: not replayed: {why_not(host, instance)}")
+        notes.append(
+            f"{log.file}: {series.source}: not replayed: {why_not(host, instance)}; "
+            f"or --map '{instance}={host.name}/NIC'"
+        )
         return None
     return f"{host.name}/{name}"
 

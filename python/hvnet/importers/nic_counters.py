@@ -53,7 +53,7 @@ def why_not(host: Host, instance: str) -> str:
         return (
             f"{len(alike)} NICs of {host.name} ({', '.join(alike)}) have the model "
             f"{instance.split(' #', maxsplit=1)[0]!r}; the scenario does not say which one Windows numbered "
-            "this way (rename the NIC in the scenario after the instance, or map it)"
+            "this way (rename the NIC in the scenario after the instance)"
         )
     names = ", ".join(f"{n.name} ({n.model})" if n.model else n.name for n in host.nics)
     return (
