@@ -26,6 +26,7 @@ from hvnet.lower import frames, lower
 from hvnet.lower.fabric import fastest_link_bytes_per_s
 from hvnet.lower.network import ConnectionRequest
 from hvnet.model import Scenario
+from hvnet.run import NetworkRun
 from hvnet.run import run as run_core
 from hvnet.series import Series
 
@@ -67,6 +68,20 @@ MAX_THREADS = 64
 MAX_SECONDS = 86400.0
 
 
+def ntttcp_run(
+    scenario: Scenario, sender: str, receiver: str, threads: int, seconds: float, calibration: Calibration | None = None
+) -> NetworkRun:
+    """The test's run, recorded: `threads` connections from the sender to the receiver, each with
+    more than any link carries in the test (so a thread never runs out of data; not more, so that
+    what it sent keeps full precision), stopped at `seconds`. InputError when no path joins them."""
+    plenty = 4 * fastest_link_bytes_per_s(scenario) * seconds
+    requests = [ConnectionRequest(sender, receiver, plenty, 0.0, stop_s=seconds) for _ in range(threads)]
+    lowered = lower(scenario, calibration, requests)
+    for _, why in lowered.unreachable[:1]:
+        raise InputError("<ntttcp>", None, "receiver", why)
+    return run_core(lowered)
+
+
 def run_ntttcp(
     scenario: Scenario,
     sender: str,
@@ -92,15 +107,8 @@ def run_ntttcp(
         )
     calibration = calibration or Calibration()
     cpu = calibration.cpu
-    # More than the fastest link carries in the test, so a thread never runs out of
-    # data; not more, so that what it sent keeps full precision.
-    plenty = 4 * fastest_link_bytes_per_s(scenario) * seconds
-    requests = [ConnectionRequest(sender, receiver, plenty, 0.0, stop_s=seconds) for _ in range(threads)]
-    lowered = lower(scenario, calibration, requests)
-    for _, why in lowered.unreachable[:1]:
-        raise InputError("<ntttcp>", None, "receiver", why)
-    run = run_core(lowered)
-    model = lowered.model
+    run = ntttcp_run(scenario, sender, receiver, threads, seconds, calibration)
+    model = run.lowered.model
     assert model.cpu is not None and run.series is not None
     host = scenario.endpoint_host(receiver)
     if receiver in model.cpu.vcpus:

@@ -32,16 +32,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from hvnet.calibration import Calibration
-from hvnet.errors import InputError
 from hvnet.explain.recreate import Test
-from hvnet.lower import lower
-from hvnet.lower.fabric import fastest_link_bytes_per_s
-from hvnet.lower.network import ConnectionRequest
 from hvnet.model import Scenario
+from hvnet.ntttcp import ntttcp_run
 from hvnet.readback import adapter_series, core_series, outcomes, vcpu_series
 from hvnet.results import AdapterSeries
 from hvnet.run import NetworkRun
-from hvnet.run import run as run_core
 from hvnet.series import Series
 from hvnet.utilisation import COLD_SHARE
 
@@ -114,14 +110,8 @@ class Chain:
 
 
 def run_test(scenario: Scenario, test: Test, calibration: Calibration | None = None) -> NetworkRun:
-    """The test as `hvnet.ntttcp.run_ntttcp` runs it, recorded: `threads` connections from the sender to
-    the receiver, each with more than any link carries, stopped at `seconds`."""
-    plenty = 4 * fastest_link_bytes_per_s(scenario) * test.seconds
-    requests = [ConnectionRequest(test.sender, test.receiver, plenty, 0.0, stop_s=test.seconds)] * test.threads
-    lowered = lower(scenario, calibration, requests)
-    for _, why in lowered.unreachable[:1]:
-        raise InputError("<explain>", None, "receiver", why)
-    return run_core(lowered)
+    """The test as `hvnet.ntttcp.run_ntttcp` runs it, recorded (`hvnet.ntttcp.ntttcp_run`)."""
+    return ntttcp_run(scenario, test.sender, test.receiver, test.threads, test.seconds, calibration)
 
 
 def _use(
