@@ -92,13 +92,35 @@ def test_the_terminal_shows_the_rate_and_the_share_kept() -> None:
     assert "8 Gbps steady" in row and f"({PAYLOAD / 2 / 8e9:.0%})" in row
 
 
+def test_a_series_sends_each_rate_from_its_time_to_the_next() -> None:
+    """From 10 s: 2 Gbps for 5 s, nothing for 5 s, 4 Gbps for 5 s: 1.25 + 2.5 GB, ending at 25 s; the NIC
+    carries those rates in frames, each for its stretch."""
+    results = simulate(
+        scenario(
+            "traffic: [{name: replay, from: h1, to: h2, start: 10s,"
+            " rates: [[0s, 2Gbps], [5s, 0bps], [10s, 4Gbps], [15s, 0bps]]}]"
+        )
+    )
+    (flow,) = results.traffic
+    assert (flow.start_s, flow.end_s) == (10.0, 25.0)
+    assert flow.sent_bytes == flow.size_bytes == 3_750_000_000
+    (send,) = [a.send_bps for a in results.adapters if a.host == "h1"]
+    assert [send.mean(a, b) for a, b in ((10, 15), (15, 20), (20, 25))] == pytest.approx(
+        [2e9 * FRAME, 0.0, 4e9 * FRAME], rel=1e-12, abs=1e-3
+    )
+
+
 @pytest.mark.parametrize(
     ("entry", "message"),
     [
-        ("{from: h1, to: h2}", "needs size (a transfer, e.g. size: 10GB) or rate and duration"),
-        ("{from: h1, to: h2, size: 1GB, rate: 1Gbps}", "give size (a transfer"),
+        ("{from: h1, to: h2}", "needs size (a transfer, e.g. size: 10GB), rate and duration"),
+        ("{from: h1, to: h2, size: 1GB, rate: 1Gbps}", "give one of size (a transfer"),
+        ("{from: h1, to: h2, size: 1GB, rates: [[0s, 1Gbps], [1s, 0bps]]}", ", not several"),
         ("{from: h1, to: h2, rate: 1Gbps}", "a steady flow (rate) needs duration"),
         ("{from: h1, to: h2, size: 1GB, duration: 10s}", "duration is for a steady flow (with rate)"),
+        ("{from: h1, to: h2, rates: [[0s, 1Gbps], [5s, 1Gbps]]}", "the last step is where the flow ends"),
+        ("{from: h1, to: h2, rates: [[5s, 1Gbps], [5s, 0bps]]}", "rates[1]: its time (5 s) is not after"),
+        ("{from: h1, to: h2, rates: [[0s, 0bps], [5s, 0bps]]}", "every step is 0 bps"),
         ("{from: h1, to: h2, rate: 1Gbps, duration: 0s}", "'0s' is too small; must be more than 0"),
     ],
 )

@@ -87,7 +87,7 @@ class TrafficResult(_Frozen):
     #: a transfer completed, less when a steady flow could not keep its rate.
     sent_bytes: int
     mean_bps: float | None
-    #: A steady flow's rate (payload bits/s); None for a transfer.
+    #: A steady flow's rate (payload bits/s); None for a transfer or a series of rates.
     rate_bps: float | None = None
     #: The longest time one of its connections was black-holed.
     blackholed_s: float
@@ -118,6 +118,13 @@ class TrafficResult(_Frozen):
     def steady(self) -> bool:
         """A steady flow (a rate for a duration), not a transfer."""
         return self.rate_bps is not None
+
+    def kept(self) -> float | None:
+        """The share of `size_bytes` it sent by its end (below 1: a steady flow or a series that could not
+        keep its rates); None when it never ended."""
+        if self.end_s is None:
+            return None
+        return self.sent_bytes / self.size_bytes if self.size_bytes else 1.0
 
 
 class AdapterSeries(_Frozen):

@@ -197,7 +197,11 @@ def test_json_schema_describes_the_file_format() -> None:
     assert schema["$defs"]["Host"]["additionalProperties"] is False
     assert set(schema["$defs"]["Flow"]["required"]) == {"from", "to"}
     # a transfer of a size, or a steady flow at a rate for a duration
-    assert [branch["required"] for branch in schema["$defs"]["Flow"]["oneOf"]] == [["size"], ["rate", "duration"]]
+    assert [branch["required"] for branch in schema["$defs"]["Flow"]["oneOf"]] == [
+        ["size"],
+        ["rate", "duration"],
+        ["rates"],
+    ]
     assert schema["$defs"]["Nic"]["properties"]["speed"]["examples"][0] == "10Gbps"
 
 

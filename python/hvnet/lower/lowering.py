@@ -44,6 +44,7 @@ from hvnet.lower.migrations import (
 from hvnet.lower.network import ConnectionRequest, NetworkModel
 from hvnet.lower.operations import Plan
 from hvnet.model import Scenario
+from hvnet.units import bytes_per_s
 
 __all__ = ["Lowered", "lower", "traffic_requests"]
 
@@ -80,13 +81,15 @@ def traffic_requests(scenario: Scenario) -> tuple[list[ConnectionRequest], list[
     owner: list[int] = []
     for index, traffic in enumerate(scenario.traffic):
         n = traffic.connections
-        stop = None if traffic.duration is None else traffic.start + traffic.duration
-        rate = None if traffic.rate is None else traffic.rate / n
-        for _ in range(n):
-            requests.append(
-                ConnectionRequest(traffic.src, traffic.dst, traffic.planned_bytes / n, traffic.start, stop, rate)
-            )
-            owner.append(index)
+        stretches: list[tuple[float, float | None, float | None, float]]
+        if traffic.size is not None:
+            stretches = [(traffic.start, None, None, traffic.size / n)]
+        else:  # a steady flow, or each step of a series: its connections from its time to the next
+            stretches = [(at, to, bps / n, bytes_per_s(bps) * (to - at) / n) for at, to, bps in traffic.segments()]
+        for at, to, rate, amount in stretches:
+            for _ in range(n):
+                requests.append(ConnectionRequest(traffic.src, traffic.dst, amount, at, to, rate))
+                owner.append(index)
     return requests, owner
 
 

@@ -13,6 +13,7 @@ from typing import Annotated, Any
 from pydantic import ConfigDict, Field, model_validator
 
 from hvnet.errors import UnitError
+from hvnet.model.demand import DemandRate
 from hvnet.model.enums import AddressHash, EventAction, LoadBalancing, Placement, TeamingMode
 from hvnet.model.fields import (
     FASTEST_LINK_BPS,
@@ -100,15 +101,31 @@ class VM(FrozenModel):
         return data
 
 
+def _check_series(steps: tuple[tuple[float, float], ...]) -> None:
+    """A series' steps go forward in time and end with a rate of 0 (where the flow ends)."""
+    late = next((k for k in range(1, len(steps)) if steps[k][0] <= steps[k - 1][0]), None)
+    if late is not None:
+        raise ValueError(
+            f"rates[{late}]: its time ({steps[late][0]:g} s) is not after the one before; steps go forward"
+        )
+    if steps[-1][1] != 0:
+        raise ValueError("rates: the last step is where the flow ends: give it a rate of 0, e.g. [600s, 0bps]")
+    if all(bps == 0 for _, bps in steps):
+        raise ValueError("rates: every step is 0 bps; a flow that sends nothing is no traffic")
+
+
 def _given(*fields: str) -> dict[str, Any]:
     """JSON schema: each of `fields` is given, and not null."""
     return {"required": list(fields), "properties": {f: {"not": {"type": "null"}} for f in fields}}
 
 
 class Flow(FrozenModel):
-    """Traffic between two hosts or VMs: a transfer of a size, or a steady flow at a rate for a duration."""
+    """Traffic between two hosts or VMs: a transfer of a size, a steady flow at a rate for a duration, or
+    a flow whose rate follows steps (a measured series)."""
 
-    model_config = ConfigDict(json_schema_extra={"oneOf": [_given("size"), _given("rate", "duration")]})
+    model_config = ConfigDict(
+        json_schema_extra={"oneOf": [_given("size"), _given("rate", "duration"), _given("rates")]}
+    )
 
     name: Name | None = None
     """Unique if given."""
@@ -123,6 +140,9 @@ class Flow(FrozenModel):
     the network max-min fairly like any transfer."""
     duration: Time | None = Field(default=None, gt=0)
     """A steady flow: how long it sends, from start (required with rate)."""
+    rates: tuple[tuple[Time, DemandRate], ...] | None = Field(default=None, min_length=2, max_length=1_000_000)
+    """A flow that follows a series: `[[0s, 2Gbps], [60s, 500Mbps], [120s, 0bps]]`, each rate (payload) from
+    its time after start to the next; it ends at the last, whose rate is 0."""
     start: Time = 0.0
     """When the transfer starts."""
     connections: Whole = Field(default=1, ge=1, le=64)
@@ -130,18 +150,20 @@ class Flow(FrozenModel):
 
     @model_validator(mode="after")
     def _a_size_or_a_rate(self) -> Flow:
-        if (self.size is None) == (self.rate is None):
+        kinds = (self.size is not None) + (self.rate is not None) + (self.rates is not None)
+        if kinds != 1:
             raise ValueError(
-                "give size (a transfer, e.g. size: 10GB) or rate and duration (a steady flow, e.g. rate: 2Gbps, "
-                "duration: 10min), not both"
-                if self.size is not None
-                else "needs size (a transfer, e.g. size: 10GB) or rate and duration (a steady flow, e.g. rate: "
-                "2Gbps, duration: 10min)"
+                ("give one of " if kinds else "needs ")
+                + "size (a transfer, e.g. size: 10GB), rate and duration (a steady flow, e.g. rate: 2Gbps, "
+                "duration: 10min) or rates (a series, e.g. rates: [[0s, 2Gbps], [60s, 0bps]])"
+                + (", not several" if kinds else "")
             )
+        if self.rates is not None:
+            _check_series(self.rates)
         if self.rate is not None and self.duration is None:
             raise ValueError("a steady flow (rate) needs duration: how long it sends, e.g. duration: 10min")
-        if self.size is not None and self.duration is not None:
-            raise ValueError("duration is for a steady flow (with rate); a transfer of a size ends when it is done")
+        if self.rate is None and self.duration is not None:
+            raise ValueError("duration is for a steady flow (with rate); a transfer or a series ends by itself")
         return self
 
     @property
@@ -149,13 +171,22 @@ class Flow(FrozenModel):
         """A steady flow (rate and duration), not a transfer of a size."""
         return self.rate is not None
 
+    def segments(self) -> list[tuple[float, float, float]]:
+        """(from, to, rate in bits/s) of each stretch it sends at a rate, in run time: a steady flow's one,
+        a series' steps above 0; none for a transfer."""
+        if self.rate is not None and self.duration is not None:
+            return [(self.start, self.start + self.duration, self.rate)]
+        steps = self.rates or ()
+        return [
+            (self.start + at, self.start + steps[k + 1][0], bps) for k, (at, bps) in enumerate(steps[:-1]) if bps > 0
+        ]
+
     @property
     def planned_bytes(self) -> float:
-        """Its size; a steady flow's rate times its duration (what it sends when nothing slows it)."""
+        """Its size; what a steady flow or a series sends when nothing slows it."""
         if self.size is not None:
             return float(self.size)
-        assert self.rate is not None and self.duration is not None
-        return bytes_per_s(self.rate) * self.duration
+        return sum(bytes_per_s(bps) * (to - at) for at, to, bps in self.segments())
 
 
 class Event(FrozenModel):

@@ -43,17 +43,22 @@ def _blackholed(t: TrafficResult) -> str:
 
 
 def _size(t: TrafficResult) -> str:
-    """A transfer's size; a steady flow's rate (the duration is its start to its end)."""
+    """A transfer's size (a series': what its rates send); a steady flow's rate (its duration is start to end)."""
     return format_bytes(t.size_bytes) if t.rate_bps is None else f"{rate(t.rate_bps)} steady"
 
 
+def _short(t: TrafficResult) -> bool:
+    """A steady flow or a series that ended having sent less than it meant to."""
+    kept = t.kept()
+    return kept is not None and kept < 1 - 1e-6
+
+
 def _mean(t: TrafficResult) -> str:
-    """The mean rate; a steady flow that fell short of its rate: the share it kept."""
+    """The mean rate; a steady flow or a series that fell short: the share it kept."""
     if t.mean_bps is None:
         return "-"
-    if t.rate_bps is not None and t.mean_bps < t.rate_bps * (1 - 1e-6):
-        return f"{rate(t.mean_bps)} ({t.mean_bps / t.rate_bps:.0%})"
-    return rate(t.mean_bps)
+    kept = t.kept()
+    return f"{rate(t.mean_bps)} ({kept:.0%})" if kept is not None and _short(t) else rate(t.mean_bps)
 
 
 def traffic_table(results: Results) -> Table:
@@ -75,8 +80,7 @@ def traffic_table(results: Results) -> Table:
     columns = [("traffic", False), ("from → to", False), ("via NICs", False), ("size\nor rate", True)]
     columns += [("start", True)]
     columns += [("end", True), ("mean\nrate", True), ("black-\nholed", True)]
-    short = [t.rate_bps is not None and (t.mean_bps or 0.0) < t.rate_bps * (1 - 1e-6) for t in results.traffic]
-    styles = ["red" if t.end_s is None or s else None for t, s in zip(results.traffic, short)]
+    styles = ["red" if t.end_s is None or _short(t) else None for t in results.traffic]
     return fitted_table(f"{results.scenario}: traffic", columns, rows, styles)
 
 
