@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hvnet.errors import decode_text
-from hvnet.importers import iperf3, linux, ntttcp, ntttcp_linux, pdh_csv
+from hvnet.importers import iperf3, linux, ntttcp, ntttcp_linux, pdh_csv, snapshots
 from hvnet.importers.measurement import Measurement, fail
 
 __all__ = ["FORMATS", "Format", "detect", "read_measurement", "read_measurement_text"]
@@ -39,6 +39,16 @@ FORMATS: tuple[Format, ...] = (
     Format("pdh-csv", "Windows counter log: typeperf -f CSV, relog -f csv, logman -f csv", pdh_csv.read_pdh_csv),
     Format("proc-net-dev", "Linux /proc/net/dev", linux.read_proc_net_dev),
     Format("ip-link-json", "ip -s -j link (or ip -s -s -j link)", linux.read_ip_link),
+    Format(
+        snapshots.PROC_LOG,
+        "/proc/net/dev over time: hostname, then date +%s.%N and cat /proc/net/dev, repeated",
+        snapshots.read_proc_net_dev_log,
+    ),
+    Format(
+        snapshots.IP_LOG,
+        "ip -s -j link over time: hostname, then date +%s.%N and ip -s -j link, repeated",
+        snapshots.read_ip_link_log,
+    ),
     Format("sar-dev-text", "sysstat sar -n DEV", linux.read_sar_dev),
     Format("sadf-dev-csv", "sysstat sadf -d -- -n DEV", linux.read_sadf_d),
     Format("sadf-json", "sysstat sadf -j -- -n DEV", linux.read_sadf_json),
@@ -85,6 +95,12 @@ def detect(text: str) -> str | None:
         return None
     if stripped.startswith(("{", "[")):
         return _detect_json(stripped)
+    # a log of snapshots over time holds each snapshot's header: recognised before a single snapshot
+    return snapshots.detect_log(text) or _detect_text(text)
+
+
+def _detect_text(text: str) -> str | None:
+    """By a header line (PDH-CSV's on the first line that is not blank)."""
     lines = text.splitlines()
     for line in lines:
         if line.strip():
