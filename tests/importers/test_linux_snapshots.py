@@ -348,3 +348,16 @@ def test_the_demand_command_takes_both_logs(cli: Invoke, tmp_path: Path) -> None
     text = out.read_text()
     assert "  - nic: hv1/eth0" in text and "  - nic: hv2/eth0" in text
     assert "send: [[0s, 1 Gbps], [1s, 2 Gbps], [2s, 0 bps]]" in text
+
+
+def test_the_measurement_table_shows_each_series_instance_as_written() -> None:
+    """An instance in brackets is text, not rich markup: `[eth0]` is printed, not swallowed."""
+    from rich.console import Console
+
+    from hvnet.importers.measurement import Measurement, Series
+    from hvnet.importers.show import measurement_table
+
+    series = Series(counter="rx_bytes_per_s", instance="eth0", unit="bytes/s", source="rxkB/s", t_s=[0.0], values=[1.0])
+    console = Console(width=120, record=True)
+    console.print(measurement_table(Measurement(file="x.log", format="sar-dev-text", series=[series])))
+    assert "rx_bytes_per_s [eth0]" in console.export_text()

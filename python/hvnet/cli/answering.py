@@ -114,7 +114,13 @@ def import_config_command(
 
 @import_app.command("demand")
 def import_demand_command(
-    logs: Annotated[list[Path], typer.Argument(help="Counter logs of the hosts: PDH-CSV (typeperf, relog), sar/sadf.")],
+    logs: Annotated[
+        list[Path],
+        typer.Argument(
+            help="Counter logs of the hosts: PDH-CSV (typeperf, relog), sar/sadf, recorded /proc/net/dev or "
+            "ip -s -j link snapshots (docs/import.md)."
+        ),
+    ],
     scenario_file: Annotated[Path, typer.Option("--scenario", help="The scenario of the hosts that wrote the logs.")],
     out: Annotated[Path, typer.Option("--out", "-o", help="Write the scenario with the measured demand to this file.")],
     resolution: Annotated[

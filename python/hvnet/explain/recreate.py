@@ -29,7 +29,7 @@ TEST_FORMATS = (
     "iperf3-json",
 )
 #: Counter logs: time series per NIC (and per processor), compared by percentiles.
-COUNTER_FORMATS = ("pdh-csv", "sar-dev-text", "sadf-dev-csv", "sadf-json")
+COUNTER_FORMATS = ("pdh-csv", "sar-dev-text", "sadf-dev-csv", "sadf-json", "proc-net-dev-log", "ip-link-json-log")
 #: Snapshots of cumulative counters: one moment, no window to compare.
 SNAPSHOT_FORMATS = ("proc-net-dev", "ip-link-json")
 

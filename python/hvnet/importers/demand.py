@@ -90,6 +90,7 @@ def import_demand(
     if not resolution_s > 0:
         raise InputError("--resolution", None, "", f"{resolution_s:g} s: bins must be longer than 0 s")
     imported = ImportedDemand(resolution_s)
+    imported.notes += [f"{log.file}: {note}" for log in logs for note in log.notes]  # what each log's reading assumed
     maps = _maps(mapping)
     offsets = _offsets(logs, imported.notes)
     found: dict[tuple[str, str], tuple[Measurement, Series]] = {}

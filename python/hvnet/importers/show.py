@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from rich.table import Table
+from rich.text import Text
 
 from hvnet.importers.demand import ImportedDemand
 from hvnet.importers.measurement import Measurement
@@ -78,9 +79,9 @@ def measurement_table(m: Measurement) -> Table:
         unit = series.unit or "unit unknown"
         value = "no values" if mean is None else f"mean {mean:,.2f} {unit}, {len(series.values)} samples"
         where = f"{series.counter} [{series.instance}]" if series.instance else series.counter
-        table.add_row(where, value)
+        table.add_row(Text(where), value)  # text, not markup: "[eth0]" is the instance
     for note in m.notes:
-        table.add_row("note", note)
+        table.add_row("note", Text(note))
     return table
 
 
