@@ -146,7 +146,12 @@ def read_measurement_text(text: str, file: str, fmt: str | None = None) -> list[
     result = _BY_NAME[name].read(text, file)
     records = result if isinstance(result, list) else [result]
     for index, record in enumerate(records):
-        _all_finite(record.model_dump(), file, f"[{index}]" if len(records) > 1 else "")
+        where = f"[{index}]" if len(records) > 1 else ""
+        _all_finite(record.model_dump(exclude={"series"}), file, where)
+        for k, series in enumerate(record.series):  # read in place: a week of samples is not copied to be checked
+            bad = next((i for i, v in enumerate(series.values) if v is not None and not math.isfinite(v)), None)
+            if bad is not None:
+                _all_finite(series.values[bad], file, f"{where}.series[{k}].values[{bad}]")
     return records
 
 
