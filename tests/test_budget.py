@@ -130,3 +130,22 @@ def test_a_migration_a_year_in_runs_or_is_refused(tmp_path: Path) -> None:
     assert hvnet.simulate(scenario).end_s >= 8760 * 3600
     with pytest.raises(RunTooLarge):
         hvnet.simulate(scenario, max_memory_bytes=1000)
+
+
+def test_a_long_replay_after_the_work_is_done_counts_a_point_a_step() -> None:
+    """A day of measured demand in one-minute steps beside a one-second transfer: the steps after the
+    transfer can only change their own link's use, so the estimate grows by a point a step, not by
+    every resource at every step; and it still bounds the run's events and change points."""
+    steps = ", ".join(f"[{60 * k}s, {1 + k % 3}Gbps]" for k in range(1440)) + ", [86400s, 0bps]"
+    scenario = hvnet.parse_scenario(
+        "name: replay\nhosts:\n  - {name: h1, nics: [{name: nic1, speed: 10Gbps}]}\n"
+        "  - {name: h2, nics: [{name: nic1, speed: 10Gbps}]}\n"
+        "cables: [{a: h1/nic1, b: h2/nic1}]\n"
+        "traffic: [{from: h1, to: h2, size: 1GB}]\n"
+        f"demand: [{{nic: h1/nic1, send: [{steps}]}}]\n"
+    )
+    results = hvnet.simulate(scenario)
+    estimate = _estimate(scenario)
+    loaded = next(a.send_bps for a in results.adapters if a.host == "h1")  # the link the demand is on
+    assert results.events <= estimate.events and len(loaded.t_s) <= estimate.points
+    assert estimate.points < 3 * 1441 + 100

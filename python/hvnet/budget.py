@@ -114,9 +114,12 @@ def estimate(spec: specs.RunSpec) -> Estimate:
         migration_events += (migration.precopy.max_passes + 2) * max(1, len(migration.channels)) * 2
     for change in spec.changes:
         latest = max(latest, change.at_s)
-    steps = sum(len(load.steps) for load in network.loads)
-    latest = max([latest, *(load.steps[-1][0] for load in network.loads if load.steps)])
+    # The other work ends by `horizon`; a step of measured demand after it changes its own resource
+    # alone (nothing else runs to share it with), one before it may move every rate, as any event.
     horizon = latest + moved / slowest
+    steps = sum(len(load.steps) for load in network.loads)
+    busy_steps = sum(1 for load in network.loads for at, _ in load.steps if at <= horizon)
+    idle_steps = steps - busy_steps
     terms: list[tuple[float, str]] = [
         (2.0 * len(spec.connections), f"{len(spec.connections):,} connections"),
         (migration_events, f"{len(spec.migrations):,} migrations, their passes and channels"),
@@ -150,8 +153,8 @@ def estimate(spec: specs.RunSpec) -> Estimate:
     events = base + sum(value for value, _ in ticks)
     # A tick changes rates only when the event before it did (from a steady state the same
     # spread comes out): at most one tick's changes per other event.
-    changing = 2 * base if ticks else base
-    points = changing * min(len(network.resources), POINTS_PER_EVENT) if spec.record else 0.0
+    changing = 2 * (base - idle_steps) if ticks else base - idle_steps
+    points = changing * min(len(network.resources), POINTS_PER_EVENT) + idle_steps if spec.record else 0.0
     # Migrations run at most `simultaneous` at a time per source host (bounding them by it alone
     # over-counts where destinations hold them back: an upper bound).
     queued: dict[int, tuple[int, int, int]] = {}
