@@ -18,7 +18,7 @@ from typing import Any
 
 from hvnet.candidates.spec import Candidate
 from hvnet.errors import HvnetError, ScenarioError
-from hvnet.model import Scenario, Switch, TeamKind, scenario_from_data
+from hvnet.model import Demand, Scenario, Switch, TeamKind, scenario_from_data
 from hvnet.units import format_bitrate, parse_bitrate
 
 __all__ = ["apply"]
@@ -46,7 +46,9 @@ def _next(facing: list[str], after: str | None) -> str | None:
 
 def apply(base: Scenario, candidate: Candidate) -> Scenario | str:
     """`base` with every host rebuilt to the candidate; or the loader's reason for refusing it (one line)."""
-    data: dict[str, Any] = base.model_dump(mode="json", by_alias=True, exclude_defaults=True)
+    # Measured demand is left out of the round trip through text (a week is 645,000 steps) and
+    # given back as model objects, spread over the new NICs, after the loader's checks.
+    data: dict[str, Any] = base.model_dump(mode="json", by_alias=True, exclude_defaults=True, exclude={"demand"})
     data["name"] = f"{base.name}: {candidate.name}"
     hosts = {h["name"] for h in data["hosts"]}
     switches = data.get("switches", [])
@@ -73,12 +75,14 @@ def apply(base: Scenario, candidate: Candidate) -> Scenario | str:
         if highest > switch.get("ports", _DEFAULT_PORTS):
             switch["ports"] = highest
     data["cables"] = new_cables + kept
-    if base.demand:
-        data["demand"] = _spread_demand(base, {h["name"]: [n["name"] for n in h["nics"]] for h in data["hosts"]})
     if candidate.team is TeamKind.LBFO:
         for host in data["hosts"]:
             host["teams"][0].pop("kind", None)
-    return _loaded(data, base.name)
+    built = _loaded(data, base.name)
+    if isinstance(built, str) or not base.demand:
+        return built
+    nics = {h["name"]: [n["name"] for n in h["nics"]] for h in data["hosts"]}
+    return built.model_copy(update={"demand": _spread_demand(base, nics)})
 
 
 _Port = tuple[str, str]
@@ -180,8 +184,9 @@ def _placements(
     return placed
 
 
-def _spread_demand(base: Scenario, nics: dict[str, list[str]]) -> list[dict[str, Any]]:
-    """Each host's measured demand summed over its NICs, each way, and split evenly over `nics[host]`."""
+def _spread_demand(base: Scenario, nics: dict[str, list[str]]) -> tuple[Demand, ...]:
+    """Each host's measured demand summed over its NICs, each way, and split evenly over `nics[host]`
+    (steps from the validated demand, in order by construction: built without validating again)."""
     by_host: dict[str, dict[str, list[list[tuple[float, float]]]]] = {}
     for demand in base.demand:
         host = demand.nic.partition("/")[0]
@@ -191,16 +196,16 @@ def _spread_demand(base: Scenario, nics: dict[str, list[str]]) -> list[dict[str,
     out = []
     for host, ways in by_host.items():
         names = nics[host]
-        entry: dict[str, Any] = {}
-        for way, parts in ways.items():
-            total = _sum_steps([p for p in parts if p])
-            if total:
-                entry[way] = [[f"{at!r}s", f"{bps / len(names)!r}bps"] for at, bps in total]
+        split = {
+            way: tuple((at, bps / len(names)) for at, bps in _sum_steps([p for p in parts if p]))
+            for way, parts in ways.items()
+        }
+        source = f"{host}'s measured demand, split over {len(names)} NICs"
         out += [
-            {"nic": f"{host}/{name}", "source": f"{host}'s measured demand, split over {len(names)} NICs", **entry}
+            Demand.model_construct(nic=f"{host}/{name}", source=source, send=split["send"], receive=split["receive"])
             for name in names
         ]
-    return out
+    return tuple(out)
 
 
 def _sum_steps(series: list[list[tuple[float, float]]]) -> list[tuple[float, float]]:

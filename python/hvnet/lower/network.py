@@ -28,6 +28,7 @@ virtual switch").
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -398,8 +399,7 @@ class NetworkModel:
             weight = frames.wire_bytes_per_payload_byte(frames.mss(mtu))
             for resource, steps in ((send, demand.send), (receive, demand.receive)):
                 if steps:
-                    rates = tuple((at, bytes_per_s(bps)) for at, bps in steps)
-                    loads.append(specs.Load(resource, rates, weight))
+                    loads.append(specs.Load(resource, _in_bytes_per_s(steps), weight))
         return tuple(loads)
 
     def network_spec(self, endpoints: Sequence[specs.Endpoint]) -> specs.NetworkSpec:
@@ -459,3 +459,10 @@ class NetworkModel:
     def dynamic(self) -> bool:
         """Whether a team balances dynamically (the core then rebalances it)."""
         return any(t.balancing == "dynamic" for t in self.teams)
+
+
+@functools.lru_cache(maxsize=256)
+def _in_bytes_per_s(steps: tuple[tuple[float, float], ...]) -> tuple[tuple[float, float], ...]:
+    """Measured steps in bytes/s for the core, made once per series (check and design run a scenario's
+    demand again and again; a week of it is 10,000 steps per NIC direction)."""
+    return tuple((at, bytes_per_s(bps)) for at, bps in steps)
