@@ -73,7 +73,7 @@ class ImportedDemand:
                     f"    # {d.direction}: {d.samples} samples, p90 {format_bitrate(round(d.p90_bps))}, "
                     f"peak {format_bitrate(round(d.peak_bps))}"
                 )
-                steps = ", ".join(f"[{at:g}s, {format_bitrate(round(bps))}]" for at, bps in d.steps)
+                steps = ", ".join(f"[{at:.15g}s, {format_bitrate(round(bps))}]" for at, bps in d.steps)  # times exact
                 lines.append(f"    {d.direction}: [{steps}]")
         return "\n".join(lines) + "\n"
 
