@@ -84,3 +84,22 @@ def test_generated_yaml_reads_like_a_hand_written_file() -> None:
 def test_a_fabric_needs_at_least_one_of_everything(make: Callable[[], str]) -> None:
     with pytest.raises(ValueError, match="at least one"):
         make()
+
+
+@pytest.mark.parametrize(
+    ("args", "option"),
+    [
+        (["star", "--hosts", "2", "--nic", "10GbE"], "--nic"),
+        (["leaf-spine", "--hosts", "4", "--uplink", "40G"], "--uplink"),
+    ],
+)
+def test_a_bad_speed_is_named_by_its_option_not_by_a_generated_line(args: list[str], option: str) -> None:
+    """Issue 26: `--nic 10GbE` was reported at `<star>:5: hosts[0].nics[0].speed`, a file the user never wrote."""
+    from typer.testing import CliRunner
+
+    from hvnet.cli import app
+
+    result = CliRunner().invoke(app, ["topology", *args])
+    assert result.exit_code == 2
+    (line,) = result.stderr.splitlines()
+    assert line.startswith(f"{option}: '") and "is not a bit rate" in line and "<" not in line

@@ -139,7 +139,7 @@ def legend(metrics: Sequence[Metric] = METRICS, end: str = "drain time") -> str:
     ranked = ", ".join(END_BEST[end] if metric.name == "end_s" else metric.best for metric in metrics)
     return (
         f"{BEST_MARK} marks the best: {ranked}, among the variants whose traffic all completed; "
-        "nothing is marked where all variants agree"
+        "nothing is marked where more than half of them share the best, or none has a value"
     )
 
 

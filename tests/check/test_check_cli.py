@@ -117,14 +117,16 @@ def test_json_to_a_file_keeps_the_table(cli: Invoke, tmp_path: Path) -> None:
 
 
 def test_without_requirements_there_is_nothing_to_check(cli: Invoke, tmp_path: Path) -> None:
+    """Bad input, as `hvnet design` has it (issue 26): one line on standard error, exit 2, no document."""
     result = cli("check", write(tmp_path, None))
-    assert result.exit_code == 0
-    assert result.stdout.strip() == NOTHING_TO_CHECK.strip()
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr.strip() == NOTHING_TO_CHECK.strip()
     assert "requirements:" in NOTHING_TO_CHECK and "docs/check.md" in NOTHING_TO_CHECK
-    document = json.loads(cli("check", write(tmp_path, None), "--json", "-").stdout)
-    assert (document["checked"], document["passed"], document["requirements"]) == (False, True, [])
+    out = tmp_path / "check.json"
+    as_json = cli("check", write(tmp_path, None), "--json", out)
+    assert as_json.exit_code == 2 and not out.exists()
     empty = cli("check", write(tmp_path, "{}"))
-    assert (empty.exit_code, empty.stdout.strip()) == (0, NOTHING_TO_CHECK.strip())
+    assert (empty.exit_code, empty.stderr.strip()) == (2, NOTHING_TO_CHECK.strip())
 
 
 def test_bad_input_exits_2_with_one_line(cli: Invoke, tmp_path: Path) -> None:

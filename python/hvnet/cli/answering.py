@@ -284,12 +284,12 @@ def check(
         ) as progress:
             task = progress.add_task("simulating", total=total)
             result = check_requirements(scenario, lambda done, _: progress.update(task, completed=done), limit)
+    if not result.checked:  # bad input, as hvnet design has it: one line, exit 2, no document
+        error_console().print(NOTHING_TO_CHECK, style="red", highlight=False, markup=False, soft_wrap=True)
+        raise typer.Exit(2)
     if json_out is not None:
         write_json(json_out, check_document(result), force)
     if not json_to_stdout(json_out):
-        if not result.checked:
-            console().print(NOTHING_TO_CHECK, highlight=False, markup=False, soft_wrap=True)
-            return
         console().print(check_table(result))
         verdict = "every requirement is met" if result.passed else "a requirement fails"
         console().print(

@@ -285,6 +285,18 @@ def flows(
         )
 
 
+def _bit_rate_option(option: str, value: str) -> None:
+    """A bit-rate option's value checked where the user wrote it: UnitError naming the option, not the
+    generated file's line."""
+    from hvnet.errors import UnitError
+    from hvnet.units import parse_bitrate
+
+    try:
+        parse_bitrate(value)
+    except UnitError as error:
+        raise UnitError(f"{option}: {error}") from None
+
+
 @topology_app.command("star")
 def topology_star(
     hosts: Annotated[int, typer.Option(min=1, help="Number of hosts.")],
@@ -295,6 +307,7 @@ def topology_star(
     from hvnet.topology import star
 
     with user_errors():
+        _bit_rate_option("--nic", nic)
         text = star(hosts, nic)
         parse_scenario(text, "<star>")
     sys.stdout.write(text)
@@ -313,6 +326,8 @@ def topology_leaf_spine(
     from hvnet.topology import leaf_spine
 
     with user_errors():
+        _bit_rate_option("--nic", nic)
+        _bit_rate_option("--uplink", uplink)
         text = leaf_spine(hosts, nic, leaves, spines, uplink)
         parse_scenario(text, "<leaf-spine>")
     sys.stdout.write(text)

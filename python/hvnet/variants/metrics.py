@@ -108,7 +108,9 @@ def end_heading(results: Sequence[Results]) -> str:
 
 
 def best(runs: Sequence[Metrics]) -> dict[str, frozenset[int]]:
-    """For each metric, the runs (by index) with the best value; none where all candidates agree.
+    """For each metric, the runs (by index) with the best value, where that says something: none
+    where no run has a value (no migrations: no best blackout), and none where the best is shared by
+    more than half of the runs (a star on 10 of 11 rows marks nothing).
 
     Only runs whose traffic all completed are candidates (a design that loses
     traffic is not the best at anything, however little CPU it used), unless
@@ -118,9 +120,10 @@ def best(runs: Sequence[Metrics]) -> dict[str, frozenset[int]]:
     marked: dict[str, frozenset[int]] = {}
     for metric in METRICS:
         keys = {i: _key(metric, getattr(runs[i], metric.name)) for i in candidates}
-        top = min(keys.values(), default=0.0)
+        top = min(keys.values(), default=math.inf)
         winners = frozenset(i for i, k in keys.items() if math.isclose(k, top, rel_tol=1e-9, abs_tol=1e-12))
-        marked[metric.name] = frozenset() if len(winners) == len(runs) else winners
+        telling = not math.isinf(top) and 2 * len(winners) <= len(runs)
+        marked[metric.name] = winners if telling else frozenset()
     return marked
 
 
