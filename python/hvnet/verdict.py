@@ -368,15 +368,21 @@ def _text(designs: Sequence[DesignVerdict], ranking: Sequence[int], winner: int 
     return " ".join(parts)
 
 
+def _meets(design: DesignVerdict) -> str:
+    """What the winner meets: the requirements, or only those evaluated here when some are not."""
+    if not design.not_evaluated:
+        return "meets the requirements at the lowest cost"
+    evaluated = [r.name for r in design.requirements]
+    if not evaluated:
+        return "is the cheapest; none of its requirements is evaluated here"
+    return f"meets the requirements evaluated here ({', '.join(evaluated)}) at the lowest cost"
+
+
 def _winner_text(designs: Sequence[DesignVerdict], ranking: Sequence[int], winner: int, stated: bool) -> list[str]:
     """The winner, how it compares with the next (and the next slower when the next is as fast), and the
     fastest design's price per minute saved when that is another one."""
     win = designs[winner]
-    how = (
-        "meets the requirements at the lowest cost"
-        if stated
-        else f"is the fastest ({win.main.name} {_figure_words(win)})"
-    )
+    how = _meets(win) if stated else f"is the fastest ({win.main.name} {_figure_words(win)})"
     parts = [f"{_name(win)} {how}: {_money(win)}."]
     others = [i for i in ranking if i != winner]
     if others:
