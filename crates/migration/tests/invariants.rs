@@ -20,8 +20,8 @@ use hvnet_migration::{
     PrecopyParameters,
 };
 use hvnet_network::{
-    check, AddressHash, Change, Cores, Endpoint, LoadBalancing, Network, Nic, Path, SwitchHash,
-    Team, TeamingMode, Uplink,
+    check, AddressHash, Change, Endpoint, LoadBalancing, Network, Nic, Path, SwitchHash, Team,
+    TeamingMode, Uplink,
 };
 use proptest::prelude::*;
 use proptest::test_runner::Config;
@@ -152,21 +152,14 @@ fn network(input: &Input) -> Network {
         }
     }
     let endpoints = (0..3u8)
-        .map(|h| Endpoint {
-            uplink: match h {
+        .map(|h| {
+            let uplink = match h {
                 0 => Uplink::Team(0),
                 1 => Uplink::Team(1),
                 _ => Uplink::Nic(4),
-            },
-            port: 0,
-            address: IpAddr::V4(Ipv4Addr::new(10, 0, 0, 1 + h)),
-            mac: [0, 0x15, 0x5d, 0, 0, 1 + h],
-            send_cores: Cores::None,
-            receive_cores: Cores::None,
-            host_cores: vec![],
-            queue_cores: vec![],
-            guest_send_cores: Cores::None,
-            guest_receive_cores: Cores::None,
+            };
+            let address = IpAddr::V4(Ipv4Addr::new(10, 0, 0, 1 + h));
+            Endpoint::new(uplink, 0, address, [0, 0x15, 0x5d, 0, 0, 1 + h])
         })
         .collect();
     Network {

@@ -73,6 +73,24 @@ pub struct Endpoint {
     pub guest_receive_cores: Cores,
 }
 
+impl Endpoint {
+    /// An endpoint whose cores are not modelled: its connections cost no CPU.
+    pub fn new(uplink: Uplink, port: u32, address: IpAddr, mac: [u8; 6]) -> Self {
+        Endpoint {
+            uplink,
+            port,
+            address,
+            mac,
+            send_cores: Cores::None,
+            receive_cores: Cores::None,
+            host_cores: vec![],
+            queue_cores: vec![],
+            guest_send_cores: Cores::None,
+            guest_receive_cores: Cores::None,
+        }
+    }
+}
+
 /// One way through the fabric between two NICs: `(resource, coefficient)`
 /// of each link (coefficient above 1 for frame and header overhead) and
 /// backplane on the way.

@@ -16,8 +16,8 @@ use std::net::{IpAddr, Ipv4Addr};
 
 use hvnet_engine::Sharing;
 use hvnet_network::{
-    check, AddressHash, Change, Connection, Cores, Endpoint, LoadBalancing, Network, Nic, Path,
-    RunReport, SwitchHash, Team, TeamingMode, Uplink,
+    check, AddressHash, Change, Connection, Endpoint, LoadBalancing, Network, Nic, Path, RunReport,
+    SwitchHash, Team, TeamingMode, Uplink,
 };
 use proptest::prelude::*;
 use proptest::test_runner::Config;
@@ -121,17 +121,15 @@ fn network(input: &Input) -> Network {
     let endpoints = ENDPOINT_HOST
         .iter()
         .enumerate()
-        .map(|(e, &host)| Endpoint {
-            uplink: uplink(host),
-            port: if e < 3 { 0 } else { 1 + (e as u32 - 3) % 2 },
-            address: IpAddr::V4(Ipv4Addr::new(10, 0, 0, 1 + e as u8)),
-            mac: [0, 0x15, 0x5d, 0, 0, 1 + e as u8],
-            send_cores: Cores::None,
-            receive_cores: Cores::None,
-            host_cores: vec![],
-            queue_cores: vec![],
-            guest_send_cores: Cores::None,
-            guest_receive_cores: Cores::None,
+        .map(|(e, &host)| {
+            let port = if e < 3 { 0 } else { 1 + (e as u32 - 3) % 2 };
+            let address = IpAddr::V4(Ipv4Addr::new(10, 0, 0, 1 + e as u8));
+            Endpoint::new(
+                uplink(host),
+                port,
+                address,
+                [0, 0x15, 0x5d, 0, 0, 1 + e as u8],
+            )
         })
         .collect();
     Network {

@@ -10,9 +10,7 @@ use std::collections::HashMap;
 use std::net::{IpAddr, Ipv4Addr};
 
 use hvnet_engine::Sharing;
-use hvnet_network::{
-    check, Change, Connection, Cores, Endpoint, Network, Nic, Path, Routes, Uplink,
-};
+use hvnet_network::{check, Change, Connection, Endpoint, Network, Nic, Path, Routes, Uplink};
 
 const SPINE1: usize = 4;
 const SPINE2: usize = 5;
@@ -41,17 +39,9 @@ fn network(changes: &[(f64, &[usize])]) -> Network {
         };
         routing.push(Routes { from, ecmp });
     }
-    let endpoint = |nic, last: u8| Endpoint {
-        uplink: Uplink::Nic(nic),
-        port: 0,
-        address: IpAddr::V4(Ipv4Addr::new(10, 0, 0, last)),
-        mac: [0, 0x15, 0x5d, 0, 0, last],
-        send_cores: Cores::None,
-        receive_cores: Cores::None,
-        host_cores: vec![],
-        queue_cores: vec![],
-        guest_send_cores: Cores::None,
-        guest_receive_cores: Cores::None,
+    let endpoint = |nic, last: u8| {
+        let address = IpAddr::V4(Ipv4Addr::new(10, 0, 0, last));
+        Endpoint::new(Uplink::Nic(nic), 0, address, [0, 0x15, 0x5d, 0, 0, last])
     };
     Network {
         resources: [10.0, 10.0, 10.0, 10.0, 10.0, 10.0, 0.0]

@@ -11,17 +11,9 @@ use hvnet_network::{
 
 /// Two NICs (resources 0/1 and 2/3) and a path from NIC 0 to NIC 1 only.
 fn network() -> Network {
-    let endpoint = |nic, last: u8| Endpoint {
-        uplink: Uplink::Nic(nic),
-        port: 0,
-        address: IpAddr::V4(Ipv4Addr::new(10, 0, 0, last)),
-        mac: [0, 0x15, 0x5d, 0, 0, last],
-        send_cores: Cores::None,
-        receive_cores: Cores::None,
-        host_cores: vec![],
-        queue_cores: vec![],
-        guest_send_cores: Cores::None,
-        guest_receive_cores: Cores::None,
+    let endpoint = |nic, last: u8| {
+        let address = IpAddr::V4(Ipv4Addr::new(10, 0, 0, last));
+        Endpoint::new(Uplink::Nic(nic), 0, address, [0, 0x15, 0x5d, 0, 0, last])
     };
     Network {
         resources: vec![(10.0, Sharing::Shared); 4],

@@ -33,17 +33,14 @@ fn close(a: f64, b: f64) -> bool {
 fn network(link: f64, dynamic: bool) -> Network {
     let mut resources: Vec<_> = [link; 4].iter().map(|&c| (c, Sharing::Shared)).collect();
     resources.extend([(40.0, Sharing::Shared); 3]);
-    let endpoint = |uplink, port, last: u8, receive_cores, queue_cores| Endpoint {
-        uplink,
-        port,
-        address: IpAddr::V4(Ipv4Addr::new(10, 0, 0, last)),
-        mac: [0, 0x15, 0x5d, 0, 0, last],
-        send_cores: Cores::None,
-        receive_cores,
-        host_cores: vec![4, 5, 6],
-        queue_cores,
-        guest_send_cores: Cores::None,
-        guest_receive_cores: Cores::None,
+    let endpoint = |uplink, port, last: u8, receive_cores, queue_cores| {
+        let address = IpAddr::V4(Ipv4Addr::new(10, 0, 0, last));
+        Endpoint {
+            receive_cores,
+            host_cores: vec![4, 5, 6],
+            queue_cores,
+            ..Endpoint::new(uplink, port, address, [0, 0x15, 0x5d, 0, 0, last])
+        }
     };
     let vm = |port, last| {
         let queue_cores = if dynamic {

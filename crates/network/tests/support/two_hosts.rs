@@ -8,7 +8,7 @@ use std::net::{IpAddr, Ipv4Addr};
 
 use hvnet_engine::{ChangePoints, Sharing};
 use hvnet_network::{
-    Cores, Endpoint, LoadBalancing, Network, Nic, Path, SwitchHash, Team, TeamingMode, Uplink,
+    Endpoint, LoadBalancing, Network, Nic, Path, SwitchHash, Team, TeamingMode, Uplink,
 };
 
 /// Each resource's mean use per second, from the recorded change points.
@@ -34,17 +34,9 @@ pub fn network(mode: TeamingMode, balancing: LoadBalancing, standby: Option<u32>
             Path::of_links(links.iter().map(|&r| (r, 1.0)).collect()),
         );
     }
-    let endpoint = |uplink, port, last: u8| Endpoint {
-        uplink,
-        port,
-        address: IpAddr::V4(Ipv4Addr::new(10, 0, 0, last)),
-        mac: [0, 0x15, 0x5d, 0, 0, last],
-        send_cores: Cores::None,
-        receive_cores: Cores::None,
-        host_cores: vec![],
-        queue_cores: vec![],
-        guest_send_cores: Cores::None,
-        guest_receive_cores: Cores::None,
+    let endpoint = |uplink, port, last: u8| {
+        let address = IpAddr::V4(Ipv4Addr::new(10, 0, 0, last));
+        Endpoint::new(uplink, port, address, [0, 0x15, 0x5d, 0, 0, last])
     };
     Network {
         resources: [10.0, 10.0, 10.0, 10.0, 100.0, 100.0]
