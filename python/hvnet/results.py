@@ -114,11 +114,6 @@ class TrafficResult(_Frozen):
             connection_results=connections,
         )
 
-    @property
-    def steady(self) -> bool:
-        """A steady flow (a rate for a duration), not a transfer."""
-        return self.rate_bps is not None
-
     def kept(self) -> float | None:
         """The share of `size_bytes` it sent by its end (below 1: a steady flow or a series that could not
         keep its rates); None when it never ended."""

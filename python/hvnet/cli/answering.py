@@ -137,7 +137,7 @@ def import_demand_command(
     from hvnet.importers import read_measurement
     from hvnet.importers.demand import import_demand, with_demand
     from hvnet.importers.show import demand_table
-    from hvnet.model import load_scenario
+    from hvnet.model import load_scenario, parse_scenario
     from hvnet.units import parse_duration
 
     refuse_to_overwrite(out, force=force)
@@ -146,8 +146,8 @@ def import_demand_command(
         records = [record for path in logs for record in read_measurement(path)]
         imported = import_demand(scenario, records, parse_duration(resolution), mapping or [])
         text = with_demand(scenario_file.read_text(encoding="utf-8"), str(scenario_file), imported)
+        parse_scenario(text, str(out))  # what will be written loads, or nothing is written
         out.write_text(text, encoding="utf-8")
-        load_scenario(out)  # what was written loads
     console().print(demand_table(imported))
     err = error_console()
     for note in imported.notes:

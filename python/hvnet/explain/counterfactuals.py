@@ -98,11 +98,6 @@ def _at(data: Data, loc: tuple[str | int, ...]) -> Any:
     return node
 
 
-def _nics(data: Data) -> list[Data]:
-    found = places(data, "hosts[*].nics[*]")
-    return [] if isinstance(found, str) else [_at(data, loc) for loc in found]
-
-
 def _teams(data: Data) -> list[Data]:
     found = places(data, "hosts[*].teams[*]")
     return [] if isinstance(found, str) else [_at(data, loc) for loc in found]

@@ -21,10 +21,12 @@ from dataclasses import dataclass, field
 
 from hvnet import _core
 from hvnet.errors import InputError
-from hvnet.importers.measurement import Measurement, Series
+from hvnet.importers.measurement import Measurement
+from hvnet.importers.measurement import Series as LogSeries
 from hvnet.importers.nic_counters import RECEIVE, SEND, host_of, nic_of, why_not
 from hvnet.importers.pdh_csv import parse_time
 from hvnet.model import Scenario
+from hvnet.series import Series
 from hvnet.units import bits_per_s, format_bitrate, format_duration
 
 __all__ = ["DEFAULT_RESOLUTION_S", "DemandSeries", "ImportedDemand", "import_demand", "with_demand"]
@@ -56,7 +58,11 @@ class ImportedDemand:
     series: list[DemandSeries] = field(default_factory=list)
     #: What the import assumed or left out, one line each.
     notes: list[str] = field(default_factory=list)
-    duration_s: float = 0.0
+
+    @property
+    def duration_s(self) -> float:
+        """How long the replay lasts: to the last log's end."""
+        return max((s.steps[-1][0] for s in self.series), default=0.0)
 
     def yaml(self) -> str:
         """The `demand:` section, each entry with where it was measured and its figures as a comment."""
@@ -93,7 +99,7 @@ def import_demand(
     imported.notes += [f"{log.file}: {note}" for log in logs for note in log.notes]  # what each log's reading assumed
     maps = _maps(mapping)
     offsets = _offsets(logs, imported.notes)
-    found: dict[tuple[str, str], tuple[Measurement, Series]] = {}
+    found: dict[tuple[str, str], tuple[Measurement, LogSeries]] = {}
     for log, offset in zip(logs, offsets):
         for series in log.series:
             direction = "send" if series.counter in SEND else "receive" if series.counter in RECEIVE else None
@@ -114,10 +120,10 @@ def import_demand(
         raise InputError(
             names, None, "", "no series of bytes sent or received per second maps to a NIC of the scenario"
         )
-    imported.duration_s = max(s.steps[-1][0] for s in imported.series)
+    end = imported.duration_s
     for s in imported.series:  # every replay ends at the same time: the last log's end
-        if s.steps[-1][0] < imported.duration_s:
-            s.steps.append((imported.duration_s, 0.0))
+        if s.steps[-1][0] < end:
+            s.steps.append((end, 0.0))
     return imported
 
 
@@ -144,7 +150,7 @@ def _maps(pairs: Sequence[str]) -> dict[tuple[str, str], str]:
 
 
 def _nic(
-    scenario: Scenario, log: Measurement, series: Series, maps: Mapping[tuple[str, str], str], notes: list[str]
+    scenario: Scenario, log: Measurement, series: LogSeries, maps: Mapping[tuple[str, str], str], notes: list[str]
 ) -> str | None:
     instance = series.instance or ""
     host = host_of(scenario, series, log.host)
@@ -164,7 +170,7 @@ def _nic(
 
 
 def _replayed(
-    nic: str, direction: str, log: Measurement, series: Series, offset: float, width: float, notes: list[str]
+    nic: str, direction: str, log: Measurement, series: LogSeries, offset: float, width: float, notes: list[str]
 ) -> DemandSeries:
     """The series as bins of `width` s on the common time line, in bits/s, as steps."""
     gaps = sum(v is None for v in series.values[1:])
@@ -182,10 +188,12 @@ def _replayed(
         if not steps or steps[-1][1] != mean:
             steps.append((low, mean))
     steps.append((end, 0.0))
-    weighted = [(mean, high - low) for low, high, mean in means]
-    peak = max((m for m, _ in weighted), default=0.0)
+    binned = Series.of([low for low, _, _ in means], [mean for _, _, mean in means])
+    start, stop = (means[0][0], means[-1][1]) if means else (offset, offset)
     source = f"{log.file}: {series.source}"
-    return DemandSeries(nic, direction, source, steps, len(series.values), _percentile(weighted, 0.9), peak)
+    return DemandSeries(
+        nic, direction, source, steps, len(series.values), binned.percentile(90, start, stop), binned.peak()
+    )
 
 
 def _bin_means(times: list[float], rates: list[float], end: float, width: float) -> list[tuple[float, float, float]]:
@@ -203,19 +211,6 @@ def _bin_means(times: list[float], rates: list[float], end: float, width: float)
         if high > low:
             out.append((low, high, sums[k] / (high - low)))
     return out
-
-
-def _percentile(weighted: list[tuple[float, float]], share: float) -> float:
-    """The smallest value at or above which lies no more than 1 - `share` of the time."""
-    total = sum(w for _, w in weighted)
-    if total <= 0:
-        return 0.0
-    covered = 0.0
-    for value, weight in sorted(weighted):
-        covered += weight
-        if covered >= share * total - 1e-12 * total:
-            return value
-    return max(v for v, _ in weighted)
 
 
 def _quoted(text: str) -> str:

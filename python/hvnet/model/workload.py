@@ -166,11 +166,6 @@ class Flow(FrozenModel):
             raise ValueError("duration is for a steady flow (with rate); a transfer or a series ends by itself")
         return self
 
-    @property
-    def steady(self) -> bool:
-        """A steady flow (rate and duration), not a transfer of a size."""
-        return self.rate is not None
-
     def segments(self) -> list[tuple[float, float, float]]:
         """(from, to, rate in bits/s) of each stretch it sends at a rate, in run time: a steady flow's one,
         a series' steps above 0; none for a transfer."""
