@@ -19,6 +19,7 @@ from hvnet.cli.app import (
     error_console,
     import_app,
     json_to_stdout,
+    option_value,
     refuse_to_overwrite,
     user_errors,
     write_json,
@@ -144,7 +145,8 @@ def import_demand_command(
     with user_errors():
         scenario = load_scenario(scenario_file)
         records = [record for path in logs for record in read_measurement(path)]
-        imported = import_demand(scenario, records, parse_duration(resolution), mapping or [])
+        resolution_s = option_value("--resolution", resolution, parse_duration)
+        imported = import_demand(scenario, records, resolution_s, mapping or [])
         text = with_demand(scenario_file.read_text(encoding="utf-8"), str(scenario_file), imported)
         parse_scenario(text, str(out))  # what will be written loads, or nothing is written
         out.write_text(text, encoding="utf-8")

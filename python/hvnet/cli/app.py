@@ -8,15 +8,17 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, TypeVar
 
 import typer
 from rich.console import Console
 
-from hvnet.errors import HvnetError
+from hvnet.errors import HvnetError, UnitError
+
+T = TypeVar("T")
 
 __all__ = [
     "Force",
@@ -28,6 +30,7 @@ __all__ = [
     "error_console",
     "import_app",
     "json_to_stdout",
+    "option_value",
     "refuse_to_overwrite",
     "topology_app",
     "user_errors",
@@ -77,6 +80,15 @@ def user_errors() -> Iterator[None]:
     except OSError as e:
         error_console().print(f"{e.filename or ''}: {e.strerror or e}", style="red", highlight=False, markup=False)
         raise typer.Exit(2) from None
+
+
+def option_value(option: str, value: str, parse: Callable[[str], T]) -> T:
+    """An option's value parsed where the user wrote it: a UnitError names the option (`--nic: '10GbE' is
+    not a bit rate ...`), not a line of a file the command made from it."""
+    try:
+        return parse(value)
+    except UnitError as error:
+        raise UnitError(f"{option}: {error}") from None
 
 
 def json_to_stdout(json_out: Path | None) -> bool:

@@ -21,6 +21,7 @@ from hvnet.cli.app import (
     console,
     error_console,
     json_to_stdout,
+    option_value,
     refuse_to_overwrite,
     topology_app,
     user_errors,
@@ -285,18 +286,6 @@ def flows(
         )
 
 
-def _bit_rate_option(option: str, value: str) -> None:
-    """A bit-rate option's value checked where the user wrote it: UnitError naming the option, not the
-    generated file's line."""
-    from hvnet.errors import UnitError
-    from hvnet.units import parse_bitrate
-
-    try:
-        parse_bitrate(value)
-    except UnitError as error:
-        raise UnitError(f"{option}: {error}") from None
-
-
 @topology_app.command("star")
 def topology_star(
     hosts: Annotated[int, typer.Option(min=1, help="Number of hosts.")],
@@ -305,9 +294,10 @@ def topology_star(
     """N hosts, one NIC each, cabled to one non-blocking switch."""
     from hvnet.model import parse_scenario
     from hvnet.topology import star
+    from hvnet.units import parse_bitrate
 
     with user_errors():
-        _bit_rate_option("--nic", nic)
+        option_value("--nic", nic, parse_bitrate)
         text = star(hosts, nic)
         parse_scenario(text, "<star>")
     sys.stdout.write(text)
@@ -324,10 +314,11 @@ def topology_leaf_spine(
     """Hosts spread over leaf switches; every leaf cabled to every spine."""
     from hvnet.model import parse_scenario
     from hvnet.topology import leaf_spine
+    from hvnet.units import parse_bitrate
 
     with user_errors():
-        _bit_rate_option("--nic", nic)
-        _bit_rate_option("--uplink", uplink)
+        option_value("--nic", nic, parse_bitrate)
+        option_value("--uplink", uplink, parse_bitrate)
         text = leaf_spine(hosts, nic, leaves, spines, uplink)
         parse_scenario(text, "<leaf-spine>")
     sys.stdout.write(text)
