@@ -3,12 +3,14 @@
 
 Writes one typeperf CSV per host (two NICs, bytes sent and received per second, a sample each
 second over `--days`), then times each step a user runs: reading the logs, `import_demand` at the
-default resolution (60 s), loading the scenario with its demand, and `simulate` (a drain of one
-host under the replayed load). Prints wall times, the replay's steps and events, and the peak RSS.
-Not a test: nothing here asserts on time.
+default resolution (60 s), loading the scenario with its demand, `simulate` (a drain of one host
+under the replayed load) and, with `--design`, `hvnet design`'s search over the default candidates
+(requirements: a 10-minute drain, p90 utilisation at most 70 %). Prints wall times, the replay's
+steps and events, the design's answer, and the peak RSS. Not a test: nothing here asserts on time.
 
     python bench/demand_week.py               # 16 hosts, 7 days
     python bench/demand_week.py --days 1      # a quicker point
+    python bench/demand_week.py --design      # and the cheapest design under that load (minutes)
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ def scenario(hosts: int) -> str:
         lines += [f"  - {{a: hv{h}/nic1, b: tor1/{2 * h - 1}}}", f"  - {{a: hv{h}/nic2, b: tor1/{2 * h}}}"]
     lines += ["vms:"] + [f"  - {{name: vm{k}, host: hv1, memory: 8GiB}}" for k in range(1, 11)]
     lines += ["events: [{at: 1h, action: drain, target: hv1}]"]
+    lines += ["requirements: {max_drain: 10min, max_utilisation: {p90: 70%}}"]
     return "\n".join(lines) + "\n"
 
 
@@ -60,6 +63,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--hosts", type=int, default=16)
     parser.add_argument("--days", type=float, default=7.0)
+    parser.add_argument("--design", action="store_true", help="also time hvnet design's search on the replay")
     args = parser.parse_args()
     seconds = int(args.days * 86400)
     folder = Path(tempfile.mkdtemp(prefix="hvnet-demand-"))
@@ -92,7 +96,13 @@ def main() -> None:
     loaded = load_scenario(measured)
     t = timed("load the scenario", t)
     results = simulate(loaded)
-    timed("simulate (a drain under the replay)", t)
+    t = timed("simulate (a drain under the replay)", t)
+    answer = ""
+    if args.design:
+        from hvnet.candidates import search
+
+        answer = search(loaded).reasoning()
+        timed("design (the default candidates)", t)
     steps = sum(len(s.steps) for s in imported.series)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"{args.hosts} hosts, {args.days:g} days of 1-s samples: {size:,.0f} MiB of CSV (written in {written:.1f} s)")
@@ -100,6 +110,8 @@ def main() -> None:
         print(f"  {label:38s} {wall:8.2f} s")
     print(f"  replay: {len(imported.series)} NIC directions, {steps:,} steps; engine {results.events:,} events")
     print(f"  drain of hv1: {results.operations[0].duration_s:.1f} s; peak RSS {peak:,.0f} MiB")
+    if answer:
+        print(f"  design: {answer}")
 
 
 if __name__ == "__main__":
