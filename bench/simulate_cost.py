@@ -255,8 +255,9 @@ def child_env() -> dict[str, str]:
     return env
 
 
-def run_once(side: Side, scenario: Path, json_out: Path) -> Sample:
-    """``python -m hvnet simulate SCENARIO --json JSON_OUT`` in a fresh process; its wall time and peak RSS.
+def run_once(side: Side, scenario: Path, json_out: Path, report: bool = False) -> Sample:
+    """``python -m hvnet simulate SCENARIO --json JSON_OUT`` (and ``--report`` beside it, if `report`) in a
+    fresh process; its wall time and peak RSS.
 
     The peak is the child's own ``ru_maxrss`` (KiB on Linux), from ``os.wait4``
     on its pid, so no other process is counted. Raises RuntimeError if it fails.
@@ -264,6 +265,9 @@ def run_once(side: Side, scenario: Path, json_out: Path) -> Sample:
     json_out.unlink(missing_ok=True)
     err_path = json_out.with_suffix(".stderr")
     cmd = [side.python, "-m", "hvnet", "simulate", str(scenario), "--json", str(json_out)]
+    if report:
+        json_out.with_suffix(".html").unlink(missing_ok=True)
+        cmd += ["--report", str(json_out.with_suffix(".html"))]
     with err_path.open("w") as err:
         started = time.perf_counter()
         proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err, cwd=OUT, env=child_env())
@@ -277,7 +281,7 @@ def run_once(side: Side, scenario: Path, json_out: Path) -> Sample:
     return Sample(wall, peak_kib / 1024)
 
 
-def measure(sides: list[Side], loads: list[Workload], repeat: int) -> dict[str, dict[str, Cell]]:
+def measure(sides: list[Side], loads: list[Workload], repeat: int, report: bool = False) -> dict[str, dict[str, Cell]]:
     """Every workload on every side, `repeat` times, the sides interleaved (A B, B A, A B ...).
 
     A multi-file workload's sample is the sum of its files' wall times and the
@@ -289,7 +293,7 @@ def measure(sides: list[Side], loads: list[Workload], repeat: int) -> dict[str, 
     if loads:  # an untimed run on each side first: compiles the bytecode, warms the file cache
         for i, side in enumerate(sides):
             with contextlib.suppress(RuntimeError):  # the timed runs report it
-                run_once(side, loads[0].files[0], runs / f"side{i}-warm-up.json")
+                run_once(side, loads[0].files[0], runs / f"side{i}-warm-up.json", report)
     for load in loads:
         for k in range(repeat):
             order = list(enumerate(sides))
@@ -301,7 +305,7 @@ def measure(sides: list[Side], loads: list[Workload], repeat: int) -> dict[str, 
                     continue
                 try:
                     parts = [
-                        run_once(side, path, runs / f"side{i}-{load.name.replace('/', '-')}-{path.stem}.json")
+                        run_once(side, path, runs / f"side{i}-{load.name.replace('/', '-')}-{path.stem}.json", report)
                         for path in load.files
                     ]
                 except RuntimeError as exc:
@@ -408,6 +412,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", "-k", type=int, default=3, metavar="K", help="runs per workload and side (3)")
     parser.add_argument("--hosts", default="16", help="rolling-update sizes, comma-separated, e.g. 16,64 (16)")
     parser.add_argument("--no-demo", action="store_true", help="skip the demo's designs")
+    parser.add_argument("--report", action="store_true", help="also write the HTML report (--report) in each run")
     parser.add_argument("--json", type=Path, metavar="RESULT", help="write the numbers to this file")
     args = parser.parse_args(argv)
     if args.repeat < 1:
@@ -420,13 +425,24 @@ def main(argv: list[str] | None = None) -> int:
     if args.against:
         sides.append(build_revision(args.against))
     sides.append(Side("after (current)", args.python))
+    # Both sides byte-compiled: the "before" side's wheel install compiled its modules; an editable
+    # install has none, and where PYTHONDONTWRITEBYTECODE is set each run would compile them again.
+    for side in sides:
+        subprocess.run(
+            [
+                side.python,
+                "-c",
+                "import compileall, hvnet, os; compileall.compile_dir(os.path.dirname(hvnet.__file__), quiet=1)",
+            ],
+            check=True,
+        )
     locations = {side.label: hvnet_location(side) for side in sides}
     for label, where in locations.items():
         print(f"{label}: hvnet from {where}", file=sys.stderr)
 
     loads = workloads(hosts, demo=not args.no_demo)
     started = time.perf_counter()
-    cells = measure(sides, loads, args.repeat)
+    cells = measure(sides, loads, args.repeat, args.report)
     elapsed = time.perf_counter() - started
     table_rows = rows(cells, sides)
     print_table(table_rows, sides, args.repeat)
