@@ -252,6 +252,16 @@ def byte_compile() -> None:
     compileall.compile_dir(Path(hvnet.__file__).parent, quiet=1)
 
 
+def run_help() -> Point:
+    """`hvnet --help` in a process of its own, the median of COMMAND_RUNS: what the CLI costs to start."""
+    walls = []
+    for _ in range(COMMAND_RUNS):
+        started = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "hvnet", "--help"], capture_output=True, check=True)
+        walls.append(time.perf_counter() - started)
+    return Point("cli", 0, "hvnet --help", "command", statistics.median(walls), _child_peak_mib())
+
+
 def _child_peak_mib() -> float:
     """The largest peak RSS of a child process waited for so far (the last command's, at least)."""
     import resource
@@ -301,7 +311,7 @@ def markdown(points: list[Point]) -> str:
             f" | {output} |"
         )
     rows += ["", "| sweep | phase | growth exponent of wall time |", "|---|---|---:|"]
-    for sweep in dict.fromkeys(p.sweep for p in points if p.sweep != "cases"):  # cases are not a size
+    for sweep in dict.fromkeys(p.sweep for p in points if p.sweep not in ("cases", "cli")):  # not a size
         mine = [p for p in points if p.sweep == sweep]
         for phase in dict.fromkeys(p.phase for p in mine if p.phase != "command"):
             k = exponent(mine, phase)
@@ -314,7 +324,7 @@ def plot(points: list[Point], png: Path) -> None:
     import plotly.graph_objects as go  # type: ignore[import-untyped]
     from plotly.subplots import make_subplots  # type: ignore[import-untyped]
 
-    sweeps = list(dict.fromkeys(p.sweep for p in points if p.sweep != "cases"))
+    sweeps = list(dict.fromkeys(p.sweep for p in points if p.sweep not in ("cases", "cli")))
     figure = make_subplots(rows=1, cols=len(sweeps), subplot_titles=[f"wall time vs {s}" for s in sweeps])
     for col, sweep in enumerate(sweeps, start=1):
         mine = [p for p in points if p.sweep == sweep]
@@ -376,7 +386,8 @@ def main() -> None:
     console = Console()
     byte_compile()
     todo = plan(args.quick, args.big)
-    points: list[Point] = []
+    points: list[Point] = [run_help()]
+    console.print(f"hvnet --help: {points[0].wall_s:.2f} s")
     with Progress(console=console) as progress:
         task = progress.add_task("scaling", total=len(todo))
         for sweep, size, label, kind, scenario, extra in todo:
