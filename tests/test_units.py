@@ -279,14 +279,21 @@ def test_schema_pattern_accepts_what_the_parser_accepts(
 @pytest.mark.parametrize(
     ("seconds", "shown"),
     [
-        (0.35, "0.35 s"),
-        (42.1, "42.10 s"),
-        (59.994, "59.99 s"),
+        (0, "0 s"),
+        (0.0052, "5.2 ms"),
+        (0.0764, "76 ms"),  # a blackout, in whole milliseconds
+        (0.35, "350 ms"),
+        (0.9996, "1.00 s"),  # rounds up into the next unit, not "1000 ms"
+        (6.843, "6.84 s"),
+        (42.1, "42.1 s"),
+        (59.97, "1 min 00 s"),  # not "60.0 s"
+        (67, "1 min 07 s"),
         (185.4, "3 min 05 s"),
         (3599.6, "1 h 00 min"),
-        (3725, "1 h 02 min"),
+        (8538.02, "2 h 22 min"),  # the compare table's "8538.02 s" of the issue
         (90061, "25 h 01 min"),
+        (-0.5, "-500 ms"),
     ],
 )
-def test_a_table_shows_a_long_time_in_minutes_and_hours(seconds: float, shown: str) -> None:
+def test_every_face_writes_a_time_one_way(seconds: float, shown: str) -> None:
     assert human_duration(seconds) == shown

@@ -309,15 +309,37 @@ def format_bitrate(bits_per_second: float) -> str:
 
 
 def human_duration(seconds: float) -> str:
-    """A time as people read it in a table: 0.35 s, 42.10 s, 3 min 05 s, 1 h 02 min
-    (rounded for reading; JSON and files keep seconds, `format_duration`)."""
+    """A time as a person reads it, the one form of every face (terminal, report, compare,
+    verdict, labels): ``76 ms``, ``6.84 s``, ``51.5 s``, ``1 min 07 s``, ``2 h 22 min``.
+    Three significant digits below a minute, whole units above; JSON and files keep seconds
+    (`format_duration`)."""
+    if seconds < 0:
+        return "-" + human_duration(-seconds)
+    if seconds == 0:
+        return "0 s"
+    if seconds < 1:
+        milliseconds = float(f"{seconds * 1000:.2g}") if seconds < 0.01 else round(seconds * 1000)
+        if milliseconds < 1000:  # whole milliseconds from 10 ms: a blackout reads "76 ms"
+            return f"{milliseconds:g} ms"
     if seconds < 60:
-        return f"{seconds:.2f} s"
+        rounded = float(f"{seconds:.3g}")
+        if rounded < 60:
+            return f"{_three_digits(rounded)} s"
     minutes, rest = divmod(round(seconds), 60)
     if minutes < 60:
         return f"{minutes} min {rest:02d} s"
-    hours, minutes = divmod(minutes, 60)
+    hours, minutes = divmod(round(seconds / 60), 60)
     return f"{hours} h {minutes:02d} min"
+
+
+def _three_digits(value: float) -> str:
+    """``6.843`` -> ``"6.84"``, ``51.46`` -> ``"51.5"``: three significant digits of a number
+    from 1 to 999, trailing zeros kept so that a column of times reads alike (``2.50``)."""
+    if value >= 100:
+        return f"{value:.0f}"
+    if value >= 10:
+        return f"{value:.1f}"
+    return f"{value:.2f}"
 
 
 def format_duration(seconds: float) -> str:
