@@ -86,7 +86,7 @@ def test_a_failure_and_its_repair_cost_the_six_tenths_and_move_it_back() -> None
     costed = with_costs(parse_scenario(BASE + f"events: [{events}]\n", "leaf-spine.yaml"), results)
     (block,) = failure_blocks(costed)
     assert block[0] == "1.00 s  switch_down spine1, repaired 3.00 s"
-    assert block[-1] == "  t1: its connection black-holed 0.60 s, 1 moved; ends 6.84 s, +0.60 s (6.24 s without it)"
+    assert block[-1] == "  t1: its connection black-holed 600 ms, 1 moved; ends 6.84 s, +600 ms (6.24 s without it)"
     (hit,) = costed.failures[0].hits
     assert hit.end_without_s == pytest.approx(ALONE_S, rel=1e-12)
 

@@ -101,11 +101,11 @@ def test_a_hundred_variants_on_a_local_cluster(cli: Invoke, write: WriteFile, tm
         assert [r["value"] for r in mine] == [pytest.approx(getattr(metrics, m.name)) for m in METRICS]
 
     # The summary names the best of each metric: the smallest copy drains first, with any number of
-    # connections (1 GB at 10 Gbps: 0.8 × FRAME = 0.84 s); every variant completes.
+    # connections (1 GB at 10 Gbps: 0.8 × FRAME = 843 ms); every variant completes.
     marked = best(expected)
     assert sorted(marked["end_s"]) == list(range(10))
     summary = _rows(result.stdout)
-    assert summary["drain time"] == ["0.84 s", "size=1GB, connections=1 (and 9 more)"]
+    assert summary["drain time"] == ["843 ms", "size=1GB, connections=1 (and 9 more)"]
     assert summary["stalled"] == ["0", "all variants agree"]
     assert (
         "100 variants on 2 Dask workers in " in result.stdout

@@ -218,8 +218,9 @@ def test_output_md_lists_exactly_the_columns_each_table_prints() -> None:
 
 
 def test_blackouts_read_in_milliseconds_in_every_table() -> None:
-    """Results keep a blackout in seconds (docs/output.md); each table prints it in ms, the same
-    number: a migration's row, a host's row when grouped (past MIGRATION_ROWS), an operation's row."""
+    """Results keep a blackout in seconds (docs/output.md); each table prints it as a person reads
+    a time (`human_duration`: milliseconds below a second), the same number: a migration's row, a
+    host's row when grouped (past MIGRATION_ROWS), an operation's row."""
     from hvnet.tables import migrations_by_host_table, migrations_table, operations_table
 
     def cells(table: Table) -> list[str]:

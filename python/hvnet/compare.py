@@ -29,7 +29,8 @@ from hvnet.cost import PricedBill, PriceList, design_cost, format_money, load_pr
 from hvnet.errors import Problem, ScenarioError
 from hvnet.model import Scenario
 from hvnet.results import Results
-from hvnet.units import format_bitrate
+from hvnet.tables.fit import FittedTable
+from hvnet.units import format_bitrate, human_duration
 from hvnet.variants import METRICS, Metric, Metrics, Variant, Variants, best, load_variants, show_axis_value
 from hvnet.variants.metrics import END_BEST, end_heading, what_ended
 from hvnet.words import counted
@@ -109,7 +110,7 @@ def run_comparison(
 
 
 def format_metric(metric: Metric, value: float | None) -> str:
-    """A metric's value as the comparison shows it: ``10.53 s``, ``9.41 Gbps``, ``never``."""
+    """A metric's value as the comparison shows it: ``10.5 s``, ``2 h 22 min``, ``9.41 Gbps``, ``never``."""
     if metric.name == "stalled":
         return str(value)
     if metric.name == "peak_send_bps":
@@ -118,11 +119,9 @@ def format_metric(metric: Metric, value: float | None) -> str:
         return "never" if metric.name in ("end_s", "blackout_s") else "forever"
     if metric.name in ("blackholed_s", "blackout_s") and value == 0:
         return "-"
-    if metric.name == "blackout_s":
-        return f"{value * 1e3:.0f} ms"
     if metric.name == "cpu_core_s":
         return f"{value:.2f} core-s"
-    return f"{value:.2f} s"
+    return human_duration(value)
 
 
 #: Metrics of mishaps and events a comparison may not have: left out where every variant scores 0.
@@ -200,7 +199,7 @@ def comparison_tables(runs: Sequence[Run]) -> list[RenderableType]:
     from hvnet.verdict import verdict
 
     marked = best([run.metrics for run in runs])
-    table = Table(
+    table = FittedTable(
         title=f"comparison of {counted(len(runs), 'variant')}",
         title_justify="left",
         caption_justify="left",
@@ -209,9 +208,19 @@ def comparison_tables(runs: Sequence[Run]) -> list[RenderableType]:
     axes = list(runs[0].values) if shared else []
     several = len({run.file for run in runs}) > 1
     for name in (["file"] * several + axes) if axes else ["variant"]:
-        table.add_column(name)
+        table.add_column(name, no_wrap=True)  # two variants must never read alike
     metrics = shown_metrics(runs)
     table.caption = legend(metrics, heading(METRICS[0], runs))
+    # A figure every variant shares is said once, under the table, not repeated in a column.
+    same = [
+        m for m in metrics if len(runs) > 1 and len({format_metric(m, getattr(r.metrics, m.name)) for r in runs}) == 1
+    ]
+    if same:
+        shared_text = ", ".join(
+            f"{heading(m, runs)} {format_metric(m, getattr(runs[0].metrics, m.name))}" for m in same
+        )
+        table.caption += f"\nthe same in every variant: {shared_text}"
+        metrics = [m for m in metrics if m not in same]
     for metric in metrics:
         table.add_column(heading(metric, runs), justify="right", no_wrap=True)
     money = cost_heading(runs)
@@ -224,8 +233,8 @@ def comparison_tables(runs: Sequence[Run]) -> list[RenderableType]:
             text = format_metric(metric, getattr(run.metrics, metric.name))
             if i in marked[metric.name]:
                 cells.append(Text(f"{text} {BEST_MARK}", style="bold green"))
-            else:
-                cells.append(Text(f"{text}  "))
+            else:  # aligned with the marked cells' numbers, where the column has any
+                cells.append(Text(f"{text}  " if marked[metric.name] else text))
         if money is not None:
             cells.append(cost_cell(run, runs))
         table.add_row(*cells, style="red" if run.metrics.stalled else None)

@@ -140,6 +140,7 @@ class MigrationOutcome:
     blackout_s: float | None
     bytes_sent: float
     peak_bps: float
+    peak_wire_bps: float
     #: Its connections, as indices into `Outcomes.connections`.
     connections: list[int]
     #: Core-seconds it cost the source and the destination host (the core's count).
@@ -167,6 +168,7 @@ def outcomes(run: NetworkRun) -> Outcomes:
             blackout_s=m.blackout_s,
             bytes_sent=m.bytes_sent,
             peak_bps=bits_per_s(m.peak_bytes_per_s),
+            peak_wire_bps=bits_per_s(m.peak_wire_bytes_per_s),
             connections=list(m.connections),
             cpu_core_s_source=m.cpu_core_s_source,
             cpu_core_s_destination=m.cpu_core_s_destination,
@@ -320,6 +322,7 @@ def _record(request: MigrationRequest, outcome: MigrationOutcome, operation: int
         if outcome.blackout_s is None or outcome.end_s is None
         else outcome.end_s - outcome.blackout_s,
         peak_bps=outcome.peak_bps,
+        peak_wire_bps=outcome.peak_wire_bps,
         cpu_core_s_source=outcome.cpu_core_s_source,
         cpu_core_s_destination=outcome.cpu_core_s_destination,
         operation=operation,

@@ -168,6 +168,8 @@ class MigrationResult(_Frozen):
     blackout_start_s: float | None
     #: The highest rate of its connections together, bits/s of memory (before compression), as seen at events.
     peak_bps: float
+    #: The same in bits/s sent (after compression; without frame headers): what its NICs carried for it.
+    peak_wire_bps: float
     #: Core-seconds of sending on the source and receiving on the destination.
     cpu_core_s_source: float
     cpu_core_s_destination: float

@@ -29,6 +29,7 @@ from rich.table import Table
 from hvnet._version import __version__
 from hvnet.compare import format_metric
 from hvnet.errors import HvnetError, Problem, ScenarioError
+from hvnet.tables.fit import FittedTable
 from hvnet.variants import METRICS, Metrics, Variant, Variants, best, show_axis_value
 from hvnet.words import counted
 
@@ -186,9 +187,9 @@ def summary_table(sweep: Sweep) -> Table:
     marked = best(sweep.metrics)
     names = [variant.name for variant in sweep.variants]
     count = len(sweep.metrics)
-    table = Table(title=f"best of {counted(count, 'variant')}", title_justify="left")
+    table = FittedTable(title=f"best of {counted(count, 'variant')}", title_justify="left")
     for column in ("metric", "best", "variant"):
-        table.add_column(column, justify="right" if column == "best" else "left")
+        table.add_column(column, justify="right" if column == "best" else "left", no_wrap=column == "best")
     for metric in METRICS:
         winners = marked[metric.name]
         if not winners:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 
@@ -9,7 +10,7 @@ import pytest
 from rich.console import Console
 
 import hvnet
-from hvnet.advise import advise, findings_document, findings_table
+from hvnet.advise import advise, findings_document, findings_text
 from hvnet.advise.effects import Effects, apply_changes
 from hvnet.advise.rules import Change
 from hvnet.model import parse_scenario
@@ -100,7 +101,7 @@ def test_every_example_advises(path: Path) -> None:
     findings = advise(hvnet.load(path))
     document = findings_document(findings)
     assert json.loads(json.dumps(document)) == document
-    Console(width=100, file=None, record=True).print(findings_table(findings))
+    Console(width=100, file=None, record=True).print(findings_text(findings))
 
 
 def test_the_failover_example() -> None:
@@ -141,10 +142,28 @@ def test_the_document() -> None:
 def test_the_table_never_cuts_a_number() -> None:
     findings = advise(parse_scenario(HVPORT))
     console = Console(width=80, record=True)
-    console.print(findings_table(findings))
+    console.print(findings_text(findings))
     text = " ".join(console.export_text().split())
     assert "…" not in text
     assert findings[1].expected_effect is not None
     for number in findings[1].expected_effect.split(": ", 1)[1].replace("→", " ").split():
         if number[0].isdigit():
             assert number in text
+
+
+@pytest.mark.parametrize("width", [80, 200])
+def test_findings_read_as_blocks_at_any_width(width: int) -> None:
+    """One block per finding, as a linter prints them: severity, rule and title first (the
+    title wraps when the width is short), the evidence, fix, effect and source indented below;
+    nothing beyond the width."""
+    findings = advise(parse_scenario(HVPORT))
+    console = Console(width=width, record=True, file=io.StringIO())
+    console.print(findings_text(findings))
+    lines = console.export_text().splitlines()
+    assert all(len(line) <= width for line in lines)
+    text = " ".join(" ".join(lines).split())
+    for f in findings:
+        assert any(line.startswith(f"{f.severity.value}  {f.rule}  ") for line in lines)
+        assert f"{f.severity.value} {f.rule} {f.title}" in text
+    labels = [line.split()[0] for line in lines if line.startswith("    ") and not line.startswith("     ")]
+    assert labels.count("evidence") == labels.count("fix") == labels.count("source") == len(findings)

@@ -44,8 +44,12 @@ pub struct MigrationReport {
     pub blackout: Option<Seconds>,
     /// Memory bytes it moved (passes and blackout copy).
     pub bytes_sent: f64,
-    /// The highest rate of its connections together, bytes/s, as seen at events.
+    /// The highest rate of its connections together, bytes/s of memory (before
+    /// compression), as seen at events.
     pub peak_rate: f64,
+    /// The same, in bytes/s its connections send (after compression; frame
+    /// headers not counted): what its NICs carry for it.
+    pub peak_wire_rate: f64,
     /// Its connections, in order (indices into the run's connection reports).
     pub connections: Vec<usize>,
     /// Core-seconds its connections cost on the source and on the

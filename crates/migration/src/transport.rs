@@ -148,15 +148,18 @@ impl Migrations<'_> {
                 i += 1;
                 continue;
             };
-            let (mut moved, mut rate) = (0.0, 0.0);
+            let (mut moved, mut rate, mut wire) = (0.0, 0.0, 0.0);
             for &k in &under.connections {
                 if let Some(m) = run.moved(k) {
+                    let r = run.rate(k).unwrap_or(0.0);
                     moved += m;
-                    rate += run.rate(k).unwrap_or(0.0);
+                    rate += r;
+                    wire += r * run.connection(k).compression.map_or(1.0, |(w, _, _)| w);
                 }
             }
             let report = &mut self.reports[i];
             report.peak_rate = report.peak_rate.max(rate);
+            report.peak_wire_rate = report.peak_wire_rate.max(wire);
             let left = under.bytes - moved;
             let several = under.connections.len() > 1;
             // Done when what is left is a rounding error of the bytes, or would take

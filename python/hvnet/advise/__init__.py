@@ -1,9 +1,9 @@
 """The advisor: checks a design against what Microsoft documents and practitioners have measured,
 and says what to change (docs/advise.md).
 
-    from hvnet.advise import advise, findings_table, findings_document
+    from hvnet.advise import advise, findings_text, findings_document
     findings = advise(scenario)                  # errors, warnings, info; each fix's simulated effect
-    findings_table(findings)                     # a rich Table
+    findings_text(findings)                     # blocks, one per finding (rich)
     findings_document(findings)                  # JSON-ready dict
 
 Each rule is data (``Rule``: id, severity, sources, confirmed, cmdlet) with a
@@ -14,7 +14,7 @@ of the starting set are not checked, and why.
 
 from hvnet.advise.advisor import CHECKS, RULES, advise
 from hvnet.advise.notes import ENFORCED_AT_LOAD, NOT_CHECKED
-from hvnet.advise.render import DOCUMENT_VERSION, findings_document, findings_table
+from hvnet.advise.render import DOCUMENT_VERSION, findings_document, findings_text
 from hvnet.advise.rules import Change, Finding, Fix, Rule, Severity, Source
 
 __all__ = [
@@ -31,5 +31,5 @@ __all__ = [
     "Source",
     "advise",
     "findings_document",
-    "findings_table",
+    "findings_text",
 ]

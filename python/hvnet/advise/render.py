@@ -1,4 +1,4 @@
-"""Findings for people (a rich table) and for programs (a JSON document, docs/advise.md)."""
+"""Findings for people (blocks a linter would print) and for programs (a JSON document, docs/advise.md)."""
 
 from __future__ import annotations
 
@@ -6,6 +6,8 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from rich.console import Group, RenderableType
+from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
@@ -13,7 +15,7 @@ from hvnet._version import __version__
 from hvnet.advise.rules import Finding, Severity
 from hvnet.words import counted
 
-__all__ = ["DOCUMENT_VERSION", "findings_document", "findings_table"]
+__all__ = ["DOCUMENT_VERSION", "findings_document", "findings_text"]
 
 #: The version of the document's layout; it changes when a field changes meaning or goes away.
 DOCUMENT_VERSION = 1
@@ -25,36 +27,34 @@ def _value(value: Any) -> str:
     return json.dumps(value) if not isinstance(value, str) else value
 
 
-def findings_table(findings: Sequence[Finding]) -> Table:
-    """One row per finding: severity, rule, evidence, fix (fields and cmdlet), effect, source.
-
-    Columns wrap at spaces, never inside a word, so numbers and names stay whole."""
-    table = Table(title=f"advice: {counted(len(findings), 'finding')}", title_justify="left", show_lines=True)
-    table.add_column("severity", no_wrap=True)
-    widest = max((len(f.rule) for f in findings), default=12)
-    table.add_column("rule", overflow="fold", min_width=widest)  # a rule id is never split
-    table.add_column("evidence", overflow="fold", ratio=3)
-    table.add_column("fix", overflow="fold", ratio=3)
-    table.add_column("expected effect", overflow="fold", ratio=2)
-    table.add_column("source", overflow="fold", ratio=2)
+def findings_text(findings: Sequence[Finding]) -> Group:
+    """The findings as a linter prints them, one block each, so that any width holds them:
+    severity, rule and title on the first line; evidence, fix (with the scenario change and the
+    PowerShell), expected effect and source indented below, each wrapping under its own label."""
+    blocks: list[RenderableType] = [Text(f"advice: {counted(len(findings), 'finding')}", style="bold")]
     for f in findings:
+        head = Text()
+        head.append(f.severity.value, style=_STYLE[f.severity])
+        head.append(f"  {f.rule}  ", style="bold")
+        head.append(f.title)
+        body = Table.grid(padding=(0, 1))
+        body.add_column(no_wrap=True, style="dim")
+        body.add_column(overflow="fold")
+        body.add_row("evidence", f.evidence)
         fix = Text(f.fix.text)
         for change in f.fix.changes:
-            fix.append(f"\n{change.path}: {_value(change.value)}", style="dim")
+            fix.append(f"\nscenario: {change.path}: {_value(change.value)}", style="dim")
         if f.fix.cmdlet:
             fix.append(f"\nPS> {f.fix.cmdlet}", style="green")
+        body.add_row("fix", fix)
+        if f.expected_effect:
+            body.add_row("effect", f.expected_effect)
         source = Text("\n".join(s.title for s in f.sources))
         if not f.confirmed:
             source.append("\n(not confirmed by its source)", style="italic")
-        table.add_row(
-            Text(f.severity.value, style=_STYLE[f.severity]),
-            Text(f"{f.rule}\n{f.title}"),
-            Text(f.evidence),
-            fix,
-            Text(f.expected_effect or "-"),
-            source,
-        )
-    return table
+        body.add_row("source", source)
+        blocks += [Text(""), head, Padding(body, (0, 0, 0, 4))]
+    return Group(*blocks)
 
 
 def findings_document(findings: Sequence[Finding]) -> dict[str, Any]:

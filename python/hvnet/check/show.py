@@ -9,6 +9,7 @@ from rich.table import Table
 from hvnet._version import __version__
 from hvnet.check.evaluate import CheckResult, Outcome, SurviveResult
 from hvnet.check.evaluate import room as _room
+from hvnet.tables.fit import FittedTable
 from hvnet.units import human_duration
 from hvnet.words import counted
 
@@ -66,7 +67,7 @@ def _verdict(passed: bool) -> str:
 def check_table(result: CheckResult) -> Table:
     """One row per requirement, the case its figure comes from beneath its name; per kind of
     failure survived, a row, then one per failing case (its worst requirement)."""
-    table = Table(title=f"{result.scenario}: requirements", title_justify="left", box=box.SIMPLE_HEAD)
+    table = FittedTable(title=f"{result.scenario}: requirements", title_justify="left", box=box.SIMPLE_HEAD)
     table.add_column("requirement (worst case)", ratio=1, overflow="fold")
     for column in ("figure", "limit", "margin"):
         table.add_column(column, justify="right", no_wrap=True)

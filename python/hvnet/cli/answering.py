@@ -217,7 +217,7 @@ def advise(
 
     Exit code 1 when a finding is an error (the design will not work or is unsupported)."""
     from hvnet.advise import advise as advise_design
-    from hvnet.advise import findings_document, findings_table
+    from hvnet.advise import findings_document, findings_text
     from hvnet.model import load_scenario
 
     refuse_to_overwrite(json_out, force=force)
@@ -227,7 +227,7 @@ def advise(
         write_json(json_out, findings_document(findings), force)
     if not json_to_stdout(json_out):
         if findings:
-            console().print(findings_table(findings))
+            console().print(findings_text(findings))
         else:
             console().print("no findings: the design follows every rule hvnet checks (docs/advise.md)", highlight=False)
     if any(f.severity == "error" for f in findings):

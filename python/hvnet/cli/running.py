@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
@@ -27,11 +29,16 @@ from hvnet.cli.app import (
     user_errors,
     write_json,
 )
+from hvnet.tables.fit import FittedTable
 from hvnet.words import counted
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from hvnet.model import Scenario
     from hvnet.results import Results
+    from hvnet.topology import Design
+    from hvnet.validate.check import Check
 
 __all__ = ["compare", "demo", "flows", "ntttcp", "schema", "simulate", "sweep", "validate"]
 
@@ -258,7 +265,13 @@ def schema() -> None:
 @app.command()
 def flows(
     scenario_file: Annotated[Path, typer.Argument(help="Scenario file (YAML) that names the hosts.")],
-    flows_csv: Annotated[Path, typer.Argument(help="Traffic matrix: CSV with columns src,dst,bytes,start_s.")],
+    flows_csv: Annotated[
+        Path,
+        typer.Argument(
+            help="Traffic matrix: CSV with columns src,dst,bytes,start_s and optionally name; "
+            "bytes as 5GB or a number of bytes, start_s as 250ms or a number of seconds."
+        ),
+    ],
     json_out: JsonOut = None,
     force: Force = False,
     links_only: Annotated[
@@ -269,38 +282,128 @@ def flows(
         ),
     ] = False,
 ) -> None:
-    """Run a traffic matrix; report each row's completion time."""
-    from hvnet.flows import read_flows, run_flows
+    """Run a traffic matrix; print each row's ends, size, start, end and mean rate."""
+    from hvnet.flows import flows_table, read_flows, run_flows, summary
     from hvnet.model import load_scenario
 
+    refuse_to_overwrite(json_out, force=force)  # before the run, not after it
     with user_errors():
         scenario = load_scenario(scenario_file)
         result = run_flows(scenario, read_flows(flows_csv, scenario), flows_csv, links_only=links_only)
     if json_out is not None:
         write_json(json_out, result.to_json(), force)
     if not json_to_stdout(json_out):  # with `--json -`, standard output holds only the JSON
-        done = [e for e in result.end_s if e is not None]
-        console().print(
-            f"{counted(len(result.end_s), 'flow')}, {len(done)} completed, last at "
-            f"{max(done, default=0.0):.3f} s; engine {result.wall_s:.3f} s"
+        console().print(flows_table(result, f"{scenario.name}: {flows_csv.name}"))
+        console().print(summary(result), highlight=False, markup=False)
+
+
+#: The options both generators take: what each host has and runs, and what happens (`hvnet.topology.Design`).
+NicsOption = Annotated[
+    int | None, typer.Option("--nics", min=1, max=32, help="NICs per host (default: 2 with --team, else 1).")
+]
+TeamOption = Annotated[str | None, typer.Option("--team", help="Team every host's NICs: lbfo or set.")]
+TeamModeOption = Annotated[
+    str | None, typer.Option("--team-mode", help="The team's mode: switch_independent, static or lacp.")
+]
+BalancingOption = Annotated[
+    str | None,
+    typer.Option("--load-balancing", help="The team's algorithm: address_hash, hyperv_port or dynamic."),
+]
+VswitchOption = Annotated[
+    bool | None,
+    typer.Option(
+        "--vswitch/--no-vswitch", help="A virtual switch on the team, or on nic1 (default: with VMs or a team)."
+    ),
+]
+LiveMigrationOption = Annotated[
+    str | None,
+    typer.Option(
+        "--live-migration",
+        help="Live-migration option: tcp_ip, compression, smb or smb_direct (RDMA on) (default: compression).",
+    ),
+]
+VmsOption = Annotated[int, typer.Option("--vms", min=0, help="VMs per host: vm1, vm2, ... (default: none).")]
+VmMemoryOption = Annotated[str, typer.Option("--vm-memory", help="Each VM's memory, e.g. 8GiB.")]
+VmVcpusOption = Annotated[int, typer.Option("--vm-vcpus", min=1, max=240, help="Each VM's vCPUs.")]
+DrainOption = Annotated[
+    str | None, typer.Option("--drain", help="Drain this host at 0 s (e.g. hv1): its VMs live-migrate away.")
+]
+TrafficOption = Annotated[
+    str | None, typer.Option("--traffic", help="A transfer of this size (e.g. 10GB) from hv1 to the last host.")
+]
+
+
+def _generated(
+    make: Callable[[Design], str],
+    nics: int | None,
+    team: str | None,
+    team_mode: str | None,
+    load_balancing: str | None,
+    vswitch: bool | None,
+    live_migration: str | None,
+    workload: tuple[int, str, int, str | None, str | None],
+) -> None:
+    """Prints what `make` generates for the options' design; bad input named by its option, one line."""
+    from hvnet.model import LoadBalancing, MigrationOption, TeamingMode, TeamKind, parse_scenario
+    from hvnet.topology import Design, choice
+
+    vms, vm_memory, vm_vcpus, drain, traffic = workload
+    with user_errors():
+        kind = None if team is None else choice("--team", team, TeamKind)
+        design = Design(
+            nics=nics or (2 if kind is not None else 1),
+            team=kind,
+            team_mode=None if team_mode is None else choice("--team-mode", team_mode, TeamingMode),
+            load_balancing=None
+            if load_balancing is None
+            else choice("--load-balancing", load_balancing, LoadBalancing),
+            vswitch=vswitch,
+            live_migration=None
+            if live_migration is None
+            else choice("--live-migration", live_migration, MigrationOption),
+            vms=vms,
+            vm_memory=vm_memory,
+            vm_vcpus=vm_vcpus,
+            drain=drain,
+            traffic=traffic,
         )
+        text = make(design)
+        parse_scenario(text, "<generated>")  # what is printed loads: a mistake here is hvnet's
+    sys.stdout.write(text)
 
 
 @topology_app.command("star")
 def topology_star(
     hosts: Annotated[int, typer.Option(min=1, help="Number of hosts.")],
     nic: Annotated[str, typer.Option(help="NIC speed, e.g. 10Gbps.")] = "10Gbps",
+    nics: NicsOption = None,
+    team: TeamOption = None,
+    team_mode: TeamModeOption = None,
+    load_balancing: BalancingOption = None,
+    vswitch: VswitchOption = None,
+    live_migration: LiveMigrationOption = None,
+    vms: VmsOption = 0,
+    vm_memory: VmMemoryOption = "8GiB",
+    vm_vcpus: VmVcpusOption = 2,
+    drain: DrainOption = None,
+    traffic: TrafficOption = None,
 ) -> None:
-    """N hosts, one NIC each, cabled to one non-blocking switch."""
-    from hvnet.model import parse_scenario
+    """N hosts cabled to one non-blocking switch; with --vms and --drain or --traffic, something to simulate."""
     from hvnet.topology import star
     from hvnet.units import parse_bitrate
 
     with user_errors():
         option_value("--nic", nic, parse_bitrate)
-        text = star(hosts, nic)
-        parse_scenario(text, "<star>")
-    sys.stdout.write(text)
+    _generated(
+        lambda design: star(hosts, nic, design=design),
+        nics,
+        team,
+        team_mode,
+        load_balancing,
+        vswitch,
+        live_migration,
+        (vms, vm_memory, vm_vcpus, drain, traffic),
+    )
 
 
 @topology_app.command("leaf-spine")
@@ -310,18 +413,36 @@ def topology_leaf_spine(
     leaves: Annotated[int, typer.Option(min=1, help="Number of leaf switches.")] = 2,
     spines: Annotated[int, typer.Option(min=1, help="Number of spine switches.")] = 2,
     uplink: Annotated[str, typer.Option(help="Leaf-to-spine cable speed.")] = "40Gbps",
+    nics: NicsOption = None,
+    team: TeamOption = None,
+    team_mode: TeamModeOption = None,
+    load_balancing: BalancingOption = None,
+    vswitch: VswitchOption = None,
+    live_migration: LiveMigrationOption = None,
+    vms: VmsOption = 0,
+    vm_memory: VmMemoryOption = "8GiB",
+    vm_vcpus: VmVcpusOption = 2,
+    drain: DrainOption = None,
+    traffic: TrafficOption = None,
 ) -> None:
-    """Hosts spread over leaf switches; every leaf cabled to every spine."""
-    from hvnet.model import parse_scenario
+    """Hosts spread over leaf switches, every leaf cabled to every spine; with --vms and --drain or --traffic,
+    something to simulate."""
     from hvnet.topology import leaf_spine
     from hvnet.units import parse_bitrate
 
     with user_errors():
         option_value("--nic", nic, parse_bitrate)
         option_value("--uplink", uplink, parse_bitrate)
-        text = leaf_spine(hosts, nic, leaves, spines, uplink)
-        parse_scenario(text, "<leaf-spine>")
-    sys.stdout.write(text)
+    _generated(
+        lambda design: leaf_spine(hosts, nic, leaves, spines, uplink, design=design),
+        nics,
+        team,
+        team_mode,
+        load_balancing,
+        vswitch,
+        live_migration,
+        (vms, vm_memory, vm_vcpus, drain, traffic),
+    )
 
 
 @app.command()
@@ -363,6 +484,32 @@ def ntttcp(
         sys.stdout.write(format_ntttcp(result))
 
 
+_ROLES = {
+    "calibration": "hvnet beside public measurements: calibration (a parameter was fitted on each)",
+    "check": "hvnet beside public measurements: checks (predicted, not fitted)",
+}
+
+
+def validation_table(checks: Sequence[Check], role: str) -> Table:
+    """The figures of one role, one row each: its id and words, which wrap in the width the
+    numbers leave (the id, one word, stays whole), then the numbers, each whole; a miss its
+    tolerance does not explain is red and marked."""
+    table = FittedTable(title=_ROLES[role], title_justify="left", caption_justify="left")
+    table.add_column("figure", overflow="fold")
+    for column in ("reported", "predicted"):
+        table.add_column(column, justify="right", overflow="fold")
+    table.add_column("error", justify="right", no_wrap=True)
+    unexplained = False
+    for c in (c for c in checks if c.role == role):
+        error = "" if c.error_pct is None else f"{c.error_pct:+.1f} %"
+        if not c.explained:
+            error, unexplained = f"[red]{error} ✗[/]", True
+        table.add_row(f"[bold]{escape(c.id)}[/] {escape(c.figure)}", str(c.reported), str(c.predicted), error)
+    if unexplained:
+        table.caption = "✗: outside its tolerance, and no mechanism in the model explains it"
+    return table
+
+
 @app.command()
 def validate(
     json_out: JsonOut = None,
@@ -377,17 +524,11 @@ def validate(
 
     with user_errors():
         checks = run_validation()
-    table = Table(title="hvnet beside public measurements", title_justify="left")
-    table.caption = "role: calibration = a parameter was fitted on it; check = predicted, not fitted"
-    for column in ("id", "role", "figure", "reported", "predicted", "error", "explained"):
-        table.add_column(column, justify="right" if column in ("reported", "predicted", "error") else "left")
-    for c in checks:
-        error = "" if c.error_pct is None else f"{c.error_pct:+.1f} %"
-        explained = "yes" if c.explained else "[red]no[/]"
-        table.add_row(c.id, c.role, c.figure, str(c.reported), str(c.predicted), error, explained)
+    tables = [validation_table(checks, role) for role in ("calibration", "check")]
     # With `--json -`, standard output holds only the JSON document.
     if not json_to_stdout(json_out):
-        console().print(table)
+        for table in tables:
+            console().print(table)
         for c in checks:
             if c.note:
                 console().print(f"{c.id}: {c.note}.", highlight=False, markup=False)

@@ -10,6 +10,8 @@ from hvnet.explain.counters import QUANTILES, CounterComparison
 from hvnet.explain.explain import Explanation, Figure, Ranked, TestExplanation
 from hvnet.explain.ranking import not_the_cause
 from hvnet.explain.sentences import listed, rate, value
+from hvnet.tables.fit import FittedTable
+from hvnet.units import human_duration
 
 __all__ = [
     "DOCUMENT_VERSION",
@@ -62,7 +64,7 @@ def figure_table(result: TestExplanation) -> Table:
         f"{result.file}: {result.format}, {result.role or 'role unknown'}; re-created as {t.tool} "
         f"{t.sender} -> {t.receiver}, {t.threads} threads, {t.seconds:g} s"
     )
-    table = Table(title=title, title_justify="left")
+    table = FittedTable(title=title, title_justify="left")
     for column in ("figure", "measured", "predicted", "gap", "gap %", "model's band", "within"):
         table.add_column(
             column, justify="left" if column in ("figure", "within") else "right", no_wrap=column != "figure"
@@ -84,12 +86,13 @@ def figure_table(result: TestExplanation) -> Table:
 
 def chain_table(chain: Chain) -> Table:
     """The test's path, stage by stage: each resource's mean and peak use and the time it was full."""
-    table = Table(
+    table = FittedTable(
         title=f"what holds the prediction (mean use over the {chain.seconds:g} s test; full: over 99 %)",
         title_justify="left",
     )
     for column in ("stage", "resource", "connections", "mean", "peak", "full for", "holds"):
-        table.add_column(column, justify="right" if column in ("connections", "mean", "peak", "full for") else "left")
+        right = column in ("connections", "mean", "peak", "full for")
+        table.add_column(column, justify="right" if right else "left", no_wrap=right)
     for u in chain.uses:
         holds = u.stage in chain.holding and u.full_s > 0
         table.add_row(
@@ -98,7 +101,7 @@ def chain_table(chain: Chain) -> Table:
             "" if u.connections is None else str(u.connections),
             share_pct(u.mean_share),
             share_pct(u.peak_share),
-            f"{u.full_s:.1f} s",
+            human_duration(u.full_s),
             "the limit" if holds else "",
             style="bold" if holds else None,
         )
@@ -108,12 +111,13 @@ def chain_table(chain: Chain) -> Table:
 def ranking_table(result: TestExplanation) -> Table:
     """The changes that move the prediction, most of the gap closed first."""
     gap = result.throughput.gap
-    table = Table(
+    table = FittedTable(
         title=f"changes that move the prediction, most of the gap ({rate(gap)}) closed first",
         title_justify="left",
     )
     for column in ("change", "predicted", "closes", "remaining gap", "explains"):
-        table.add_column(column, justify="right" if column in ("predicted", "closes", "remaining gap") else "left")
+        right = column in ("predicted", "closes", "remaining gap")
+        table.add_column(column, justify="right" if right else "left", no_wrap=right or column == "explains")
     for r in result.counterfactuals:
         if r.moves and r.predicted_bps is not None:
             table.add_row(
@@ -133,13 +137,14 @@ def _closes(r: Ranked) -> str:
 def pairs_table(result: TestExplanation) -> Table:
     shown = result.pairs[:PAIRS_SHOWN]
     more = len(result.pairs) - len(shown)
-    table = Table(
+    table = FittedTable(
         title="two changes at once (where each matters), most of the gap closed first"
         + (f"; {more} more in --json" if more > 0 else ""),
         title_justify="left",
     )
     for column in ("changes", "predicted", "closes", "remaining gap", "explains"):
-        table.add_column(column, justify="right" if column in ("predicted", "closes", "remaining gap") else "left")
+        right = column in ("predicted", "closes", "remaining gap")
+        table.add_column(column, justify="right" if right else "left", no_wrap=right or column == "explains")
     for r in shown:
         table.add_row(
             r.name,
@@ -170,9 +175,9 @@ def counter_table(comparison: CounterComparison) -> Table:
         f"{comparison.file}: {comparison.window_s:g} s at {comparison.step_s:g} s steps, beside a simulation of "
         f"{comparison.simulated}"
     )
-    table = Table(title=title, title_justify="left")
+    table = FittedTable(title=title, title_justify="left")
     for column in ("host", "series", "instance", "measured p50/p90/p99/max", "simulated p50/p90/p99/max", "gap at p90"):
-        table.add_column(column)
+        table.add_column(column, no_wrap=column in ("host", "gap at p90"))
     for row in comparison.rows:
         table.add_row(
             row.host,

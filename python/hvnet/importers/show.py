@@ -9,6 +9,7 @@ from rich.text import Text
 
 from hvnet.importers.demand import ImportedDemand
 from hvnet.importers.measurement import Measurement
+from hvnet.tables.fit import FittedTable
 from hvnet.units import format_bitrate, format_duration, human_duration
 
 __all__ = ["measurement_table"]
@@ -33,7 +34,7 @@ def _size(count: int) -> str:
 def measurement_table(m: Measurement) -> Table:
     """What a person checks first: format, role, duration, throughput, CPU, retransmits; then per thread or counter."""
     title = f"{Path(m.file).name}: {m.format}" + (f" {m.tool_version}" if m.tool_version else "")
-    table = Table(title=title, title_justify="left", show_header=False, min_width=len(title) + 4)
+    table = FittedTable(title=title, title_justify="left", show_header=False, min_width=len(title) + 4)
     table.add_column("field")
     table.add_column("value", overflow="fold")
     p = m.parameters
@@ -57,7 +58,7 @@ def measurement_table(m: Measurement) -> Table:
         if value is not None:
             table.add_row(name, value)
     for s in m.streams:
-        when = "" if s.duration_s is None else f" over {s.duration_s:.2f} s"
+        when = "" if s.duration_s is None else f" over {human_duration(s.duration_s)}"
         table.add_row(f"thread {s.index}", f"{_rate(s.throughput_bps)}{when}")
     if m.intervals:
         table.add_row(
@@ -88,9 +89,10 @@ def measurement_table(m: Measurement) -> Table:
 def demand_table(imported: ImportedDemand) -> Table:
     """What `hvnet import demand` replays: each NIC direction, where it was measured, its samples,
     its 90th percentile and peak (of the bins), and the steps it became."""
-    table = Table(title=f"measured demand: bins of {format_duration(imported.resolution_s)}", title_justify="left")
+    title = f"measured demand: bins of {format_duration(imported.resolution_s)}"
+    table = FittedTable(title=title, title_justify="left")
     for header, right in (("NIC", False), ("way", False), ("samples", True), ("p90", True), ("peak", True)):
-        table.add_column(header, justify="right" if right else "left", no_wrap=right)
+        table.add_column(header, justify="right" if right else "left", no_wrap=True)
     table.add_column("steps", justify="right", no_wrap=True)
     table.add_column("measured in", overflow="fold")
     for d in imported.series:

@@ -10,6 +10,7 @@ from rich.table import Table
 from hvnet.failure_text import failure_blocks
 from hvnet.results import Results
 from hvnet.tables.cells import seconds
+from hvnet.tables.fit import FittedTable
 from hvnet.tables.migrations import (
     MIGRATION_ROWS,
     migrations_by_host_table,
@@ -98,7 +99,7 @@ def failures_table(results: Results) -> Table:
 def uncertainty_table(results: Results) -> Table:
     """Each headline figure's band (`hvnet.uncertainty`): predicted, low, high, and what moved it most."""
     residual = results.uncertainty[0].validation_residual_pct if results.uncertainty else 0.0
-    table = Table(
+    table = FittedTable(
         title="uncertainty: each figure with every unconfirmed parameter at either end of its range, one at a time",
         title_justify="left",
         caption=f"beyond its calibration, hvnet validate's checks miss by {residual:g} % (root mean square)",
@@ -111,7 +112,7 @@ def uncertainty_table(results: Results) -> Table:
         ("high", True),
         ("moved most by", False),
     ):
-        table.add_column(header, justify="right" if right else "left", overflow="fold")
+        table.add_column(header, justify="right" if right else "left", no_wrap=right)
     for band in results.uncertainty:
         ends = "never" if band.high is None else seconds(band.high)
         table.add_row(band.figure, seconds(band.predicted), seconds(band.low), ends, band.moved_most_by or "nothing")

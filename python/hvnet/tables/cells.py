@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from rich.table import Table
 
 from hvnet.model import split_endpoint
+from hvnet.tables.fit import FittedTable
 from hvnet.units import format_bitrate, human_duration
 
 __all__ = ["fitted_table", "nic", "rate", "seconds"]
@@ -21,8 +22,8 @@ def fitted_table(
     """A table whose number columns (`(header, True)`, right-aligned) are never cut: each
     keeps the width of its widest cell and never wraps; so does a column of single words
     (`(header, "word")`, left-aligned); the text columns fold to fit. A header's line break
-    marks where it may wrap."""
-    table = Table(title=title, title_justify="left")
+    marks where it may wrap. At any width, the whole columns stay whole (`FittedTable`)."""
+    table = FittedTable(title=title, title_justify="left")
     for k, (header, kind) in enumerate(columns):
         if kind:
             widest = max((len(row[k]) for row in rows), default=0)

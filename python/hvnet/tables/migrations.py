@@ -18,17 +18,18 @@ MIGRATION_ROWS = 50
 
 #: The columns of a live migration's row: (header, a number column), and which part
 #: of the terminal's two tables each is in ("time": when and how much; "cost": how).
-_MIGRATION_COLUMNS: tuple[tuple[str, bool, str], ...] = (
-    ("VM", False, "both"),
+_MIGRATION_COLUMNS: tuple[tuple[str, bool | str, str], ...] = (
+    ("VM", "word", "both"),
     ("from → to", False, "time"),
-    ("option", False, "cost"),
+    ("option", "word", "cost"),
     ("start", True, "time"),
     ("waited", True, "cost"),
     ("duration", True, "time"),
     ("passes", True, "cost"),
     ("moved", True, "time"),
     ("black-\nout", True, "time"),
-    ("peak", True, "time"),
+    ("memory\npeak", True, "time"),  # memory's rate, before compression
+    ("wire\npeak", True, "time"),  # what the NICs carried
     ("CPU core·s\nsource / dest.", True, "cost"),
 )
 
@@ -44,8 +45,9 @@ def _migration_row(m: MigrationResult) -> list[str]:
         seconds(m.duration_s),
         str(m.passes),
         format_bytes(int(float(f"{m.bytes_sent:.3g}"))),
-        "-" if m.blackout_s is None else f"{1000 * m.blackout_s:.0f} ms",
+        "-" if m.blackout_s is None else seconds(m.blackout_s),
         rate(m.peak_bps),
+        rate(m.peak_wire_bps),
         f"{m.cpu_core_s_source:.1f} / {m.cpu_core_s_destination:.1f}",
     ]
 
@@ -87,14 +89,22 @@ def migrations_by_host_table(results: Results) -> Table:
                 seconds(min(started)) if started else "never",
                 seconds(max(ended)) if ended and not never else "never",
                 format_bytes(int(float(f"{sum(m.bytes_sent for m in moves):.3g}"))),
-                f"{1000 * max(blackouts):.0f} ms" if blackouts else "-",
+                seconds(max(blackouts)) if blackouts else "-",
                 rate(max(m.peak_bps for m in moves)),
+                rate(max(m.peak_wire_bps for m in moves)),
                 f"{sum(m.cpu_core_s_source for m in moves):.0f} / {sum(m.cpu_core_s_destination for m in moves):.0f}",
             ]
         )
         styles.append("red" if never else None)
-    columns = [("source", False), ("migrations", False), ("first\nstart", True), ("last\nend", True), ("moved", True)]
-    columns += [("longest\nblackout", True), ("peak", True), ("CPU core·s\nsource / dest.", True)]
+    columns: list[tuple[str, bool | str]] = [
+        ("source", "word"),
+        ("migrations", False),
+        ("first\nstart", True),
+        ("last\nend", True),
+        ("moved", True),
+    ]
+    columns += [("longest\nblackout", True), ("memory\npeak", True), ("wire\npeak", True)]
+    columns += [("CPU core·s\nsource / dest.", True)]
     return fitted_table(title, columns, rows, styles)
 
 
@@ -120,7 +130,7 @@ def operations_table(results: Results) -> Table:
                 seconds(o.start_s),
                 seconds(o.end_s),
                 _span(o.start_s, o.end_s),
-                "-" if o.longest_blackout_s is None else f"{1000 * o.longest_blackout_s:.0f} ms",
+                "-" if o.longest_blackout_s is None else seconds(o.longest_blackout_s),
             ]
         )
         styles.append("red" if o.end_s is None else None)
@@ -149,5 +159,5 @@ def nodes_table(results: Results) -> Table:
             rows.append([node.node, down])
             styles.append("red" if node.down_s is None else None)
     return fitted_table(
-        "rolling update: each node down for its patch", [("node", False), ("down → back", True)], rows, styles
+        "rolling update: each node down for its patch", [("node", "word"), ("down → back", True)], rows, styles
     )

@@ -38,7 +38,7 @@ def _via(t: TrafficResult) -> str:
 def _blackholed(t: TrafficResult) -> str:
     stalled = [c.stalled_since_s for c in t.connection_results if c.stalled_since_s is not None]
     if stalled:
-        return f"since {min(stalled):.2f} s"
+        return f"since {seconds(min(stalled))}"
     return seconds(t.blackholed_s) if t.blackholed_s else "-"
 
 
@@ -77,7 +77,12 @@ def traffic_table(results: Results) -> Table:
         ]
         for t in results.traffic
     ]
-    columns = [("traffic", False), ("from → to", False), ("via NICs", False), ("size\nor rate", True)]
+    columns: list[tuple[str, bool | str]] = [
+        ("traffic", "word"),
+        ("from → to", False),
+        ("via NICs", False),
+        ("size\nor rate", True),
+    ]
     columns += [("start", True)]
     columns += [("end", True), ("mean\nrate", True), ("black-\nholed", True)]
     styles = ["red" if t.end_s is None or _short(t) else None for t in results.traffic]
@@ -96,9 +101,9 @@ def adapters_table(results: Results) -> Table:
         [a.host, a.nic, format_bitrate(a.speed_bps), rate(a.send_bps.peak()), rate(a.receive_bps.peak())]
         for a in results.adapters
     ]
-    columns = [
-        ("host", False),
-        ("NIC", False),
+    columns: list[tuple[str, bool | str]] = [
+        ("host", "word"),
+        ("NIC", "word"),
         ("speed", True),
         ("peak send\n(out)", True),
         ("peak receive\n(in)", True),
@@ -158,7 +163,7 @@ def utilisation_table(results: Results, rows: int | None = UTILISATION_ROWS) -> 
         f"of its team's bytes, another under {COLD_SHARE:.0%}"
     )
     columns: list[tuple[str, bool | str]] = [
-        ("NIC", False),
+        ("NIC", "word"),
         ("direction", "word"),
         ("p50", True),
         ("p90", True),
@@ -194,7 +199,7 @@ def cores_utilisation_table(results: Results, rows: int | None = UTILISATION_ROW
     ]
     title = "cores: busy share of each core that did network work over the whole run, busiest first"
     columns: list[tuple[str, bool | str]] = [
-        ("host", False),
+        ("host", "word"),
         ("core", True),
         ("p50", True),
         ("p90", True),

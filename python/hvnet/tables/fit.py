@@ -1,0 +1,107 @@
+"""Tables that fit the terminal they are printed on, whatever its width, without cutting a name.
+
+Rich shrinks a table that is too wide by wrapping its wrappable columns, and when that is not
+enough (it also stops when the two widest wrappable columns tie), it narrows every column
+evenly, names and numbers too: piped into `less` or a CI log (80 columns) a host column came
+out zero characters wide and two names cut alike (``no-t…``) read the same.
+
+`FittedTable` decides the widths itself, when it is printed and for the width it is printed at:
+
+1. a column that must stay whole (``no_wrap``: a name, a number) keeps the width of its widest
+   cell, always;
+2. the columns that may wrap (text) share what is left, each at least 12
+   characters wide (less if it holds less), and, when that is too much, at least as wide as
+   its longest word, so that words stay whole;
+3. if even that does not fit, columns are left out from the right (never the first, which names
+   the row), and the caption says which ("--json has them all").
+
+A table that fits as it is prints exactly as a plain rich `Table`.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+
+from rich.console import Console, ConsoleOptions, RenderResult
+from rich.table import Column, Table
+
+__all__ = ["FittedTable"]
+
+#: The narrowest a wrapping column gets while it has a longer word: wrapping a sentence into
+#: a column of 12 still reads, narrower does not.
+_NARROWEST_FOLD = 12
+_TOO_NARROW = "too narrow"
+
+
+class FittedTable(Table):
+    """A `rich.table.Table` that fits any width without cutting a ``no_wrap`` column (module doc)."""
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        fitted = self.fitted(console, options)
+        yield from Table.__rich_console__(fitted, console, options)
+
+    def fitted(self, console: Console, options: ConsoleOptions) -> Table:
+        """This table as it prints at `options.max_width`: itself when it fits, otherwise a copy
+        with widths set and, if need be, columns left out."""
+        width = options.max_width
+        kept = list(range(len(self.columns)))
+        widths = self._widths(console, options, kept, width, _NARROWEST_FOLD)
+        if widths is _TOO_NARROW:  # text folds down to its longest word before a column goes
+            widths = self._widths(console, options, kept, width, 0)
+        while widths is _TOO_NARROW and len(kept) > 1:
+            kept.pop()  # leave out the rightmost column; the first names the row
+            widths = self._widths(console, options, kept, width, 0)
+        if widths is None and len(kept) == len(self.columns):
+            return self  # fits as it is: rich lays it out unchanged
+        table = copy.copy(self)
+        table.columns = []
+        for k, index in enumerate(kept):
+            column = dataclasses.replace(self.columns[index], _index=k)
+            if isinstance(widths, list):
+                column.width = widths[k]
+            table.columns.append(column)
+        left_out = [_header(column) for column in self.columns[len(kept) :]]
+        if left_out:
+            note = f"left out at {width} columns: {', '.join(left_out)} (a wider terminal or --json has them)"
+            table.caption = note if not self.caption else f"{self.caption}\n{note}"
+            table.caption_justify = "left"
+        return table
+
+    def _widths(
+        self, console: Console, options: ConsoleOptions, kept: list[int], width: int, narrowest: int
+    ) -> list[int] | str | None:
+        """The content width of each kept column; None when they fit as they are;
+        `_TOO_NARROW` when they cannot fit without cutting a whole column or a word."""
+        columns = [self.columns[i] for i in kept]
+        padding = [self._get_padding_width(k) for k in range(len(columns))]
+        edges = _borders(self, len(columns))
+        measures = [self._measure_column(console, options, column) for column in columns]
+        if sum(m.maximum for m in measures) + edges <= width:
+            return None
+        least = [
+            m.maximum if _whole(column) else min(m.maximum, max(m.minimum, narrowest + pad))
+            for column, m, pad in zip(columns, measures, padding, strict=True)
+        ]
+        spare = width - edges - sum(least)
+        if spare < 0:
+            return _TOO_NARROW
+        stretch = [m.maximum - low for m, low in zip(measures, least, strict=True)]
+        room = sum(stretch)
+        given = [low + (spare * s // room if room else 0) for low, s in zip(least, stretch, strict=True)]
+        return [w - pad for w, pad in zip(given, padding, strict=True)]
+
+
+def _whole(column: Column) -> bool:
+    return column.no_wrap
+
+
+def _borders(table: Table, count: int) -> int:
+    """Characters of the table's vertical lines: one between columns, and its edges."""
+    if table.box is None:
+        return 0
+    return count - 1 + (2 if table.show_edge else 0)
+
+
+def _header(column: Column) -> str:
+    return " ".join(str(column.header).replace("-\n", "-").split())
