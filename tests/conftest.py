@@ -20,9 +20,10 @@ from hvnet.cli import app
 
 GOLDEN = Path(__file__).parent / "golden"
 
-#: What the CLI sees in the golden and CLI tests: a 100-column terminal without
-#: colour, whatever the terminal or CI that runs pytest (None unsets a variable).
-CLI_ENV: dict[str, str | None] = {"COLUMNS": "100", "FORCE_COLOR": None, "TTY_COMPATIBLE": None}
+#: What the CLI sees in the golden and CLI tests: an 80-column terminal without colour (a pipe,
+#: `less`, a CI log), whatever the terminal or CI that runs pytest (None unsets a variable);
+#: tests/test_widths.py prints the tables at 200 columns too.
+CLI_ENV: dict[str, str | None] = {"COLUMNS": "80", "FORCE_COLOR": None, "TTY_COMPATIBLE": None}
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

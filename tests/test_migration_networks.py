@@ -156,11 +156,27 @@ def test_smb_direct_over_a_set_team_uses_every_member_at_line_rate() -> None:
     assert m.duration_s is not None and m.cpu_core_s_destination / m.duration_s < 0.05
 
 
-def test_smb_direct_is_refused_on_an_lbfo_team() -> None:
-    with pytest.raises(
-        ScenarioError, match=r"SMB Direct is refused on an LBFO team .hv1's team1.: an LBFO team gives no RDMA"
-    ):
-        run(option="smb", rdma=True)
+def test_smb_over_an_lbfo_team_of_rdma_nics_falls_back_to_smb_over_tcp() -> None:
+    """An LBFO team gives no RDMA (BEHAVIOUR.md), so with option smb Windows runs SMB Multichannel
+    over TCP on the team interface: the same migration as over non-RDMA members, at TCP's CPU cost."""
+    fallback = run(option="smb", rdma=True)
+    plain = run(option="smb", rdma=False)
+    (m,), (p,) = fallback.migrations, plain.migrations
+    assert m.option == "smb"
+    assert nics_used(fallback) == nics_used(plain) == {"nic1", "nic2"}
+    assert m.duration_s == pytest.approx(p.duration_s)
+    assert m.cpu_core_s_destination == pytest.approx(p.cpu_core_s_destination)
+    assert m.duration_s is not None and m.cpu_core_s_destination / m.duration_s > 0.1  # TCP's receive cores
+
+
+def test_smb_falls_back_to_tcp_where_only_one_host_has_rdma() -> None:
+    """hv1 has RDMA NICs in a SET team, hv2 none: SMB Direct needs both ends, so SMB runs over TCP."""
+    text = cluster(option="smb", team=SET, rdma=True)
+    hv2 = text.index("- name: hv2")
+    text = text[:hv2] + text[hv2:].replace("rdma: true", "rdma: false")
+    (m,) = simulate(parse_scenario(text)).migrations
+    assert m.option == "smb"
+    assert m.duration_s is not None
 
 
 def test_smb_keeps_to_the_networks_setting() -> None:

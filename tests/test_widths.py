@@ -105,8 +105,8 @@ def test_the_demo_comparison_fits(width: int) -> None:
 
 @pytest.mark.parametrize("width", WIDTHS)
 def test_validate_fits(width: int) -> None:
-    from hvnet.cli.running import validation_table
     from hvnet.validate import run_validation
+    from hvnet.validate.show import validation_table
 
     checks = run_validation()
     text = assert_fits([validation_table(checks, role) for role in ("calibration", "check")], width)

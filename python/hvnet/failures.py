@@ -35,6 +35,7 @@ from hvnet.lower.network import NetworkModel
 from hvnet.lower.routing import Outage
 from hvnet.model import Scenario
 from hvnet.results import FailureResult, FlowHit, MigrationResult, RoutingChange
+from hvnet.units import human_duration
 
 if TYPE_CHECKING:
     from hvnet.readback import ConnectionOutcome, Outcomes
@@ -248,7 +249,7 @@ def never_warnings(
             else "its connection is"
         )
         warnings.append(
-            f"{work.label} never completes: {of} black-holed from {since:.2f} s to the end of the run: "
+            f"{work.label} never completes: {of} black-holed from {human_duration(since)} to the end of the run: "
             f"{'; '.join(causes) or 'its path is down'}; no path is left for {'them' if len(stalled) > 1 else 'it'}"
         )
     return warnings
@@ -258,7 +259,8 @@ def _waiting(work: _Work, run: Outcomes) -> str:
     """Why work that was never black-holed still never completed."""
     if work.kind == "migration" and not work.connections:
         return f"{work.label} never starts: it waits for a migration or a free slot that never comes"
-    return f"{work.label} never completes: it moves nothing from its start to the end of the run ({run.end_s:.2f} s)"
+    end = human_duration(run.end_s)
+    return f"{work.label} never completes: it moves nothing from its start to the end of the run ({end})"
 
 
 def _cut_by(
@@ -268,7 +270,9 @@ def _cut_by(
     causes = []
     events = sorted({event for r in outcome.stalled_on for event in held.get(r, [])}, key=lambda e: (e[1], e[0]))
     if events:
-        causes.append("its path went down with " + ", ".join(f"{label} (at {at:.2f} s)" for label, at in events))
+        causes.append(
+            "its path went down with " + ", ".join(f"{label} (at {human_duration(at)})" for label, at in events)
+        )
     if model.no_route in outcome.stalled_on:
         causes.append(_no_route(model, run, outcome))
     if model.frames_dropped in outcome.stalled_on:
@@ -290,5 +294,5 @@ def _no_route(model: NetworkModel, run: Outcomes, outcome: ConnectionOutcome) ->
     labels = sorted({label for o in cut for label in o.causes})
     since = max((o.rerouted_s for o in cut), default=None)
     after = f" after {', '.join(labels)}" if labels else ""
-    when = "" if since is None else f", since routing converged at {since:.2f} s"
+    when = "" if since is None else f", since routing converged at {human_duration(since)}"
     return f"the fabric has no route left{between}{after}{when}"

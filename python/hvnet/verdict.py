@@ -208,9 +208,9 @@ def requirements_met(
         else:
             blackouts = [m.blackout_s for m in results.migrations]
             worst_s = None if None in blackouts else max(b for b in blackouts if b is not None)
-            figure = "never" if worst_s is None else f"{1000 * worst_s:.0f} ms"
+            figure = "never" if worst_s is None else human_duration(worst_s)
             met = worst_s is not None and worst_s <= requirements.max_blackout
-            out.append(Requirement("max_blackout", f"{requirements.max_blackout * 1e3:.0f} ms", figure, met))
+            out.append(Requirement("max_blackout", human_duration(requirements.max_blackout), figure, met))
     if requirements.max_utilisation is not None:
         limits = requirements.max_utilisation.limits()
         nics = results.utilisation

@@ -133,7 +133,7 @@ def test_a_set_team_is_switch_independent() -> None:
 
 
 def test_lbfo_members_may_differ_and_be_rdma_capable() -> None:
-    """An LBFO team gives no RDMA, but RDMA-capable members are allowed (SMB Direct is refused later)."""
+    """An LBFO team gives no RDMA, but RDMA-capable members are allowed (SMB runs over TCP on the team)."""
     scenario = valid(
         one_host(
             ["{name: nic1, speed: 10Gbps, rdma: true}", "{name: nic2, speed: 25Gbps, rdma: true, mtu: 9000}"],

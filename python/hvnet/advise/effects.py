@@ -69,12 +69,13 @@ def _shown(seconds: float | None) -> str:
 
 
 def _compare(before: float | None, after: float | None) -> str:
-    """``2 min 10 s → 48.00 s``; in seconds where rounding would hide the difference; "no change" when there is none."""
+    """``2 min 10 s → 48.0 s``; with the difference where rounding would hide it; "no change" when there is none."""
     if before is not None and after is not None:
         if abs(after - before) <= 1e-6 * max(before, 1.0):
             return f"{_shown(before)} → {_shown(after)} (no change in this scenario)"
         if _shown(before) == _shown(after):
-            return f"{before:.1f} s → {after:.1f} s ({after - before:+.1f} s)"
+            sign = "+" if after > before else "-"
+            return f"{_shown(before)} → {_shown(after)} ({sign}{human_duration(abs(after - before))})"
     return f"{_shown(before)} → {_shown(after)}"
 
 

@@ -65,6 +65,18 @@ class Tried:
                 )
         return words
 
+    def why(self) -> str:
+        """Why it is not the answer, in one clause: the reason it was skipped or refused; for a failing
+        one, its first failing requirement (one that never completes before one over its limit, the design
+        as is before a single failure, then the furthest over): "drain of hv1 takes 8 min 03 s > max_drain
+        5 min", "with switch tor1 down, drain of hv1 never ends: hv1 is cut off". "" when it passes."""
+        if self.status != "fail":
+            return self.reason
+        failed = [o for o in self.outcomes if not o.passed] + [o for s in self.survive for o in s.failed]
+        if not failed:
+            return ""
+        return _because(min(failed, key=lambda o: (o.failure is not None, o.figure is not None, room(o))))
+
     def failed_names(self) -> set[str]:
         """The failing requirements' names: `max_drain`, `survive switch`."""
         names = {o.requirement for o in self.outcomes if not o.passed}
@@ -80,7 +92,23 @@ class Tried:
 
 def _versus(outcome: Outcome, sign: str) -> str:
     text = f"{figure_text(outcome.figure, outcome.unit)} {sign} {figure_text(outcome.limit, outcome.unit)}"
-    return text if outcome.figure is not None else f"never: {outcome.worst}"
+    return text if outcome.figure is not None else outcome.cause or f"never: {outcome.worst}"
+
+
+def _because(outcome: Outcome) -> str:
+    """A failing requirement in one clause: its case, figure and limit, or why it has no figure; under
+    the single failure it was measured with."""
+    if outcome.figure is None:
+        text = outcome.cause or f"{outcome.requirement} never: {outcome.worst}"
+    else:
+        figure, limit = figure_text(outcome.figure, outcome.unit), figure_text(outcome.limit, outcome.unit)
+        if outcome.unit == "share":
+            text = f"{outcome.worst} at {figure} > {outcome.requirement} {limit}"
+        elif outcome.requirement == "max_blackout":
+            text = f"{outcome.worst}: blackout {figure} > max_blackout {limit}"
+        else:
+            text = f"{outcome.worst} takes {figure} > {outcome.requirement} {limit}"
+    return text if outcome.failure is None else f"with {outcome.failure.label}, {text}"
 
 
 @dataclass

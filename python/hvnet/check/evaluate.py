@@ -20,6 +20,7 @@ transfer whose path stays down) has no figure: its requirement fails, the reason
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -46,6 +47,9 @@ __all__ = [
 #: Percentile names and the percentile of time each is (max: the highest value).
 PERCENTILES = {"p50": 50.0, "p90": 90.0, "p99": 99.0, "max": 100.0}
 
+#: A figure, the case it comes from, and why there is none ("" when there is one).
+_Case = tuple[float | None, str, str]
+
 
 @dataclass(frozen=True)
 class Outcome:
@@ -63,6 +67,9 @@ class Outcome:
     worst: str
     #: The single failure it was measured under; None: the design as is.
     failure: Failure | None = None
+    #: Why there is no figure, in one clause that names the case ("drain of hv1 never ends: hv1 is cut
+    #: off", "drain of hv1 refused: ..."); "" when there is a figure.
+    cause: str = ""
 
     @property
     def passed(self) -> bool:
@@ -266,7 +273,7 @@ def _condition(
     """Every requirement (but survive) under one condition: the design as is, or one failure."""
     failed: tuple[Event, ...] = () if failure is None else (failure.event(),)
     outcomes: list[Outcome] = []
-    blackouts: list[tuple[float | None, str]] = []  # (seconds, which)
+    blackouts: list[_Case] = []  # (seconds, which, why none)
     if requirements.maintenance_window is not None:
         update = Event.model_validate(
             {
@@ -279,12 +286,14 @@ def _condition(
         )
         hosts = runner.scenario.hosts
         what = f"rolling update of {', '.join(h.name for h in hosts) if len(hosts) <= 4 else f'{len(hosts)} hosts'}"
-        figure, worst = _operation(
+        figure, worst, cause = _operation(
             runner.run((*failed, update), with_traffic=False), what, blackouts, failure, runner.scenario
         )
-        outcomes.append(Outcome("maintenance_window", figure, requirements.maintenance_window, "s", worst, failure))
+        outcomes.append(
+            Outcome("maintenance_window", figure, requirements.maintenance_window, "s", worst, failure, cause)
+        )
     if requirements.max_drain is not None or requirements.max_blackout is not None:
-        drains: list[tuple[float | None, str]] = []
+        drains: list[_Case] = []
         for host in runner.scenario.hosts:
             drain = Event.model_validate(
                 {
@@ -299,21 +308,21 @@ def _condition(
                 _operation(runner.run((*failed, drain), with_traffic=False), what, blackouts, failure, runner.scenario)
             )
         if requirements.max_drain is not None:
-            figure, worst = _worst(drains)
-            outcomes.append(Outcome("max_drain", figure, requirements.max_drain, "s", worst, failure))
+            figure, worst, cause = _worst(drains)
+            outcomes.append(Outcome("max_drain", figure, requirements.max_drain, "s", worst, failure, cause))
     if requirements.max_blackout is not None:
-        figure, worst = _worst(blackouts) if blackouts else (0.0, "no VM to migrate")
-        outcomes.append(Outcome("max_blackout", figure, requirements.max_blackout, "s", worst, failure))
+        figure, worst, cause = _worst(blackouts) if blackouts else (0.0, "no VM to migrate", "")
+        outcomes.append(Outcome("max_blackout", figure, requirements.max_blackout, "s", worst, failure, cause))
     if requirements.max_utilisation is not None:
         limits = requirements.max_utilisation.limits()
         figures = _utilisation(runner, failed, list(limits))
         for name, limit in limits.items():
-            figure, worst = figures[name]
-            outcomes.append(Outcome(f"max_utilisation.{name}", figure, limit, "share", worst, failure))
+            figure, worst, cause = figures[name]
+            outcomes.append(Outcome(f"max_utilisation.{name}", figure, limit, "share", worst, failure, cause))
     return outcomes
 
 
-def _worst(figures: list[tuple[float | None, str]]) -> tuple[float | None, str]:
+def _worst(figures: list[_Case]) -> _Case:
     """The highest figure (one without a figure first), with its case."""
     never = [case for case in figures if case[0] is None]
     if never:
@@ -324,58 +333,95 @@ def _worst(figures: list[tuple[float | None, str]]) -> tuple[float | None, str]:
 def _operation(
     outcome: Results | str,
     what: str,
-    blackouts: list[tuple[float | None, str]],
+    blackouts: list[_Case],
     failure: Failure | None = None,
     scenario: Scenario | None = None,
-) -> tuple[float | None, str]:
+) -> _Case:
     """The duration of the one operation of a run, and its migrations' blackouts added to `blackouts`;
-    an operation that never ends names the hosts `failure` cut off, if it cut some."""
+    an operation that never ends names the hosts `failure` cut off, if it cut some, else what the run's
+    warning says holds the first stuck migration's path down."""
     if isinstance(outcome, str):
-        blackouts.append((None, f"{what}: refused: {outcome}"))
-        return None, f"{what}: refused: {outcome}"
-    for migration in outcome.migrations:
-        which = f"{migration.vm} ({migration.source} to {migration.destination}) in {what}"
-        if migration.blackout_s is None:
-            blackouts.append((None, f"{which}: never resumed (its path stayed down)"))
-        else:
-            blackouts.append((migration.blackout_s, which))
-    operation = outcome.operations[0]
-    if operation.duration_s is not None:
-        return operation.duration_s, what
+        blackouts.append((None, f"{what}: refused: {outcome}", f"{what} refused: {outcome}"))
+        return None, f"{what}: refused: {outcome}", f"{what} refused: {outcome}"
     stuck_migrations = [m for m in outcome.migrations if m.end_s is None]
     stuck = list(dict.fromkeys(m.vm for m in stuck_migrations))
     shown = ", ".join(stuck[:3]) + (f" and {len(stuck) - 3} more" if len(stuck) > 3 else "")
-    why = "no path is left for it" if len(stuck) == 1 else "no path is left for them"
+    of = (
+        f"the migration of {shown} never completes"
+        if len(stuck) == 1
+        else f"the migrations of {shown or 'its VMs'} never complete"
+    )
     cut = {} if failure is None or scenario is None else cut_off(scenario, failure)
     hosts = [h for h in dict.fromkeys(x for m in stuck_migrations for x in (m.source, m.destination)) if h in cut]
+    held = None if hosts or not stuck_migrations else _held_by(outcome, stuck_migrations[0].vm)
     if hosts:
-        why = (
-            "; ".join(f"{h} is cut off: {cut[h]}" for h in hosts[:2]) + " (a team of NICs on two switches survives it)"
-        )
-    if len(stuck) == 1:
-        return None, f"{what}: never ends (the migration of {shown} never completes: {why})"
-    return None, f"{what}: never ends (the migrations of {shown or 'its VMs'} never complete: {why})"
+        cut_text = "; ".join(f"{h} is cut off: {cut[h]}" for h in hosts[:2])
+        worst = f"{what}: never ends ({of}: {cut_text} (a team of NICs on two switches survives it))"
+        cause = f"{what} never ends: {_and(hosts)} {'is' if len(hosts) == 1 else 'are'} cut off"
+    elif held is not None:
+        worst = f"{what}: never ends ({held})" if len(stuck) == 1 else f"{what}: never ends ({of}; {held})"
+        cause = f"{what} never ends: {held}"
+    else:
+        left = "no path is left for it" if len(stuck) == 1 else "no path is left for them"
+        worst, cause = f"{what}: never ends ({of}: {left})", f"{what} never ends: {left}"
+    for migration in outcome.migrations:
+        which = f"{migration.vm} ({migration.source} to {migration.destination}) in {what}"
+        if migration.blackout_s is None:
+            blackouts.append((None, f"{which}: never resumed (its path stayed down)", cause))
+        else:
+            blackouts.append((migration.blackout_s, which, ""))
+    operation = outcome.operations[0]
+    if operation.duration_s is not None:
+        return operation.duration_s, what, ""
+    return None, worst, cause
 
 
-def _utilisation(runner: _Runner, failed: tuple[Event, ...], names: list[str]) -> dict[str, tuple[float | None, str]]:
+#: The run's warning for a migration that never completed (`failures.never_warnings`): what holds its
+#: path down. The MTU warning it may point to is not shown where a check's figure is.
+_HELD = re.compile(r"black-holed from .+? to the end of the run: (?P<causes>.*); no path is left for (?:it|them)$")
+
+
+def _held_by(outcome: Results, vm: str) -> str | None:
+    """Why the run says the live migration of `vm` never completed, in a clause: "sql1's migration is
+    black-holed: a switch on its route drops its full-size frames", "sql1's migration never starts: ...";
+    None when the run has no warning for it."""
+    prefix = f"the live migration of {vm} ("
+    for warning in outcome.warnings:
+        if not warning.startswith(prefix):
+            continue
+        said = warning.partition(") ")[2]
+        held = _HELD.search(said)
+        if held is not None:
+            return f"{vm}'s migration is black-holed: " + held["causes"].replace(" (see the MTU warning)", "")
+        return f"{vm}'s migration {said}"
+    return None
+
+
+def _and(names: list[str]) -> str:
+    """`hv1`, `hv1 and hv2`, `hv1, hv2 and hv3`."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def _utilisation(runner: _Runner, failed: tuple[Event, ...], names: list[str]) -> dict[str, _Case]:
     """The highest share of its link any NIC sends or receives, at each percentile of the traffic profile:
     the scenario's traffic and its measured demand, from the first of them to the run's end."""
     scenario = runner.scenario
     if not scenario.traffic and not scenario.demand:
-        return {name: (0.0, "no traffic or measured demand in the scenario") for name in names}
+        return {name: (0.0, "no traffic or measured demand in the scenario", "") for name in names}
     outcome = runner.run(failed, with_traffic=True)
     if isinstance(outcome, str):
-        return {name: (None, f"traffic refused: {outcome}") for name in names}
+        return {name: (None, f"traffic refused: {outcome}", f"traffic refused: {outcome}") for name in names}
     if outcome.stalled:
         flow = outcome.stalled[0]
         which = flow.name or f"{flow.source} to {flow.destination}"
-        return {name: (None, f"traffic {which} never completes (its path stays down)") for name in names}
+        never = f"traffic {which} never completes (its path stays down)"
+        return {name: (None, never, never) for name in names}
     start = min(
         [flow.start for flow in scenario.traffic]
         + [steps[0][0] for demand in scenario.demand for steps in (demand.send, demand.receive) if steps]
     )
     speeds = _link_speeds(runner.scenario)
-    figures: dict[str, tuple[float | None, str]] = {name: (0.0, "no NIC carries traffic") for name in names}
+    figures: dict[str, _Case] = {name: (0.0, "no NIC carries traffic", "") for name in names}
     found: dict[str, float] = {}
     for adapter in outcome.adapters:
         speed = speeds.get((adapter.host, adapter.nic), adapter.speed_bps)
@@ -386,7 +432,7 @@ def _utilisation(runner: _Runner, failed: tuple[Event, ...], names: list[str]) -
                 share = series.percentile(PERCENTILES[name], start, outcome.end_s) / speed
                 if share > found.get(name, -1.0):
                     found[name] = share
-                    figures[name] = (share, f"{adapter.host}/{adapter.nic} {direction}")
+                    figures[name] = (share, f"{adapter.host}/{adapter.nic} {direction}", "")
     return figures
 
 

@@ -24,21 +24,11 @@ NOTHING_TO_CHECK = (
 SHOWN_FAILURES = 20
 
 
-def _duration(seconds: float) -> str:
-    """`88 ms`, `14.7 s`, `9 min 45 s`, `10 min`, `1 h 04 min`, `2 h`: short enough for a column."""
-    if seconds < 1:
-        return f"{seconds * 1000:.0f} ms"
-    if seconds < 60:
-        return f"{seconds:.1f} s"
-    text = human_duration(seconds)
-    return text.removesuffix(" 00 s").removesuffix(" 00 min")
-
-
 def figure_text(value: float | None, unit: str) -> str:
     """`1 min 40 s`, `171 ms`, `43.2%`; `never` when there is no figure."""
     if value is None:
         return "never"
-    return f"{value * 100:.1f}%" if unit == "share" else _duration(value)
+    return f"{value * 100:.1f}%" if unit == "share" else human_duration(value)
 
 
 def margin_text(outcome: Outcome) -> str:
@@ -49,7 +39,7 @@ def margin_text(outcome: Outcome) -> str:
     sign = "+" if margin >= 0 else "-"
     if outcome.unit == "share":
         return f"{sign}{abs(margin) * 100:.1f} points"
-    return f"{sign}{_duration(abs(margin))}"
+    return f"{sign}{human_duration(abs(margin))}"
 
 
 def _label(outcome: Outcome) -> str:

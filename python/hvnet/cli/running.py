@@ -5,14 +5,11 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
-from rich.table import Table
 
 from hvnet.cli.app import (
     Force,
@@ -29,7 +26,6 @@ from hvnet.cli.app import (
     user_errors,
     write_json,
 )
-from hvnet.tables.fit import FittedTable
 from hvnet.words import counted
 
 if TYPE_CHECKING:
@@ -38,7 +34,6 @@ if TYPE_CHECKING:
     from hvnet.model import Scenario
     from hvnet.results import Results
     from hvnet.topology import Design
-    from hvnet.validate.check import Check
 
 __all__ = ["compare", "demo", "flows", "ntttcp", "schema", "simulate", "sweep", "validate"]
 
@@ -98,9 +93,11 @@ def simulate(
     force: Force = False,
 ) -> None:
     """Simulate a scenario; print a table, and optionally write JSON and an HTML report."""
+    from hvnet.errors import ScenarioError
     from hvnet.failure_costs import DEFAULT_LIMIT
     from hvnet.model import load_scenario
     from hvnet.report import write_report
+    from hvnet.simulation import nothing_to_simulate
     from hvnet.simulation import simulate as run_simulation
     from hvnet.tables import results_tables
 
@@ -108,6 +105,9 @@ def simulate(
     with user_errors():
         resolution_s = _resolution_s(resolution)
         scenario = load_scenario(file)
+        idle = nothing_to_simulate(scenario, str(file))
+        if idle is not None:  # bad input, as check without requirements is: one line, exit 2
+            raise ScenarioError([idle])
         if scenario.had_variants:
             error_console().print(
                 f"{file}: its variants: are not simulated here; this is its base design "
@@ -322,7 +322,9 @@ LiveMigrationOption = Annotated[
         help="Live-migration option: tcp_ip, compression, smb or smb_direct (RDMA on) (default: compression).",
     ),
 ]
-VmsOption = Annotated[int, typer.Option("--vms", min=0, help="VMs per host: vm1, vm2, ... (default: none).")]
+VmsOption = Annotated[
+    int, typer.Option("--vms", min=0, help="VMs on each host: vm1, vm2, ... numbered across the hosts.")
+]
 VmMemoryOption = Annotated[str, typer.Option("--vm-memory", help="Each VM's memory, e.g. 8GiB.")]
 VmVcpusOption = Annotated[int, typer.Option("--vm-vcpus", min=1, max=240, help="Each VM's vCPUs.")]
 DrainOption = Annotated[
@@ -484,32 +486,6 @@ def ntttcp(
         sys.stdout.write(format_ntttcp(result))
 
 
-_ROLES = {
-    "calibration": "hvnet beside public measurements: calibration (a parameter was fitted on each)",
-    "check": "hvnet beside public measurements: checks (predicted, not fitted)",
-}
-
-
-def validation_table(checks: Sequence[Check], role: str) -> Table:
-    """The figures of one role, one row each: its id and words, which wrap in the width the
-    numbers leave (the id, one word, stays whole), then the numbers, each whole; a miss its
-    tolerance does not explain is red and marked."""
-    table = FittedTable(title=_ROLES[role], title_justify="left", caption_justify="left")
-    table.add_column("figure", overflow="fold")
-    for column in ("reported", "predicted"):
-        table.add_column(column, justify="right", overflow="fold")
-    table.add_column("error", justify="right", no_wrap=True)
-    unexplained = False
-    for c in (c for c in checks if c.role == role):
-        error = "" if c.error_pct is None else f"{c.error_pct:+.1f} %"
-        if not c.explained:
-            error, unexplained = f"[red]{error} ✗[/]", True
-        table.add_row(f"[bold]{escape(c.id)}[/] {escape(c.figure)}", str(c.reported), str(c.predicted), error)
-    if unexplained:
-        table.caption = "✗: outside its tolerance, and no mechanism in the model explains it"
-    return table
-
-
 @app.command()
 def validate(
     json_out: JsonOut = None,
@@ -521,6 +497,7 @@ def validate(
 ) -> None:
     """Compare hvnet's predictions with public measurements: the calibration figures, and the checks."""
     from hvnet.validate import run_validation, validation_markdown
+    from hvnet.validate.show import validation_table
 
     with user_errors():
         checks = run_validation()

@@ -23,6 +23,7 @@ from hvnet.explain.show import in_unit, not_applicable_lines, not_the_cause_line
 from hvnet.report.charts import figure_div
 from hvnet.report.page import page
 from hvnet.report.sections import Section
+from hvnet.units import human_duration
 
 __all__ = ["COUNTER_NOTE", "render_explain_report", "write_explain_report"]
 
@@ -62,7 +63,7 @@ def _chain(r: TestExplanation) -> str:
             u.resource,
             "" if u.connections is None else str(u.connections),
             share_pct(u.mean_share),
-            f"{u.full_s:.1f} s",
+            human_duration(u.full_s),
             "the limit" if u.stage in r.chain.holding and u.full_s > 0 else "",
         )
         for u in r.chain.uses

@@ -15,7 +15,7 @@ from hvnet.explain.evidence import RESTATED, Figure, differences
 from hvnet.explain.ranking import Ranked
 from hvnet.explain.recreate import Test
 from hvnet.importers.measurement import Measurement
-from hvnet.units import format_bitrate
+from hvnet.units import format_bitrate, human_duration
 from hvnet.validate import TOLERANCE_PCT
 
 __all__ = [
@@ -84,8 +84,8 @@ def _pct(share: float) -> str:
 
 def _how_long(full_s: float, seconds: float) -> str:
     if full_s >= seconds * (1 - 1e-9):
-        return f"for the whole {seconds:.1f} s"
-    return f"for {full_s:.1f} s of the {seconds:.1f} s"
+        return f"for the whole {human_duration(seconds)}"
+    return f"for {human_duration(full_s)} of the {human_duration(seconds)}"
 
 
 def _numbers(uses: Sequence[Use], word: str) -> str:
@@ -174,7 +174,7 @@ def chain_summary(chain: Chain, test: Test) -> str:
         top = max(chain.uses, key=lambda u: u.mean_share)
         return (
             f"No resource on the test's path is full for half of it: the fullest, {top.resource}, is "
-            f"{_pct(top.mean_share)} used on average and full for {top.full_s:.1f} s."
+            f"{_pct(top.mean_share)} used on average and full for {human_duration(top.full_s)}."
         )
     stages = [_stage_words(chain, stage, test) for stage in chain.holding]
     text = f"{'; '.join(stages)}: {_held(chain, test)}.{_contrast(chain)}"

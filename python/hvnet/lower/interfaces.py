@@ -17,13 +17,15 @@ network that works, the others only when it is not available).
   if it states none) and that a cable path joins. Without a `networks`
   setting on either host: the host's own traffic's interface (`endpoints.py`).
 - **SMB Multichannel** (BEHAVIOUR.md): RDMA interfaces if both hosts have
-  them (SMB Direct), else RSS interfaces, else the rest; of those only the
+  them (SMB Direct), else RSS interfaces, else the rest (SMB over TCP, the
+  fallback wherever one host has no RDMA interface); of those only the
   fastest (a team reports the sum of its members' speeds); the i-th of the
   source paired with the i-th of the destination; 2 connections per RDMA
   interface, 4 per RSS interface, 1 otherwise. A NIC's connections are bound
   to it; a team interface's connections are placed on its members by the
   team's own rules (so Hyper-V port keeps them on one member, address hash
-  and dynamic spread them). An LBFO team gives no RDMA; a SET team whose
+  and dynamic spread them). An LBFO team gives no RDMA (SMB runs over TCP
+  on its team interface, RDMA-capable members or not); a SET team whose
   members have RDMA offers SMB Direct over one RDMA host vNIC per member,
   each mapped to its member (Set-VMNetworkAdapterTeamMapping: the converged
   design Microsoft documents; assumed, as hvnet does not model host vNICs
@@ -180,19 +182,9 @@ def smb_channels(
     if not ends[0] or not ends[1]:
         empty = source if not ends[0] else target
         return f"SMB finds no interface for live migration on {empty}: no cabled NIC or team (in its networks setting)"
+    # SMB Direct where both hosts have an RDMA interface; else SMB over TCP (BEHAVIOUR.md), over RDMA
+    # NICs too when they are in an LBFO team, which gives no RDMA: the team interface is an RSS one.
     rdma = all(any(i.rdma for i in side) for side in ends)
-    if not rdma:
-        for host, side in zip((source, target), ends):
-            lbfo = [
-                i.name
-                for i in side
-                if i.team is not None and i.team.kind.value == "lbfo" and all(n.rdma for n in i.nics)
-            ]
-            if lbfo and not any(i.rdma for i in side):
-                return (
-                    f"SMB Direct is refused on an LBFO team ({host}'s {lbfo[0]}): an LBFO team gives no RDMA; "
-                    "use a SET team or NICs outside any team for RDMA, or set rdma: false on its members"
-                )
 
     def preferred(side: list[Interface]) -> list[Interface]:
         kind = [i for i in side if i.rdma] if rdma else [i for i in side if i.rss] or side

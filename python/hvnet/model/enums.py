@@ -122,9 +122,10 @@ class MigrationOption(str, Enum):
     TCP_IP = "tcp_ip"
     COMPRESSION = "compression"
     SMB = "smb"
+    """SMB Direct where both hosts have an RDMA interface; else SMB over TCP (Multichannel), as Windows falls back."""
     SMB_DIRECT = "smb_direct"
-    """SMB, and the design counts on SMB Direct: refused where both hosts have no RDMA interface (smb would fall
-    back)."""
+    """SMB, and the design counts on SMB Direct: refused unless both hosts have an RDMA interface (where smb would
+    fall back to TCP)."""
 
 
 class FailureKind(str, Enum):
