@@ -237,6 +237,26 @@ def test_topology_output_simulates(cli: Invoke, tmp_path: Path) -> None:
     assert document["traffic"][0]["end_s"] == pytest.approx(1.25e9 / core)
 
 
+def test_a_scenario_with_nothing_to_simulate_says_what_to_add(cli: Invoke, tmp_path: Path) -> None:
+    """A fabric alone (what `topology` prints without --drain or --traffic) once printed empty tables and
+    exit 0: now one line, exit 2, saying what to add, with its own hosts' names, and how to generate it."""
+    path = tmp_path / "star.yaml"
+    path.write_text(cli("topology", "star", "--hosts", "2").stdout)
+    (line,) = bad_input(cli("simulate", path))
+    assert line == (
+        f"{path}: nothing to simulate: no traffic, demand, migration, drain or rolling update; add traffic, "
+        "e.g. traffic: [{from: hv1, to: hv2, size: 10GB}], or VMs and a drain, e.g. "
+        "vms: [{name: vm1, host: hv1, memory: 8GiB}] and events: [{at: 0s, action: drain, target: hv1}] "
+        "(docs/scenario.md; hvnet topology star --help lists options that generate them)"
+    )
+    with path.open("a") as file:
+        file.write("events: [{at: 1s, action: nic_down, target: hv1/nic1}]\n")
+    (line,) = bad_input(cli("simulate", path))
+    assert "no traffic, demand, migration, drain or rolling update (failures alone disturb nothing); add" in line
+    path.write_text(cli("topology", "star", "--hosts", "2", "--vms", "1", "--drain", "hv2").stdout)
+    assert cli("simulate", path).exit_code == 0
+
+
 @pytest.mark.parametrize(
     "args",
     [["star", "--hosts", "0"], ["leaf-spine", "--hosts", "4", "--leaves", "0"]],
@@ -263,26 +283,55 @@ def test_flows_json_gives_end_times_in_row_order(cli: Invoke, write: WriteFile) 
     result = cli("flows", write("s.yaml", TWO_HOSTS), write("m.csv", MATRIX), "--json", "-")
     assert result.exit_code == 0, result.output
     document = json.loads(result.stdout)
-    assert list(document) == ["engine", "wall_s", "end_s"]
+    assert list(document) == ["engine", "wall_s", "end_s", "flows"]
     assert document["engine"] == f"hvnet {__version__}"
     assert isinstance(document["wall_s"], float) and document["wall_s"] >= 0
     assert document["end_s"] == [pytest.approx(2.5 * FRAME), pytest.approx(1 + FRAME), pytest.approx(0.0)]
+    names = [(f["name"], f["src"], f["dst"], f["bytes"], f["start_s"]) for f in document["flows"]]
+    assert names == [
+        ("row 2", "hv1", "hv2", 2_500_000_000, 0.0),
+        ("row 3", "hv1", "hv3", 625_000_000, 1.0),
+        ("row 4", "hv3", "hv2", 0, 0.0),
+    ]
+    assert [f["end_s"] for f in document["flows"]] == document["end_s"]
 
 
-def test_flows_prints_a_summary(cli: Invoke, write: WriteFile) -> None:
+def test_flows_prints_a_table_of_the_rows_and_a_summary(cli: Invoke, write: WriteFile) -> None:
+    """One row per matrix row: its name (`row N` without a name column), ends, size, start, end and mean
+    rate; then the run in one line. Row 2 sends 2.5 GB over 2.5 × FRAME = 2.63 s: 7.59 Gbps of payload."""
     result = cli("flows", write("s.yaml", TWO_HOSTS), write("m.csv", MATRIX))
     assert result.exit_code == 0, result.output
-    assert result.stdout.startswith("3 flows, 3 completed, last at 2.634 s; engine ")  # 2.5 × FRAME
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("Two hosts: m.csv")
+    cells = [[cell.strip() for cell in line.split("│")[1:-1]] for line in lines if line.startswith("│")]
+    assert cells[0] == ["row 2", "hv1", "hv2", "2.5 GB", "0 s", "2.63 s", "7.59 Gbps"]
+    assert cells[2] == ["row 4", "hv3", "hv2", "0 B", "0 s", "0 s", "-"]
+    assert lines[-1].startswith("3 flows, 3 completed, last at 2.63 s; engine ")  # 2.5 × FRAME
+
+
+def test_flows_reads_units_and_names_from_the_matrix(cli: Invoke, write: WriteFile) -> None:
+    """A matrix in a scenario's units, with names: 2.5GB from 1s is row 2 of MATRIX, a second later."""
+    matrix = write("m.csv", "name,src,dst,bytes,start_s\nbackup,hv1,hv2,2.5GB,1s\nsync,hv3,hv2,500MiB,250ms\n")
+    result = cli("flows", write("s.yaml", TWO_HOSTS), matrix, "--json", "-")
+    assert result.exit_code == 0, result.output
+    flows = json.loads(result.stdout)["flows"]
+    assert [(f["name"], f["bytes"], f["start_s"]) for f in flows] == [
+        ("backup", 2_500_000_000, 1.0),
+        ("sync", 500 * 2**20, 0.25),
+    ]
+    table = cli("flows", write("s.yaml", TWO_HOSTS), matrix).stdout
+    assert "│ backup │" in table and "│ sync   │" in table and "500 MiB" in table and "250 ms" in table
 
 
 @pytest.mark.parametrize(
     ("body", "where"),
     [
-        ("source,dst,bytes,start_s\n", ":1: header: expected the columns src,dst,bytes,start_s, got "),
+        ("source,dst,bytes,start_s\n", ":1: header: expected the columns src,dst,bytes,start_s and optionally name"),
         ("src,dst,bytes,start_s\nhv1,hv2,1,0\nhv7,hv2,1,0\n", ":3: src: 'hv7' is not a host or VM of the scenario"),
         ("src,dst,bytes,start_s\nhv1,hv9,1,0\n", ":2: dst: 'hv9' is not a host or VM of the scenario"),
         ("src,dst,bytes,start_s\nhv1,hv2,-1,0\n", ":2: bytes: '-1' is not a number >= 0"),
-        ("src,dst,bytes,start_s\nhv1,hv2,lots,0\n", ":2: bytes: 'lots' is not a number >= 0"),
+        ("src,dst,bytes,start_s\nhv1,hv2,lots,0\n", ":2: bytes: 'lots' is not a size; write a number and a unit"),
+        ("src,dst,bytes,start_s\nhv1,hv2,1,soon\n", ":2: start_s: 'soon' is not a duration; write a number and"),
         ("src,dst,bytes,start_s\nhv1,hv2,1,-2\n", ":2: start_s: '-2' is not a number >= 0"),
         ("src,dst,bytes,start_s\nhv2,hv2,1,0\n", ":2: dst: a flow needs two different endpoints"),
         ("src,dst,bytes,start_s\nhv1,hv2,1\n", ":2: row: expected 4 values, got 3"),
@@ -293,7 +342,8 @@ def test_flows_prints_a_summary(cli: Invoke, write: WriteFile) -> None:
         "unknown-src",
         "unknown-dst",
         "negative-bytes",
-        "bytes-not-a-number",
+        "bytes-not-a-size",
+        "start-not-a-duration",
         "negative-start",
         "src-is-dst",
         "too-few-columns",
@@ -324,6 +374,7 @@ def test_simulate_says_a_files_variants_are_not_simulated(cli: Invoke, write: Wr
           - {name: hv1, nics: [{name: nic1, speed: 10Gbps}]}
           - {name: hv2, nics: [{name: nic1, speed: 10Gbps}]}
         cables: [{a: hv1/nic1, b: hv2/nic1}]
+        traffic: [{from: hv1, to: hv2, size: 1GB}]
         variants:
           mtu: {set: "hosts[*].nics[*].mtu", values: [1500, 9000]}
         """,

@@ -23,7 +23,27 @@ from hvnet.readback import readback
 from hvnet.results import Results
 from hvnet.run import run
 
-__all__ = ["simulate"]
+__all__ = ["OPERATIONS", "nothing_to_simulate", "simulate"]
+
+#: The events that move VMs: with traffic and demand, what a run has to simulate.
+OPERATIONS = frozenset({"migrate", "drain", "rolling_update"})
+
+
+def nothing_to_simulate(scenario: Scenario, filename: str | None = None) -> Problem | None:
+    """The problem of a scenario in which nothing moves (no traffic, demand, migration, drain or rolling
+    update), saying what to add; None when something does. Its failures alone disturb nothing."""
+    if scenario.traffic or scenario.demand or any(e.action.value in OPERATIONS for e in scenario.events):
+        return None
+    names = [host.name for host in scenario.hosts]
+    a, b = (names[0], names[1]) if len(names) > 1 else ("hv1", "hv2")
+    failures = " (failures alone disturb nothing)" if scenario.events else ""
+    message = (
+        f"nothing to simulate: no traffic, demand, migration, drain or rolling update{failures}; add traffic, "
+        f"e.g. traffic: [{{from: {a}, to: {b}, size: 10GB}}], or VMs and a drain, e.g. "
+        f"vms: [{{name: vm1, host: {a}, memory: 8GiB}}] and events: [{{at: 0s, action: drain, target: {a}}}] "
+        "(docs/scenario.md; hvnet topology star --help lists options that generate them)"
+    )
+    return Problem(scenario.source if filename is None else filename, None, "", message)
 
 
 def simulate(

@@ -236,18 +236,29 @@ def advise(
 
 @app.command()
 def cost(
-    file: Annotated[Path, typer.Argument(help="Scenario file (YAML).")],
+    file: Annotated[Path, typer.Argument(help="Scenario file (YAML); with variants:, every variant is priced.")],
     prices: Prices = None,
     json_out: JsonOut = None,
     force: Force = False,
 ) -> None:
-    """The design's bill of materials (switch ports, NIC cards, DACs and optics, cables), priced (docs/cost.md)."""
+    """The design's bill of materials (switch ports, NIC cards, DACs and optics, cables), priced (docs/cost.md);
+    a file's variants side by side."""
     from hvnet.cost import bill_document, bill_table, design_cost
     from hvnet.model import load_scenario
 
     refuse_to_overwrite(json_out, force=force)
     with user_errors():
-        priced = design_cost(load_scenario(file), prices)
+        scenario = load_scenario(file)
+        if scenario.had_variants:
+            from hvnet.cost.variants import price_variants, variants_document, variants_table
+
+            variants = price_variants(file, prices)
+            if json_out is not None:
+                write_json(json_out, variants_document(variants), force)
+            if not json_to_stdout(json_out):
+                console().print(variants_table(variants))
+            return
+        priced = design_cost(scenario, prices)
     if json_out is not None:
         write_json(json_out, bill_document(priced), force)
     if not json_to_stdout(json_out):
