@@ -70,7 +70,7 @@ def test_a_silent_failure_during_convergence_leaves_no_route_and_says_so() -> No
     assert change.seen_by == "BFD 300 ms × 3"
     assert change.rerouted_s == pytest.approx(1.7)
     assert results.warnings == [
-        "traffic t1 (hv1 → hv3) never completes: its connection is black-holed from 0.00 s to the end of the "
+        "traffic t1 (hv1 → hv3) never completes: its connection is black-holed from 0 s to the end of the "
         "run: the fabric has no route left between leaf1 and leaf2 after port_blackhole spine2/1, switch_down "
         "spine1, since routing converged at 1.70 s; no path is left for it"
     ]

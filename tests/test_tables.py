@@ -110,8 +110,8 @@ def test_a_stalled_entry_reads_never() -> None:
     text = render(STALLED)
     rows = [cells(line) for line in text.splitlines() if line.startswith("│") and " → " in line]
     assert rows == [
-        ["stuck", "hv1 → hv2", "nic1 → nic1", "2.5 GB", "0.00 s", "never", "-", "since 2.00 s"],
-        ["", "hv2 → hv1", "nic1 → nic1", "1.25 GB", "0.00 s", "1.05 s", "9.49 Gbps", "-"],
+        ["stuck", "hv1 → hv2", "nic1 → nic1", "2.5 GB", "0 s", "never", "-", "since 2.00 s"],
+        ["", "hv2 → hv1", "nic1 → nic1", "1.25 GB", "0 s", "1.05 s", "9.49 Gbps", "-"],
     ]
     assert "1 of 2 traffic entries completed" in text
 
@@ -234,3 +234,12 @@ def test_blackouts_read_in_milliseconds_in_every_table() -> None:
     few = simulate(parse_scenario(example("rolling-update.yaml")))
     first = few.migrations[0]
     assert first.blackout_s is not None and human_duration(first.blackout_s) in cells(migrations_table(few, "time"))
+
+
+def test_output_md_shows_the_failover_example_as_printed_at_80_columns() -> None:
+    """docs/output.md's example is this golden file, word for word: the page shows what a reader sees."""
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "output.md").read_text()
+    section = doc[doc.index("## The terminal table") :]
+    shown = section[section.index("```\n") + 4 :]
+    shown = shown[: shown.index("```\n")]
+    assert shown == (Path(__file__).parent / "golden" / "failover.txt").read_text()

@@ -19,11 +19,13 @@ from importlib import resources
 from pathlib import Path
 
 import pytest
-from typer.testing import Result
+from typer.testing import CliRunner, Result
 
 from hvnet import ScenarioError, load_scenario
+from hvnet.cli import app
 from hvnet.compare import run_comparison
 from hvnet.variants import METRICS, Metrics, Variants, best, load_variants
+from tests.conftest import CLI_ENV
 
 Invoke = Callable[..., Result]
 WriteFile = Callable[[str, str], Path]
@@ -332,13 +334,14 @@ def test_a_variant_that_loses_traffic_is_never_best() -> None:
 
 
 def _rows(stdout: str) -> list[list[str]]:
-    """The table's rows, as lists of cells (it does not wrap at 100 columns)."""
+    """The table's rows, as lists of cells (it does not wrap at 200 columns)."""
     rows = [[c.strip() for c in line.split("│")[1:-1]] for line in stdout.splitlines()]
     return [row for row in rows if row]
 
 
-def test_compare_prints_one_row_per_variant_and_marks_the_best(cli: Invoke, write: WriteFile) -> None:
-    result = cli("compare", write("o.yaml", OUTAGE))
+def test_compare_prints_one_row_per_variant_and_marks_the_best(write: WriteFile) -> None:
+    # every column, in a terminal wide enough for them (tests/test_widths.py checks 80 columns)
+    result = CliRunner(env={**CLI_ENV, "COLUMNS": "200"}).invoke(app, ["compare", str(write("o.yaml", OUTAGE))])
     assert result.exit_code == 0, result.output
     assert (
         "┃ speed  ┃ repair   ┃ last transfer ┃ peak send ┃ stalled ┃ black-holed ┃           CPU ┃  (USD) ┃"
@@ -347,9 +350,9 @@ def test_compare_prints_one_row_per_variant_and_marks_the_best(cli: Invoke, writ
     # one column per axis, then drain time, peak send, stalled, black-holed, CPU
     rows = [row[:6] for row in _rows(result.stdout)]
     assert rows == [
-        ["1Gbps", "hv1/nic1", "108.34 s", "1 Gbps", "0 ★", "3.00 s ★"],
+        ["1Gbps", "hv1/nic1", "1 min 48 s", "1 Gbps", "0 ★", "3.00 s ★"],
         ["1Gbps", "hv2/nic1", "never", "1 Gbps", "1", "forever"],
-        ["10Gbps", "hv1/nic1", "13.53 s ★", "10 Gbps ★", "0 ★", "3.00 s ★"],
+        ["10Gbps", "hv1/nic1", "13.5 s ★", "10 Gbps ★", "0 ★", "3.00 s ★"],
         ["10Gbps", "hv2/nic1", "never", "10 Gbps", "1", "forever"],
     ]
     assert "★ marks the best: the earliest end of the last transfer" in " ".join(result.stdout.split())
@@ -396,7 +399,7 @@ def test_compare_report_shows_the_table_and_each_variants_nics(cli: Invoke, writ
     assert result.stdout.splitlines()[-1] == f"report written to {out}"
     html = out.read_text(encoding="utf-8")
     assert html.startswith("<!DOCTYPE html>")
-    assert html.count('<td class="right best">13.53 s ★</td>') == 1
+    assert html.count('<td class="right best">13.5 s ★</td>') == 1
     assert [f'id="v{i}-network"' in html for i in (1, 2, 3, 4)] == [True] * 4
     assert 'id="v4-nic-chart-1"' in html and html.count('id="v1-nic-chart-0"') == 1
     assert bad_input(cli("compare", write("o.yaml", OUTAGE), "--report", out)) == [

@@ -66,8 +66,8 @@ def test_without_requirements_the_faster_design_wins_and_its_extra_cost_is_price
     assert f"{per_minute:,.2f}" == "36,351.28"
     assert judged.text == (
         f"{NO_REQUIREMENTS[0].upper()}{NO_REQUIREMENTS[1:]}. speed=10Gbps is the fastest (last transfer 1.05 s): "
-        "USD 10,980.00. Against the next, last transfer 1.05 s vs 10.53 s for speed=1Gbps "
-        "(USD 5,744.00 more for 0.16 min saved: USD 36,351.28 per min saved). "
+        "USD 10,980.00. Against the next, last transfer 1.05 s vs 10.5 s for speed=1Gbps "
+        "(USD 5,744.00 more for 9.48 s saved: USD 36,351.28 per min saved). "
         "Bottlenecks: speed=1Gbps, speed=10Gbps: hv1 nic1 send, 100 % for 100 % of the run."
     )
     for design, seconds in zip(judged.designs, (slow, fast), strict=True):

@@ -306,7 +306,7 @@ def _money(design: DesignVerdict) -> str:
 
 
 def _against(win: DesignVerdict, other: DesignVerdict) -> str:
-    """``drain of hv1 48.00 s vs 2 min 10 s for B (USD 1,200.00 more for 1.37 min saved: ...)``"""
+    """``drain of hv1 48.00 s vs 2 min 10 s for B (USD 1,200.00 more for 1 min 22 s saved: ...)``"""
     if _figure(win) == _figure(other) and win.main.seconds is not None:
         cost = (
             "at the same cost"

@@ -66,7 +66,7 @@ def test_one_gbe_fails_max_drain_ten_gbe_meets_it(tmp_path: Path) -> None:
     )
     assert (
         "2 × 1 GbE SET, Compression fails: the closest, 2 × 1 GbE SET, Compression (USD 11,272.00),"
-        " fails max_drain (8 min 03 s > 5 min)" in words
+        " fails max_drain (8 min 03 s > 5 min 00 s)" in words
     )
 
 

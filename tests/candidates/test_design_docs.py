@@ -31,8 +31,7 @@ def test_the_worked_answer_prints_as_documented(tmp_path: Path) -> None:
     assert _lines(blocks[index]) == [line for line in _lines(tests_copy) if not line.startswith("#")]
     scenario = tmp_path / "two_hosts.yaml"
     scenario.write_text(blocks[index])
-    # The page shows a 100-column terminal, whatever width the other CLI tests use.
-    result = CliRunner(env={**CLI_ENV, "COLUMNS": "100"}).invoke(app, ["design", str(scenario)])
+    result = CliRunner(env=CLI_ENV).invoke(app, ["design", str(scenario)])  # 80 columns, as the page
     assert result.exit_code == 0, result.stderr
     assert _lines(result.stdout) == _lines(blocks[index + 1])
 

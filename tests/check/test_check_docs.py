@@ -26,7 +26,7 @@ def test_the_example_prints_as_documented(cli: Invoke, tmp_path: Path) -> None:
     (index,) = [i for i, block in enumerate(blocks) if block.startswith("name: Two hosts on one switch")]
     scenario = tmp_path / "cluster.yaml"
     scenario.write_text(blocks[index])
-    result = cli("check", scenario)  # a 100-column terminal (tests/conftest.py)
+    result = cli("check", scenario)  # an 80-column terminal (tests/conftest.py)
     assert result.exit_code == 1, result.stderr
     assert _lines(result.stdout) == _lines(blocks[index + 1])
 

@@ -72,7 +72,7 @@ def test_cost_per_minute_saved() -> None:
     # B costs 1,200 more and its maintenance window is 4 minutes shorter: 300 per minute saved.
     result = cost_per_minute_saved(10_000, 11_200, 30 * 60, 26 * 60)
     assert (result.verdict, result.extra_cost, result.gain, result.per_unit) == (Verdict.BETTER_FOR_MORE, 1200, 4, 300)
-    assert result.describe("USD", "min") == "USD 1,200.00 more for 4.00 min saved: USD 300.00 per min saved"
+    assert result.describe("USD", "min") == "USD 1,200.00 more for 4 min 00 s saved: USD 300.00 per min saved"
 
 
 @pytest.mark.parametrize(

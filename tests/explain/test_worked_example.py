@@ -1,7 +1,7 @@
 """docs/import.md's explain examples are what `hvnet explain` prints, word for word (issue 24).
 
 Each example is a fenced block under its heading: the command on its first line (``$ hvnet explain
-...``), then the output at the tests' 100-column terminal. The test copies the files the command
+...``), then the output at the tests' 80-column terminal. The test copies the files the command
 names into an empty directory (the docs name them without their repository paths), runs the command
 there and compares line by line (trailing blanks aside: a terminal pads them, a page drops them).
 """

@@ -62,7 +62,7 @@ def demo(
     for table in comparison_tables(runs):
         console().print(table)
     console().print(LEFT_OUT, highlight=False, markup=False)
-    console().print(f"report written to {report.resolve()}", highlight=False, markup=False)
+    console().print(f"report written to {report.resolve()}", highlight=False, markup=False, soft_wrap=True)
 
 
 @app.command()
@@ -133,7 +133,7 @@ def simulate(
             console().print(table)
     if report is not None:  # with `--json -`, standard output holds only the JSON document
         (error_console() if json_on_stdout else console()).print(
-            f"report written to {report}", highlight=False, markup=False
+            f"report written to {report}", highlight=False, markup=False, soft_wrap=True
         )
 
 
@@ -203,7 +203,7 @@ def compare(
             console().print(table)
     if report is not None:
         (error_console() if json_on_stdout else console()).print(
-            f"report written to {report}", highlight=False, markup=False
+            f"report written to {report}", highlight=False, markup=False, soft_wrap=True
         )
 
 
@@ -250,7 +250,7 @@ def sweep(
         f"{rows} rows written to {out}",
         highlight=False,
         markup=False,
-        soft_wrap=True,
+        soft_wrap=True,  # a path stays whole, to copy
     )
 
 

@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict
 from hvnet.cost.bill import Bill, BillLine, Category
 from hvnet.cost.prices import PriceList
 from hvnet.errors import InputError
+from hvnet.units import human_duration
 
 __all__ = [
     "CostPerUnit",
@@ -147,13 +148,15 @@ class CostPerUnit:
     verdict: Verdict
 
     def describe(self, currency: str, unit: str, gained: str = "saved", lost: str = "lost") -> str:
-        """In words: ``USD 1,200.00 more for 4.00 min saved: USD 300.00 per min saved``."""
+        """In words: ``USD 1,200.00 more for 4 min 00 s saved: USD 300.00 per min saved`` (a gain of
+        minutes written as every time is, `human_duration`)."""
         cost = format_money(abs(self.extra_cost), currency)
         if self.verdict is Verdict.NOT_COMPARABLE or self.gain is None:
             return f"{cost} {'more' if self.extra_cost >= 0 else 'less'}; not comparable (a figure is missing)"
         if self.verdict is Verdict.SAME:
             return "same cost, same figure"
-        amount = f"{abs(self.gain):,.2f} {unit} {gained if self.gain > 0 else lost}"
+        size = human_duration(abs(self.gain) * 60) if unit == "min" else f"{abs(self.gain):,.2f} {unit}"
+        amount = f"{size} {gained if self.gain > 0 else lost}"
         if self.verdict is Verdict.BETTER_FOR_MORE and self.per_unit is not None:
             return f"{cost} more for {amount}: {format_money(self.per_unit, currency)} per {unit} {gained}"
         if self.verdict is Verdict.WORSE_FOR_LESS and self.per_unit is not None:

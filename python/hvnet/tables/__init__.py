@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 from rich.table import Table
+from rich.text import Text
 
 from hvnet.failure_text import failure_blocks
 from hvnet.results import Results
@@ -105,15 +106,11 @@ def uncertainty_table(results: Results) -> Table:
         caption=f"beyond its calibration, hvnet validate's checks miss by {residual:g} % (root mean square)",
         caption_justify="left",
     )
-    for header, right in (
-        ("figure", False),
-        ("predicted", True),
-        ("low", True),
-        ("high", True),
-        ("moved most by", False),
-    ):
+    for header, right in (("figure (what moved it most)", False), ("predicted", True), ("low", True), ("high", True)):
         table.add_column(header, justify="right" if right else "left", no_wrap=right)
     for band in results.uncertainty:
         ends = "never" if band.high is None else seconds(band.high)
-        table.add_row(band.figure, seconds(band.predicted), seconds(band.low), ends, band.moved_most_by or "nothing")
+        figure = Text(band.figure)
+        figure.append(f"\n{band.moved_most_by or 'nothing'}", style="dim")
+        table.add_row(figure, seconds(band.predicted), seconds(band.low), ends)
     return table

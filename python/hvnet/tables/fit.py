@@ -11,7 +11,8 @@ out zero characters wide and two names cut alike (``no-t…``) read the same.
    cell, always;
 2. the columns that may wrap (text) share what is left, each at least 12
    characters wide (less if it holds less), and, when that is too much, at least as wide as
-   its longest word, so that words stay whole;
+   its longest word, so that words stay whole; what is left over goes max-min fairly (`_share`):
+   a short text gets its whole width before a long one gets more;
 3. if even that does not fit, columns are left out from the right (never the first, which names
    the row), and the caption says which ("--json has them all").
 
@@ -86,10 +87,30 @@ class FittedTable(Table):
         spare = width - edges - sum(least)
         if spare < 0:
             return _TOO_NARROW
-        stretch = [m.maximum - low for m, low in zip(measures, least, strict=True)]
-        room = sum(stretch)
-        given = [low + (spare * s // room if room else 0) for low, s in zip(least, stretch, strict=True)]
+        wants = [m.maximum - low for m, low in zip(measures, least, strict=True)]
+        given = [low + extra for low, extra in zip(least, _share(spare, wants), strict=True)]
         return [w - pad for w, pad in zip(given, padding, strict=True)]
+
+
+def _share(spare: int, wants: list[int]) -> list[int]:
+    """`spare` characters shared max-min fairly among columns that each want up to `wants[i]` more:
+    the narrow ones get all they want (a short text stays on one line), the rest split what is left."""
+    given = [0] * len(wants)
+    waiting = sorted((w, i) for i, w in enumerate(wants) if w > 0)
+    while waiting and spare > 0:
+        fair = spare // len(waiting)
+        want, i = waiting[0]
+        if want <= fair or fair == 0:
+            take = min(want, max(fair, 1))  # below one character each, the narrowest first
+            given[i] += take
+            spare -= take
+            waiting.pop(0)
+            continue
+        for want, i in waiting:
+            given[i] += fair
+        spare -= fair * len(waiting)
+        waiting = [(w - fair, i) for w, i in waiting if w > fair]
+    return given
 
 
 def _whole(column: Column) -> bool:
