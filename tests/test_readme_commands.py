@@ -60,3 +60,13 @@ def test_readmes_topology_line_makes_a_file_that_simulate_and_flows_run(
         ("backup", "hv1", "hv2"),
         ("row 3", "vm1", "hv3"),
     ]
+
+
+def test_readmes_demo_output_is_what_the_demo_prints(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """README shows `hvnet demo` as an 80-column terminal prints it (its report's path aside)."""
+    monkeypatch.chdir(tmp_path)
+    shown = (ROOT / "README.md").read_text().split("```text demo\n", 1)[1].split("```", 1)[0]
+    result = CliRunner(env={"COLUMNS": "80"}).invoke(app, ["demo"])
+    assert result.exit_code == 0, result.output
+    printed = [line.rstrip() for line in result.stdout.splitlines() if not line.startswith("report written to ")]
+    assert printed == shown.splitlines()

@@ -18,7 +18,8 @@ from pathlib import Path
 import pytest
 from typer.testing import Result
 
-from hvnet.compare import Paragraph, comparison_document, run_comparison
+from hvnet.compare import comparison_document, run_comparison
+from hvnet.tables.paragraph import Paragraph
 from hvnet.verdict import NO_REQUIREMENTS, verdict
 
 WriteFile = Callable[[str, str], Path]

@@ -10,14 +10,18 @@ table cannot fit, the columns left out are named under it.
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Iterable
 from importlib import resources
+from pathlib import Path
 
 import pytest
 from rich.console import Console, RenderableType
 from rich.table import Table
+from typer.testing import CliRunner
 
 from hvnet import parse_scenario, simulate
+from hvnet.cli import app
 from hvnet.tables import results_tables
 from hvnet.tables.fit import FittedTable
 
@@ -147,3 +151,62 @@ def test_text_folds_before_a_column_goes() -> None:
     table.add_row("hyperv-node-01.cluster.example", "word " * 60)
     text = printed([table], 80)
     assert "left out" not in text and "hyperv-node-01.cluster.example" in text
+
+
+# --- every command, as a user runs it, at both widths ------------------------------------------
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _doc_block(doc: str, start: str) -> str:
+    text = (ROOT / "docs" / doc).read_text(encoding="utf-8")
+    blocks: list[str] = re.findall(r"^```[a-z ]*\n(.*?)^```$", text, flags=re.DOTALL | re.MULTILINE)
+    (block,) = [b for b in blocks if b.startswith(start)]
+    return block
+
+
+def _commands(tmp: Path) -> dict[str, list[str]]:
+    from tests.explain.cases import C9_RECEIVER, C9_SET
+
+    (tmp / "check.yaml").write_text(_doc_block("check.md", "name: Two hosts on one switch"))
+    (tmp / "variants.yaml").write_text(
+        re.findall(r"```yaml variants\n(.*?)```", (ROOT / "docs" / "sweeps.md").read_text(), flags=re.DOTALL)[0]
+    )
+    examples = ROOT / "python" / "hvnet" / "examples"
+    (tmp / "matrix.csv").write_text(
+        "name,src,dst,bytes,start_s\nnightly-backup-of-sql,hv1,hv2,5GB,0\n,hv2,hv1,1GiB,250ms\n"
+    )
+    return {
+        "simulate --uncertainty": ["simulate", str(examples / "demo" / "set.yaml"), "--uncertainty"],
+        "check": ["check", str(tmp / "check.yaml")],
+        "design": ["design", str(ROOT / "tests" / "candidates" / "two_hosts.yaml")],
+        "advise": ["advise", str(examples / "failover.yaml")],
+        "cost of variants": ["cost", str(tmp / "variants.yaml")],
+        "flows": ["flows", str(examples / "demo" / "set.yaml"), str(tmp / "matrix.csv")],
+        "import measurement": ["import", "measurement", str(C9_RECEIVER)],
+        "explain": ["explain", str(C9_SET), str(C9_RECEIVER), "--from", "vm1", "--to", "vm2"],
+    }
+
+
+COMMANDS = [
+    "simulate --uncertainty",
+    "check",
+    "design",
+    "advise",
+    "cost of variants",
+    "flows",
+    "import measurement",
+    "explain",
+]
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("name", COMMANDS)
+def test_every_command_fits_the_terminal(name: str, width: int, tmp_path: Path) -> None:
+    args = _commands(tmp_path)[name]
+    result = CliRunner(env={"COLUMNS": str(width), "FORCE_COLOR": None, "TTY_COMPATIBLE": None}).invoke(app, args)
+    assert result.exit_code in (0, 1), result.output  # check and design exit 1 when a requirement fails
+    lines = result.stdout.splitlines()
+    assert lines, result.output
+    assert all(len(line) <= width for line in lines), "\n".join(line for line in lines if len(line) > width)
+    assert "…" not in result.stdout, result.stdout

@@ -15,12 +15,10 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import re
-import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
+from rich.console import RenderableType
 from rich.table import Table
 from rich.text import Text
 
@@ -30,6 +28,7 @@ from hvnet.errors import Problem, ScenarioError
 from hvnet.model import Scenario
 from hvnet.results import Results
 from hvnet.tables.fit import FittedTable
+from hvnet.tables.paragraph import Paragraph
 from hvnet.units import format_bitrate, human_duration
 from hvnet.variants import METRICS, Metric, Metrics, Variant, Variants, best, load_variants, show_axis_value
 from hvnet.variants.metrics import END_BEST, end_heading, what_ended
@@ -37,7 +36,6 @@ from hvnet.words import counted
 
 __all__ = [
     "BEST_MARK",
-    "Paragraph",
     "Run",
     "comparison_document",
     "comparison_tables",
@@ -140,28 +138,6 @@ def legend(metrics: Sequence[Metric] = METRICS, end: str = "drain time") -> str:
         f"{BEST_MARK} marks the best: {ranked}, among the variants whose traffic all completed; "
         "nothing is marked where more than half of them share the best, or none has a value"
     )
-
-
-class Paragraph:
-    """Text wrapped to the console's width at spaces, never between a number and what it
-    is next to: ``48.00 s``, ``USD 1,200.00``, ``2 min 10 s`` and ``hv1 nic2`` stay on one line."""
-
-    def __init__(self, text: str, style: str | None = None) -> None:
-        self.text, self.style = text, style
-
-    def lines(self, width: int) -> list[str]:
-        """The paragraph's lines at `width` columns (a group longer than that overflows whole)."""
-        glued = _GLUE.sub("\u00a0", self.text)
-        lines = textwrap.wrap(glued, width=max(width, 1), break_long_words=False, break_on_hyphens=False)
-        return [line.replace("\u00a0", " ") for line in lines]
-
-    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        for line in self.lines(options.max_width):
-            yield Text(line, style=self.style or "", no_wrap=True, overflow="ignore")
-
-
-#: The spaces a paragraph does not break at: next to a digit.
-_GLUE = re.compile(r"(?<=\d) | (?=\d)")
 
 
 def heading(metric: Metric, runs: Sequence[Run]) -> str:

@@ -64,7 +64,7 @@ def test_the_worked_example_answers_the_issue() -> None:
     byte as the main difference, the retransmits counted, the no-op changes said once, and the change
     that explains it."""
     _, output = example(next(iter(EXAMPLES)))
-    text = "\n".join(output)
+    text = " ".join(" ".join(output).split())  # its sentences wrap at the terminal's width
     assert "vm2's receive work lands on cores 3 and 4 of hv2, both 100 % busy for the whole 15.0 s" in text
     assert "The twin's limit is the receive cores (hv2 core 3, hv2 core 4)." in text
     assert "The main difference is the cycles per byte: 4.810 measured against 3.150 predicted (+52.7 %)." in text

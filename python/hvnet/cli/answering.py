@@ -332,6 +332,7 @@ def design(
     Exit code 1 when no candidate meets them, 2 on bad input."""
     from hvnet.candidates import DEFAULT_CANDIDATES, load_candidates, not_tried, search, search_document, search_table
     from hvnet.model import load_scenario
+    from hvnet.tables.paragraph import Paragraph
 
     refuse_to_overwrite(json_out, force=force)
     with user_errors():
@@ -352,8 +353,8 @@ def design(
     if not json_to_stdout(json_out):
         console().print(search_table(result))
         for line in not_tried(result):
-            console().print(line, highlight=False, markup=False, soft_wrap=True)
+            console().print(Paragraph(line))
         console().print()
-        console().print(result.reasoning(), highlight=False, markup=False)
+        console().print(Paragraph(result.reasoning()))
     if result.best is None:
         raise typer.Exit(1)

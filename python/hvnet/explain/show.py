@@ -11,6 +11,7 @@ from hvnet.explain.explain import Explanation, Figure, Ranked, TestExplanation
 from hvnet.explain.ranking import not_the_cause
 from hvnet.explain.sentences import listed, rate, value
 from hvnet.tables.fit import FittedTable
+from hvnet.tables.paragraph import Paragraph
 from hvnet.units import human_duration
 
 __all__ = [
@@ -195,7 +196,7 @@ def counter_table(comparison: CounterComparison) -> Table:
 def _print_test(out: Console, result: TestExplanation) -> None:
     def say(text: str, style: str | None = None) -> None:
         if text:
-            out.print(text, style=style, highlight=False, markup=False, soft_wrap=True)
+            out.print(Paragraph(text, style))
 
     out.print(figure_table(result))
     if result.format.startswith("ntttcp-windows"):

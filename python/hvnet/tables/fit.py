@@ -106,7 +106,7 @@ def _share(spare: int, wants: list[int]) -> list[int]:
             spare -= take
             waiting.pop(0)
             continue
-        for want, i in waiting:
+        for _, i in waiting:
             given[i] += fair
         spare -= fair * len(waiting)
         waiting = [(w - fair, i) for w, i in waiting if w > fair]
