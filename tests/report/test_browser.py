@@ -1,8 +1,9 @@
 """Reports in a real browser: Debian's headless Chromium, driven by selenium.
 
 The failover example's report and the one `hvnet demo` writes. Every chart
-must be drawn (plotly puts an `svg.main-svg` in its div), with no error in the
-browser's console, and with the network cut off
+must be drawn (plotly puts an `svg.main-svg` in its div, and in it a group per
+trace it drew: lines, bars, a heatmap), from plotly.js that the page unpacked
+itself, with no error in the browser's console, and with the network cut off
 (`--host-resolver-rules`): the report needs nothing but its own file. The test
 saves a screenshot of each page beside its HTML and prints its path.
 
@@ -44,10 +45,13 @@ FLAGS = [
     "--window-size=1320,1000",
 ]
 
-#: The chart divs, and how many of them plotly has drawn.
+#: The chart divs, and how many of them plotly has drawn: its svg, with at least one trace in it that
+#: has a shape (a line or an area's path, a bar, a heatmap's image).
 CHARTS = """
 const charts = Array.from(document.querySelectorAll('.plotly-graph-div'));
-return [charts.length, charts.filter(c => c.querySelector('svg.main-svg')).length];
+const drawn = c => c.querySelector('svg.main-svg') &&
+  c.querySelector('.cartesianlayer .trace path[d^="M"], .cartesianlayer .hm image');
+return [charts.length, charts.filter(drawn).length];
 """
 
 TITLES = """
@@ -148,7 +152,8 @@ def test_a_large_clusters_report_draws_what_is_picked_and_opened(
 ) -> None:
     """12 hosts × 5 VMs in a rolling update: 8 NIC charts and one whose NIC is picked from a list,
     the timeline by host, 4 host heatmaps and one picked. Picking another NIC redraws that chart;
-    opening a host's group draws its migrations and fills their table."""
+    opening a host's group draws its migrations and fills their table. The run is 2 h 17 min long:
+    the axes are in hours, a hovered time reads in words; the 12 hosts wrap to fit the page."""
     report = tmp_path / "scale.html"
     write_report(scale_results, scale_scenario, report)
     seen: dict[str, Any] = {}
@@ -172,9 +177,23 @@ def test_a_large_clusters_report_draws_what_is_picked_and_opened(
         seen["closed"] = driver.execute_script(
             "return [...document.querySelectorAll('details.group')].filter(d => !d.open).length"
         )
+        seen["axis"] = driver.execute_script("return document.querySelector('#nic-chart-0 .xtitle').textContent")
+        hover = "Plotly.Fx.hover('{0}', {1}); return document.querySelector('#{0} .hoverlayer').textContent"
+        seen["hover"] = driver.execute_script(hover.format("nic-chart-0", "{xval: 1.002}"))
+        heatmap = driver.execute_script(hover.format("cpu-chart-0", "{xval: 1.002, yval: 0}"))
+        seen["heatmap"] = heatmap[heatmap.index("at ") :]
+        seen["design"] = driver.execute_script(
+            "const box = document.getElementById('design-diagram'); return [box.scrollWidth, box.clientWidth]"
+        )
+        seen["fit button hidden"] = driver.execute_script("return document.getElementById('design-fit').hidden")
 
     page = render(report, tmp_path, pick_and_open)
     assert page.total == page.drawn == 8 + 1 + 1 + 4 + 1
+    # 2 h 17 min: time in hours on the axes, in words when hovered; the design fits the page.
+    assert seen["axis"] == "time (h)"
+    assert seen["hover"].startswith("1 h 00 min") and "Gbps" in seen["hover"]
+    assert seen["heatmap"] == "at 1 h 00 min"
+    assert seen["design"][0] <= seen["design"][1] and seen["fit button hidden"]
     assert page.titles[8] not in page.titles[:8], "the list offers the NICs not drawn above"
     assert seen["picked"].split(":")[0] not in page.titles[:9]
     hv3 = [m for m in scale_results.migrations if m.source == "hv3"]

@@ -7,6 +7,7 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from typer.testing import Result
 
 Invoke = Callable[..., Result]
@@ -31,14 +32,17 @@ def bad_input(result: Result) -> list[str]:
     return result.stderr.splitlines()
 
 
-def test_writes_the_report_and_says_where(cli: Invoke, write: WriteFile, tmp_path: Path) -> None:
-    out = tmp_path / "report.html"
+def test_writes_the_report_and_says_where(
+    cli: Invoke, write: WriteFile, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)  # a short path: the line says it as given, in a terminal of 80 columns
+    out = Path("report.html")
     result = cli("simulate", write("s.yaml", SCENARIO), "--report", out)
     assert result.exit_code == 0, result.output
     assert "1 of 1 traffic entries completed" in result.stdout
     assert result.stdout.splitlines()[-1] == f"report written to {out}"
     assert result.stderr == ""
-    html = out.read_text(encoding="utf-8")
+    html = (tmp_path / out).read_text(encoding="utf-8")
     assert html.startswith("<!DOCTYPE html>") and 'id="nic-chart-1"' in html
 
 
@@ -62,8 +66,11 @@ def test_a_path_that_cannot_be_written_is_one_line(cli: Invoke, write: WriteFile
     assert result.stdout == "", "nothing is printed when the report cannot be written"
 
 
-def test_with_json_on_stdout_the_report_line_goes_to_stderr(cli: Invoke, write: WriteFile, tmp_path: Path) -> None:
-    out = tmp_path / "report.html"
+def test_with_json_on_stdout_the_report_line_goes_to_stderr(
+    cli: Invoke, write: WriteFile, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    out = Path("report.html")
     result = cli("simulate", write("s.yaml", SCENARIO), "--json", "-", "--report", out)
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["scenario"] == "Two hosts"

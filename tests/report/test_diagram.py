@@ -8,11 +8,14 @@ a person looked at it in a browser (`pytest --update-golden` rewrites it).
 
 from __future__ import annotations
 
+import itertools
+import re
 import xml.etree.ElementTree as ET
 from collections.abc import Callable
 
 from hvnet import Scenario, parse_scenario
 from hvnet.report.diagram import design_svg
+from hvnet.report.layout import PAGE_WIDTH
 from hvnet.topology import leaf_spine
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -167,3 +170,60 @@ def test_names_are_escaped() -> None:
     root = parse(design_svg(scenario))
     assert list(named(root, "data-host")) == ["a<b&c"]
     assert list(named(root, "data-nic")) == ['a<b&c/Ethernet "2"']
+
+
+def points(path: str) -> list[tuple[float, float]]:
+    """The corners of a path of straight lines ("Mx,y Lx,y ...")."""
+    return [(float(x), float(y)) for x, y in re.findall(r"[ML](-?[\d.]+),(-?[\d.]+)", path)]
+
+
+def test_thirty_two_hosts_wrap_into_rows_that_fit_the_page() -> None:
+    """In one row, 32 hosts on two leaves were 6,000 px wide and scrolled sideways. They wrap:
+    a block of rows per leaf, side by side under it, the picture within the page (`PAGE_WIDTH`),
+    nothing overlapping, every cable drawn, and none through a host: a cable to a lower row turns
+    down the street between two columns of hosts."""
+    scenario = parse_scenario(leaf_spine(32, "25Gbps", 2, 2, "100Gbps"), "leaf-spine.yaml")
+    svg = design_svg(scenario)
+    root = parse(svg)
+    x0, y0, width, height = (float(v) for v in root.attrib["viewBox"].split())
+    assert float(root.attrib["width"]) == width <= PAGE_WIDTH
+    hosts = {name: box(h) for name, h in named(root, "data-host").items()}
+    switches = {name: box(s) for name, s in named(root, "data-switch").items()}
+    assert len(hosts) == 32 and len(switches) == 4
+    boxes = list(hosts.values()) + list(switches.values())
+    assert not any(overlap(a, b) for i, a in enumerate(boxes) for b in boxes[i + 1 :])
+    for x, y, w, h in boxes:
+        assert x0 <= x and x + w <= x0 + width and y0 <= y and y + h <= y0 + height
+    assert len({y for _, y, _, _ in hosts.values()}) > 1, "in rows"
+    # A block per leaf, side by side, each leaf above its own hosts.
+    leaf = {endpoint(c.a).split("/")[0]: endpoint(c.b).split("/")[0] for c in scenario.cables}
+    on = {name: [hosts[h] for h in hosts if leaf[h] == name] for name in ("leaf1", "leaf2")}
+    assert max(x + w for x, _, w, _ in on["leaf1"]) < min(x for x, _, _, _ in on["leaf2"])
+    for name, mine in on.items():
+        centre = switches[name][0] + switches[name][2] / 2
+        assert min(x for x, _, _, _ in mine) < centre < max(x + w for x, _, w, _ in mine)
+    assert switches["spine1"][1] < switches["leaf1"][1] < min(y for _, y, _, _ in hosts.values())
+    # Every cable, and none crosses a host: sampled every 2 px along each of its lines.
+    cables = named(root, "data-cable")
+    assert sorted(cables) == sorted(f"{endpoint(c.a)} {endpoint(c.b)}" for c in scenario.cables)
+    turned = 0
+    for cable in cables.values():
+        path = cable.find(f"{SVG}path")
+        assert path is not None
+        corners = points(path.attrib["d"])
+        turned += len(corners) > 2
+        for (ax, ay), (bx, by) in itertools.pairwise(corners):
+            steps = max(int(max(abs(bx - ax), abs(by - ay)) / 2), 1)
+            for k in range(steps + 1):
+                px, py = ax + (bx - ax) * k / steps, ay + (by - ay) * k / steps
+                assert not any(
+                    x + 0.5 < px < x + w - 0.5 and y + 0.5 < py < y + h - 0.5 for x, y, w, h in hosts.values()
+                )
+    assert turned == 32 - 2 * 3, "the cables to every host but the first row's (3 columns a leaf) turn"
+    assert design_svg(scenario) == svg, "the layout is deterministic"
+
+
+def test_a_design_that_fits_in_one_row_keeps_it(failover_scenario: Scenario) -> None:
+    root = parse(design_svg(failover_scenario))
+    assert len({box(h)[1] for h in named(root, "data-host").values()}) == 1
+    assert float(root.attrib["width"]) < PAGE_WIDTH

@@ -7,6 +7,8 @@ browser draws them.
 
 from __future__ import annotations
 
+import base64
+import gzip
 import json
 from html.parser import HTMLParser
 from pathlib import Path
@@ -16,7 +18,7 @@ import pytest
 
 from hvnet import Results, Scenario, parse_scenario, simulate
 from hvnet.report import render_report, write_report
-from hvnet.report.charts import plotly_bundle
+from hvnet.report.library import NOTICE, PLOTLY_VERSION, plotly_element, plotly_source
 from hvnet.report.resample import significant
 from hvnet.report.sections import NOT_SIMULATED, adapters_section
 from hvnet.tables import results_tables
@@ -62,9 +64,8 @@ def charts(html: str) -> list[tuple[str, list[dict[str, Any]], dict[str, Any]]]:
     """Each chart's div id, traces and layout, in page order."""
     found = []
     decoder = json.JSONDecoder()
-    bundle = plotly_bundle()
     for script in Page(html).scripts:
-        if "Plotly.newPlot(" not in script or script == bundle:  # plotly.js itself mentions newPlot
+        if "Plotly.newPlot(" not in script:  # plotly.js is packed: it does not read so
             continue
         rest = script[script.index("Plotly.newPlot(") + len("Plotly.newPlot(") :].lstrip()
         div_id, end = decoder.raw_decode(rest)
@@ -84,13 +85,22 @@ def test_the_page_loads_nothing_from_anywhere(failover_report: str) -> None:
     assert "<script src" not in failover_report and "<iframe" not in failover_report
 
 
-def test_plotly_is_embedded_once(failover_report: str) -> None:
-    bundle = plotly_bundle()
-    assert len(bundle) > 1_000_000
-    assert failover_report.count(bundle) == 1
-    assert failover_report.count("plotly.js v") == 1
+def test_plotly_is_embedded_once_packed(failover_report: str) -> None:
+    """plotly.js's cartesian bundle, gzip and base64 in a script element the page unpacks, with its
+    licence notice in plain words; every chart waits for it."""
+    element = plotly_element()
+    assert failover_report.count(element) == 1 and failover_report.count('id="plotly-js"') == 1
     head = failover_report[: failover_report.index("</head>")]
-    assert bundle in head, "plotly.js is loaded before the charts that use it"
+    assert element in head, "plotly.js is there before the charts that use it"
+    assert head.index(element) < head.index("window.hvnet"), "the runtime that unpacks it comes after it"
+    assert f"<!-- {NOTICE} -->" in head and "MIT" in NOTICE
+    packed = Page(failover_report).scripts[0]
+    assert packed.startswith("H4sI")  # base64 of gzip's magic bytes
+    assert gzip.decompress(base64.b64decode(packed)).decode() == plotly_source()
+    assert plotly_source().startswith(f"/**\n* plotly.js (cartesian - minified) v{PLOTLY_VERSION}\n")
+    assert 400_000 < len(packed) < 800_000, "the cartesian bundle packed, not the whole of plotly.js"
+    drawn = [script for script in Page(failover_report).scripts if "Plotly.newPlot(" in script]
+    assert drawn and all(script.startswith("hvnet.plotly.then(() => Plotly.newPlot(") for script in drawn)
 
 
 def nic_charts(html: str) -> list[tuple[str, list[dict[str, Any]], dict[str, Any]]]:
@@ -143,8 +153,9 @@ def test_the_traffic_table_is_the_terminal_tables(failover_report: str, failover
 def test_the_summary_and_what_is_not_there_yet(failover_report: str) -> None:
     rows = Page(failover_report).rows
     assert ["traffic entries completed", "3 of 3"] in rows
-    # The example's copies end at 32 × 9038 / 8960 = 32.28 s (jumbo frames): the run ends with them.
-    assert ["simulated time", "32.28 s (charts: the exact mean over each 1 s)"] in rows
+    # The example's copies end at 32 × 9038 / 8960 = 32.28 s (jumbo frames): the run ends with them,
+    # and reads as every time of the report does (human_duration).
+    assert ["simulated time", "32.3 s (charts: the exact mean over each 1.00 s)"] in rows
     assert ["design", "2 hosts, 4 NICs, 1 switch, 4 cables, 7 VMs"] in rows
     assert failover_report.count(NOT_SIMULATED) == 1
     assert "not simulate" in NOT_SIMULATED and "dynamics of TCP" in NOT_SIMULATED
@@ -229,7 +240,7 @@ def test_a_migration_timeline_shows_queue_passes_and_blackout() -> None:
     assert bars["queued"] == ["vm3 (hv1 → hv2, tcp_ip)"]
     assert '<section id="migrations">' in html
     # Small: the migrations grouped under their source host, the group open, its summary row first.
-    assert html.count('<details class="group" open>') == 1 and 'class="packed"' not in html
+    assert html.count('<details class="group" open>') == 1 and "data-pack=" not in html
     assert "<summary><span>hv1</span><span>3 migrations</span>" in html
     assert "Maintenance windows" not in html, "migrate events alone have no maintenance window"
 
@@ -259,11 +270,14 @@ def test_a_rolling_update_shows_its_window_and_each_node() -> None:
     hv1 = results.operations[0].nodes[0]
     assert hv1.down_s is not None and hv1.back_s is not None
     assert f"{human_duration(hv1.down_s)} → {human_duration(hv1.back_s)}" in html
-    # The timeline has a bar per node while it is down, from down_s for patch_time (600 s).
+    # The timeline has a bar per node while it is down, from down_s for patch_time (10 min), in
+    # minutes (the run is longer than 2 min), and says when in words.
     (timeline,) = [chart for chart in charts(html) if chart[0] == "migration-chart-0"]
+    assert timeline[2]["xaxis"]["title"]["text"] == "time (min)"
     (down,) = [trace for trace in timeline[1] if trace["name"] == "node down"]
     assert down["y"] == ["hv1 down for its patch", "hv2 down for its patch"]
-    assert down["base"][0] == pytest.approx(hv1.down_s) and down["x"][0] == pytest.approx(600)
+    assert down["base"][0] == pytest.approx(hv1.down_s / 60) and down["x"][0] == pytest.approx(10)
+    assert down["customdata"][0] == f"down at {human_duration(hv1.down_s)}, back at {human_duration(hv1.back_s)}"
 
 
 def test_a_vm_whose_stack_worked_gets_a_vcpu_heatmap() -> None:

@@ -13,9 +13,10 @@ import pytest
 from hvnet import Results
 from hvnet.report.embed import pack, unpack
 from hvnet.report.migrations import migrations_section
-from hvnet.report.resample import MAX_POINTS, Grid, bin_factor, significant
+from hvnet.report.resample import MAX_POINTS, PEAK_POINTS, Grid, bin_factor, significant
 from hvnet.report.sections import adapters_section, cpu_section
 from hvnet.series import Series
+from hvnet.units import human_duration
 
 
 def test_a_grid_bins_the_change_points_exactly_and_weights_the_last_partial_bin() -> None:
@@ -83,20 +84,23 @@ def test_nic_charts_are_the_busiest_eight_and_the_others_a_pick_away(scale_resul
     assert [f["layout"]["title"]["text"] for f in figures] == [label.split(":")[0] for _, label in options]
     # The idle NICs (each team's second member: Hyper-V port puts both migrations on nic1) are named.
     assert idle and f"Idle, not drawn: sent and received nothing ({len(idle)}): {', '.join(idle)}." in body
-    # Binned: 8,244 s to 688 points, a point per 12 s, at most MAX_POINTS.
+    # Binned: 8,244 s to 688 points, a point per 12 s, at most MAX_POINTS; the axis in hours
+    # (2 h 17 min); the peaks over buckets of 3 bins (36 s) behind the means.
     steps = Grid.fit(end).end_s
-    assert steps == 8244 and bin_factor(8244) == 12 and "exact mean over each 12 s" in body
+    assert steps == 8244 and bin_factor(8244) == 12 and "exact mean over each 12.0 s" in body
     for figure in figures:
-        receive, send, _ = figure["data"]
+        receive_peak, send_peak, receive, send, _ = figure["data"]
         assert len(send["y"]) == len(receive["y"]) == -(-steps // 12) + 1 <= MAX_POINTS + 1
-        assert figure["layout"]["xaxis"]["range"] == [0, steps]
+        assert len(send_peak["y"]) == len(receive_peak["y"]) == -(-steps // 36) + 1 <= PEAK_POINTS + 1
+        assert figure["layout"]["xaxis"]["range"] == [0, significant(steps / 3600, 10)]
+        assert figure["layout"]["xaxis"]["title"]["text"] == "time (h)"
     # Exact means: the busiest NIC's bytes survive resampling (to the 4 digits kept).
     first = next(
         a
         for a in scale_results.adapters
         if f"{a.host} / {a.nic}" == figures[0]["layout"]["title"]["text"].split(" (")[0]
     )
-    points = figures[0]["data"][1]["y"][:-1]  # the last repeats the last bin, to close the step line
+    points = figures[0]["data"][3]["y"][:-1]  # the last repeats the last bin, to close the step line
     widths = [12] * (len(points) - 1) + [steps - 12 * (len(points) - 1)]
     total = sum(v * w for v, w in zip(points, widths)) * 1e9
     assert total == pytest.approx(first.send_bps.integral(0, end), rel=1e-3)
@@ -122,7 +126,9 @@ def test_the_timeline_is_grouped_per_source_host(scale_results: Results) -> None
         # The summary row: migrations, first start, last end, longest blackout, bytes moved.
         longest = max(m.blackout_s or 0 for m in mine)
         row = re.search(rf"<summary><span>{host}</span>(.*?)</summary>", body).group(1)  # type: ignore[union-attr]
-        assert row.startswith(f"<span>{len(mine)} migrations</span>") and f"<span>{1000 * longest:.0f} ms</span>" in row
+        assert (
+            row.startswith(f"<span>{len(mine)} migrations</span>") and f"<span>{human_duration(longest)}</span>" in row
+        )
     # The same scenario under higher thresholds looks like a small one: a bar per VM, groups open.
     small = migrations_section(scale_results, group_hosts=100, group_migrations=1000)
     assert small is not None and small.body.count('<details class="group" open>') == 12

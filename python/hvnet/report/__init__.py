@@ -14,6 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from hvnet.report.embed import time_labels_script
 from hvnet.report.failures import failures_section
 from hvnet.report.migrations import migrations_section
 from hvnet.report.page import page
@@ -62,7 +63,7 @@ def render_report(results: Results, scenario: Scenario, resolution_s: float | No
         *[section for section in [failures_section(results)] if section],
         *[section for section in [uncertainty_section(results)] if section],
     ]
-    return page(results.scenario, scenario.description, sections, NOT_SIMULATED)
+    return page(results.scenario, scenario.description, sections, NOT_SIMULATED, time_labels_script(grid))
 
 
 def write_report(results: Results, scenario: Scenario, path: str | Path, resolution_s: float | None = None) -> None:

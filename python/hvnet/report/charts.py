@@ -1,15 +1,26 @@
 """Charts of results as plotly figures (plain dicts), each rendered to an HTML ``<div>``.
 
-The divs load nothing: the page embeds plotly.js once (``plotly_bundle()``),
-and each div's script draws its chart with it (`figure_div`). A figure is the
+The divs load nothing: the page embeds plotly.js once (`library`), and each
+div's script draws its chart with it once the page has unpacked it
+(`figure_div`). A figure is the
 ``{"data": traces, "layout": layout}`` that ``Plotly.newPlot`` takes, written
 here as dicts rather than through plotly.py's validating objects, which took
 seconds for a large cluster. Div ids are derived from the chart's position, so
 the same results always give the same HTML.
 
 Time series are drawn at the resolution of the chart (`resample.Grid`): each
-point the exact mean of the series' change points over its bin. Every time
-chart marks the run's failures and repairs (`marked`).
+point the exact mean of the series' change points over its bin, and, where a
+point is more than one resolution, the peak over buckets of a few bins
+(`Grid.peaks`) as a lighter area behind it, so that a short burst in a long run
+stands at its height. Every time chart marks the run's failures and repairs
+(`marked`).
+
+A time axis reads in the unit of the run's length (`TimeAxis`): seconds up to
+2 minutes, minutes up to 2 hours, hours past that ("50k s" would not read).
+Every time a chart's hover shows is in `human_duration`'s words ("1 h 05 min"):
+bars carry their text; a point of a series reads its bin's start, through the
+axis's ``labelalias``: one map per grid (`time_labels`), once in the page, which
+the page's runtime hands to each chart that names it in ``layout.meta``.
 """
 
 from __future__ import annotations
@@ -20,17 +31,17 @@ from html import escape
 from typing import Any
 
 import pydantic_core
-from plotly.offline import get_plotlyjs  # type: ignore[import-untyped]
 
 from hvnet.report.resample import Grid, rounded, significant
 from hvnet.results import AdapterSeries, MigrationResult, OperationResult, Results
 from hvnet.series import Series
-from hvnet.units import format_bitrate
+from hvnet.units import format_bitrate, human_duration
 
 __all__ = [
     "CONFIG",
     "Figure",
     "Mark",
+    "TimeAxis",
     "adapter_chart",
     "adapter_chart_title",
     "adapter_figure",
@@ -42,7 +53,8 @@ __all__ = [
     "marked",
     "migration_figure",
     "migration_timeline",
-    "plotly_bundle",
+    "time_labels",
+    "time_labels_id",
     "to_json",
 ]
 
@@ -76,11 +88,6 @@ AXIS = {"gridcolor": GRID, "linecolor": "#9aa5b1", "zeroline": False, "ticks": "
 CONFIG = {"displaylogo": False, "displayModeBar": False, "responsive": True}
 
 
-def plotly_bundle() -> str:
-    """plotly.js itself, to be inlined once in a page's ``<script>``."""
-    return str(get_plotlyjs())
-
-
 def to_json(value: object) -> str:
     """Compact JSON that is safe inside a ``<script>`` element (no ``</``); written by pydantic-core's
     serializer (Rust), some five times as fast as `json` on a report's series."""
@@ -88,12 +95,13 @@ def to_json(value: object) -> str:
 
 
 def figure_div(div_id: str, figure: Figure) -> str:
-    """A div of the figure's height and the script that draws the figure in it."""
+    """A div of the figure's height and the script that draws the figure in it, once the page has
+    unpacked plotly.js (``hvnet.plotly``, `embed.RUNTIME`)."""
     height = figure["layout"]["height"]
     return (
         f'<div id="{div_id}" class="plotly-graph-div" style="height:{height}px; width:100%;"></div>'
-        f'<script>Plotly.newPlot("{div_id}", {to_json(figure["data"])}, {to_json(figure["layout"])}, '
-        f"{to_json(CONFIG)})</script>"
+        f'<script>hvnet.plotly.then(() => Plotly.newPlot("{div_id}", {to_json(figure["data"])}, '
+        f"{to_json(figure['layout'])}, {to_json(CONFIG)}))</script>"
     )
 
 
@@ -101,11 +109,80 @@ def _title(text: str) -> dict[str, Any]:
     return {"text": text, "x": 0.01, "xanchor": "left", "font": {"size": 13}}
 
 
-def _axis(grid: Grid) -> tuple[float, float]:
-    """The width of a bin and the end of the last (maybe partial) bin, in seconds. A chart
-    places point k at k × width (``x0``/``dx``: no list of times) and ends its axis at the
+@dataclass(frozen=True)
+class TimeAxis:
+    """A chart's time axis in the unit a person reads a run of its length in: seconds up to
+    `MINUTES_FROM` (2 min), minutes up to `HOURS_FROM` (2 h), hours past that."""
+
+    unit: str
+    seconds: float
+
+    MINUTES_FROM = 120.0
+    HOURS_FROM = 7200.0
+
+    @classmethod
+    def of(cls, end_s: float) -> TimeAxis:
+        """The axis of a run, or of an axis, that ends at `end_s`."""
+        if end_s > cls.HOURS_FROM:
+            return cls("h", 3600.0)
+        if end_s > cls.MINUTES_FROM:
+            return cls("min", 60.0)
+        return cls("s", 1.0)
+
+    def x(self, seconds: float) -> float:
+        """A time on this axis."""
+        return significant(seconds / self.seconds, 10)
+
+    def layout(self) -> dict[str, Any]:
+        """The axis's title, and its hover format (the keys of `aliases`)."""
+        return {"title": {"text": f"time ({self.unit})", "standoff": 4}, "hoverformat": _HOVER_FORMAT}
+
+    def aliases(self, x0: float, dx: float, labels: Sequence[str]) -> dict[str, str]:
+        """``labelalias`` for points at `x0` + k × `dx` on this axis (as plotly places them: the
+        same sum, so the same number): their hover label as the axis writes it, to `labels`[k]."""
+        return {_hover_key(x0 + k * dx): label for k, label in enumerate(labels)}
+
+
+#: How a time axis writes a time in a hover label (d3-format), before ``labelalias`` turns it into
+#: words; `_hover_key` writes it alike. Six decimals: apart for points a pixel apart, and never
+#: a tick's label ("5", "2.5"), which must stay a number of the axis's unit.
+_HOVER_FORMAT = ".6f"
+
+
+def _hover_key(value: float) -> str:
+    """`value` as plotly's ``.6f`` writes it."""
+    return f"{value:.6f}"
+
+
+def time_labels_id(grid: Grid) -> str:
+    """The id of the page's element that holds `time_labels(grid)`."""
+    return f"time-labels-{grid.bins}x{grid.factor}x{significant(grid.resolution_s, 10)}"
+
+
+def time_labels(grid: Grid) -> dict[str, str]:
+    """``labelalias`` of every chart on `grid`: a NIC chart's points and buckets of peaks read
+    their start, a heatmap's columns (centred on their bins) their bin's start."""
+    axis, width, _ = _grid_axis(grid)
+    starts = [human_duration(k * grid.width_s) for k in range(grid.bins + 1)]
+    labels = axis.aliases(0, width, starts)
+    if grid.shows_peaks:
+        buckets = -(-grid.bins // grid.peak_bins) + 1
+        peaks = [human_duration(k * grid.width_s * grid.peak_bins) for k in range(buckets)]
+        labels |= axis.aliases(0, axis.x(grid.width_s * grid.peak_bins), peaks)
+    return labels | axis.aliases(axis.x(grid.width_s / 2), width, starts[:-1])
+
+
+def _grid_layout(grid: Grid) -> dict[str, Any]:
+    """What a chart on `grid` adds to its layout: the name of its hover labels (`time_labels`)."""
+    return {"meta": {"time_labels": time_labels_id(grid)}}
+
+
+def _grid_axis(grid: Grid) -> tuple[TimeAxis, float, float]:
+    """The axis of `grid`, the width of a bin and the end of the last (maybe partial) bin on it. A
+    chart places point k at k × width (``x0``/``dx``: no list of times) and ends its axis at the
     end, so that the last bin is drawn over what it holds only."""
-    return significant(grid.width_s, 10), significant(grid.end_s, 10)
+    axis = TimeAxis.of(grid.end_s)
+    return axis, axis.x(grid.width_s), axis.x(grid.end_s)
 
 
 def _points(series: Series, grid: Grid, end_s: float, scale: float, digits: int = 4) -> list[float]:
@@ -119,23 +196,57 @@ def adapter_chart_title(adapter: AdapterSeries) -> str:
     return f"{adapter.host} / {adapter.nic} ({format_bitrate(adapter.speed_bps)})"
 
 
+def _peak_traces(adapter: AdapterSeries, grid: Grid, end_s: float, axis: TimeAxis) -> list[dict[str, Any]]:
+    """Where a point is a mean over more than one resolution: the peak of receive and of send over
+    each bucket of bins (`Grid.peaks`), as lighter areas in the legend entries of their means."""
+    if not grid.shows_peaks:
+        return []
+    width = axis.x(grid.width_s * grid.peak_bins)
+    traces = []
+    for name, series, colour in (
+        ("Receive", adapter.receive_bps, "47,111,176"),
+        ("Send", adapter.send_bps, "192,90,0"),
+    ):
+        peaks = rounded(grid.peaks(series, end_s, 1 / GBPS))
+        traces.append(
+            {
+                "type": "scatter",
+                "x0": 0,
+                "dx": width,
+                "y": peaks + peaks[-1:],
+                "name": f"{name}, peak",
+                "legendgroup": name,
+                "showlegend": False,
+                "mode": "lines",
+                "line": {"width": 0, "shape": "hv", "color": f"rgb({colour})"},
+                "fill": "tozeroy",
+                "fillcolor": f"rgba({colour},0.22)",
+                "hovertemplate": f"{name} peak %{{y:.2f}} Gbps<extra></extra>",
+            }
+        )
+    return traces
+
+
 def adapter_figure(adapter: AdapterSeries, grid: Grid, end_s: float) -> Figure:
-    """Task Manager's Ethernet graph for one NIC: send and receive in Gbps over time in seconds,
-    the link speed as a dashed line. `grid` is the common time axis, so that every NIC's chart
-    shows the same span (a run ended at `end_s`); each point is the exact mean over its bin."""
-    width, end = _axis(grid)
+    """Task Manager's Ethernet graph for one NIC: send and receive in Gbps over time, the link
+    speed as a dashed line. `grid` is the common time axis, so that every NIC's chart shows the
+    same span (a run ended at `end_s`); each point is the exact mean over its bin, and in a long
+    run a lighter area behind reaches the peak over a few bins (`_peak_traces`)."""
+    axis, width, end = _grid_axis(grid)
     receive = _points(adapter.receive_bps, grid, end_s, 1 / GBPS)
     send = _points(adapter.send_bps, grid, end_s, 1 / GBPS)
     speed = significant(adapter.speed_bps / GBPS)
-    hover = "%{y:.2f} Gbps at %{x:g} s"
+    hover = "%{y:.2f} Gbps"
     line = {"width": 1.6, "shape": "hv"}
     data = [
+        *_peak_traces(adapter, grid, end_s, axis),
         {
             "type": "scatter",
             "x0": 0,
             "dx": width,
             "y": receive + receive[-1:],
             "name": "Receive",
+            "legendgroup": "Receive",
             "mode": "lines",
             "line": {"color": RECEIVE, **line},
             "fill": "tozeroy",
@@ -148,6 +259,7 @@ def adapter_figure(adapter: AdapterSeries, grid: Grid, end_s: float) -> Figure:
             "dx": width,
             "y": send + send[-1:],
             "name": "Send",
+            "legendgroup": "Send",
             "mode": "lines",
             "line": {"color": SEND, **line},
             "hovertemplate": "Send " + hover + "<extra></extra>",
@@ -171,8 +283,9 @@ def adapter_figure(adapter: AdapterSeries, grid: Grid, end_s: float) -> Figure:
         "font": FONT,
         "legend": {"orientation": "h", "x": 1, "xanchor": "right", "y": 1.13, "font": {"size": 10}},
         "hovermode": "x unified",
-        "xaxis": {"title": {"text": "time (s)", "standoff": 4}, "range": [0, end], **AXIS},
+        "xaxis": {**axis.layout(), "range": [0, end], **AXIS},
         "yaxis": {"title": {"text": "Gbps", "standoff": 4}, "range": [0, speed * 1.1], "rangemode": "tozero", **AXIS},
+        **_grid_layout(grid),
     }
     return {"data": data, "layout": layout}
 
@@ -186,27 +299,28 @@ def cpu_figure(title: str, rows: list[tuple[str, Series]], grid: Grid, end_s: fl
     """Processors over time (a host's cores, a VM's vCPUs): a row per (label, busy share), a
     column per bin of `grid` (the exact mean over it), colour = % busy (two significant
     digits: a colour shows no more)."""
-    width, end = _axis(grid)
+    axis, width, end = _grid_axis(grid)
     z = [_points(busy, grid, end_s, 100, 2) if busy.nonzero() else [0] * grid.bins for _, busy in rows]
     heatmap = {
         "type": "heatmap",
         "z": z,
-        "x0": significant(width / 2, 10),
+        "x0": axis.x(grid.width_s / 2),  # a column centred on its bin; it reads its bin's start
         "dx": width,
         "y": [label for label, _ in rows],
         "zmin": 0,
         "zmax": 100,
         "colorscale": BLUES,
         "colorbar": {"title": {"text": "% busy"}, "thickness": 10},
-        "hovertemplate": "%{y}: %{z:.0f} % busy at %{x:g} s<extra></extra>",
+        "hovertemplate": "%{y}: %{z:.0f} % busy at %{x}<extra></extra>",
     }
     layout = {
         "title": _title(title),
         "height": max(160, 26 + 14 * len(rows) + 70),
         "margin": {"l": 64, "r": 14, "t": 40, "b": 40},
         "font": FONT,
-        "xaxis": {"title": {"text": "time (s)", "standoff": 4}, "range": [0, end]},
+        "xaxis": {**axis.layout(), "range": [0, end]},
         "yaxis": {"autorange": "reversed"},
+        **_grid_layout(grid),
     }
     return {"data": [heatmap], "layout": layout}
 
@@ -220,22 +334,21 @@ QUEUED, PASS, PASS2, BLACKOUT, DOWN, MIGRATING = "#c7ced6", "#2f6fb0", "#6f9fd0"
 
 
 class _Bars:
-    """Horizontal bars of one kind (one trace, one legend entry): a row, a start, an end each."""
+    """Horizontal bars of one kind (one trace, one legend entry): a row, a start, an end each, on
+    a time axis; hovered, a bar reads its text."""
 
-    def __init__(
-        self, name: str, color: str, hover: str = "%{y}: %{customdata}<extra></extra>", digits: int = 7
-    ) -> None:
-        self.name, self.color, self.hover, self.digits = name, color, hover, digits
+    def __init__(self, name: str, color: str, axis: TimeAxis, digits: int = 7) -> None:
+        self.name, self.color, self.axis, self.digits = name, color, axis, digits
         self.rows: list[str] = []
         self.starts: list[float] = []
         self.widths: list[float] = []
         self.texts: list[str] = []
         self.colors: list[str] = []
 
-    def add(self, row: str, start: float, end: float, text: str = "", color: str | None = None) -> None:
+    def add(self, row: str, start: float, end: float, text: str, color: str | None = None) -> None:
         self.rows.append(row)
-        self.starts.append(significant(start, self.digits))
-        self.widths.append(significant(end - start, self.digits))
+        self.starts.append(significant(start / self.axis.seconds, self.digits))
+        self.widths.append(significant((end - start) / self.axis.seconds, self.digits))
         self.texts.append(text)
         self.colors.append(color or self.color)
 
@@ -247,17 +360,16 @@ class _Bars:
             "y": self.rows,
             "x": self.widths,
             "base": self.starts,
-            "hovertemplate": self.hover,
+            "customdata": self.texts,
+            "hovertemplate": "%{y}: %{customdata}<extra></extra>",
             "marker": {"color": self.colors if len(set(self.colors)) > 1 else self.color},
         }
-        if "customdata" in self.hover:
-            trace["customdata"] = self.texts
         if opacity < 1:
             trace["opacity"] = opacity
         return trace
 
 
-def _timeline_layout(title: str, rows: list[str], row_px: int, left: int) -> dict[str, Any]:
+def _timeline_layout(title: str, rows: list[str], row_px: int, left: int, axis: TimeAxis) -> dict[str, Any]:
     return {
         "barmode": "overlay",
         "title": {**_title(title)},
@@ -265,9 +377,16 @@ def _timeline_layout(title: str, rows: list[str], row_px: int, left: int) -> dic
         "margin": {"l": left, "r": 14, "t": 64, "b": 40},
         "font": FONT,
         "legend": {"orientation": "h", "x": 1, "xanchor": "right", "y": 1.02, "yanchor": "bottom"},
-        "xaxis": {"title": {"text": "time (s)", "standoff": 4}, "rangemode": "tozero", **AXIS},
+        "xaxis": {**axis.layout(), "rangemode": "tozero", **AXIS},
         "yaxis": {"categoryorder": "array", "categoryarray": list(reversed(rows)), "automargin": True},
     }
+
+
+def _last(migrations: list[MigrationResult], operations: list[OperationResult] | None) -> float:
+    """When the last thing a timeline draws ends: its axis's length."""
+    ends = [m.end_s or m.start_s or m.queued_s for m in migrations]
+    ends += [node.back_s or 0.0 for o in operations or [] for node in o.nodes]
+    return max(ends, default=0.0)
 
 
 def migration_figure(
@@ -275,12 +394,15 @@ def migration_figure(
     operations: list[OperationResult] | None = None,
     title: str = "Live migrations",
     row_px: int = 34,
+    axis: TimeAxis | None = None,
 ) -> Figure:
     """One bar per VM: waiting in the queue (grey), each pre-copy pass (blue,
-    alternating shades) and the blackout (red), in seconds; above them, for a
-    rolling update, one bar per node while it is down for its patch (purple)."""
-    down, queued = _Bars("node down", DOWN), _Bars("queued", QUEUED)
-    passes, blackout = _Bars("pre-copy pass", PASS), _Bars("blackout", BLACKOUT)
+    alternating shades) and the blackout (red); above them, for a rolling
+    update, one bar per node while it is down for its patch (purple). On `axis`
+    (default: in the unit of the timeline's length)."""
+    axis = axis or TimeAxis.of(_last(migrations, operations))
+    down, queued = _Bars("node down", DOWN, axis), _Bars("queued", QUEUED, axis)
+    passes, blackout = _Bars("pre-copy pass", PASS, axis), _Bars("blackout", BLACKOUT, axis)
     rows = []
     for o in operations or []:
         for node in o.nodes:
@@ -288,19 +410,20 @@ def migration_figure(
                 continue
             row = f"{node.node} down for its patch"
             rows.append(row)
-            down.add(row, node.down_s, node.back_s, f"down {node.down_s:.1f} s → back {node.back_s:.1f} s")
+            text = f"down at {human_duration(node.down_s)}, back at {human_duration(node.back_s)}"
+            down.add(row, node.down_s, node.back_s, text)
     for m in migrations:
         row = f"{m.vm} ({m.source} → {m.destination}, {m.option})"
         rows.append(row)
         if m.start_s is not None and m.start_s > m.queued_s:
-            queued.add(row, m.queued_s, m.start_s, f"queued {m.start_s - m.queued_s:.1f} s")
+            queued.add(row, m.queued_s, m.start_s, f"queued for {human_duration(m.start_s - m.queued_s)}")
         for k, p in enumerate(m.pass_details, start=1):
-            text = f"pass {k}: {p.bytes / 2**30:.2f} GiB in {p.end_s - p.start_s:.1f} s"
+            text = f"pass {k}: {p.bytes / 2**30:.2f} GiB in {human_duration(p.end_s - p.start_s)}"
             passes.add(row, p.start_s, p.end_s, text, PASS if k % 2 else PASS2)
         if m.end_s is not None and m.blackout_s is not None:
-            blackout.add(row, m.end_s - m.blackout_s, m.end_s, f"blackout {1000 * m.blackout_s:.0f} ms")
+            blackout.add(row, m.end_s - m.blackout_s, m.end_s, f"blackout {human_duration(m.blackout_s)}")
     data = [bars.trace() for bars in (down, queued, passes, blackout) if bars.rows]
-    return {"data": data, "layout": _timeline_layout(title, rows, row_px, 260)}
+    return {"data": data, "layout": _timeline_layout(title, rows, row_px, 260, axis)}
 
 
 def migration_timeline(
@@ -311,26 +434,30 @@ def migration_timeline(
 
 
 def hosts_timeline_figure(
-    groups: Sequence[tuple[str, list[MigrationResult]]], operations: list[OperationResult] | None = None
+    groups: Sequence[tuple[str, list[MigrationResult]]],
+    operations: list[OperationResult] | None = None,
+    axis: TimeAxis | None = None,
 ) -> Figure:
     """The timeline of a large scenario at a glance: a row per source host, a bar (blue, half
     transparent, so that simultaneous ones show darker) per migration from it, from its start to
     its end, and the host's time down for its patch (purple) on the same row."""
     rows = [host for host, _ in groups]
-    down = _Bars("node down", DOWN, "%{y} down from %{base:.0f} s for %{x:.0f} s<extra></extra>")
-    moving = _Bars(
-        "migrating a VM away", MIGRATING, "%{y}: a migration from %{base:.0f} s for %{x:.0f} s<extra></extra>", 5
-    )
+    axis = axis or TimeAxis.of(_last([m for _, ms in groups for m in ms], operations))
+    down = _Bars("node down", DOWN, axis)
+    moving = _Bars("migrating a VM away", MIGRATING, axis, 5)
     for o in operations or []:
         for node in o.nodes:
             if node.down_s is not None and node.back_s is not None and node.node in rows:
-                down.add(node.node, node.down_s, node.back_s)
+                text = f"down at {human_duration(node.down_s)} for {human_duration(node.back_s - node.down_s)}"
+                down.add(node.node, node.down_s, node.back_s, text)
     for host, migrations in groups:
         for m in migrations:
             if m.start_s is not None:
-                moving.add(host, m.start_s, m.end_s if m.end_s is not None else m.start_s)
+                end = m.end_s if m.end_s is not None else m.start_s
+                text = f"{m.vm} from {human_duration(m.start_s)} for {human_duration(end - m.start_s)}"
+                moving.add(host, m.start_s, end, text)
     data = [bars.trace() for bars in (down,) if bars.rows] + [moving.trace(opacity=0.5)]
-    layout = _timeline_layout("Live migrations by source host", rows, 14, 80)
+    layout = _timeline_layout("Live migrations by source host", rows, 14, 80, axis)
     layout["yaxis"]["title"] = {"text": "source host"}
     return {"data": data, "layout": layout}
 
@@ -359,9 +486,9 @@ def failure_marks(results: Results) -> list[Mark]:
     return sorted(marks, key=lambda m: m.at_s)
 
 
-def marked(figure: Figure, marks: Sequence[Mark]) -> Figure:
-    """`figure` with a dotted vertical line at each mark (red: a failure, green: a repair) and a
-    symbol above it that names it when hovered."""
+def marked(figure: Figure, marks: Sequence[Mark], axis: TimeAxis) -> Figure:
+    """`figure` (on `axis`) with a dotted vertical line at each mark (red: a failure, green: a
+    repair) and a symbol above it that names it when hovered."""
     if not marks:
         return figure
     layout = dict(figure["layout"])
@@ -371,8 +498,8 @@ def marked(figure: Figure, marks: Sequence[Mark]) -> Figure:
             "type": "line",
             "xref": "x",
             "yref": "paper",
-            "x0": m.at_s,
-            "x1": m.at_s,
+            "x0": axis.x(m.at_s),
+            "x1": axis.x(m.at_s),
             "y0": 0,
             "y1": 1,
             "line": {"color": REPAIRED if m.repair else FAILED, **line},
@@ -381,14 +508,14 @@ def marked(figure: Figure, marks: Sequence[Mark]) -> Figure:
     ]
     layout["annotations"] = [*layout.get("annotations", [])] + [
         {
-            "x": m.at_s,
+            "x": axis.x(m.at_s),
             "xref": "x",
             "y": 1,
             "yref": "paper",
             "yanchor": "bottom",
             "showarrow": False,
             "text": "▲" if m.repair else "✕",
-            "hovertext": escape(f"{m.label} at {m.at_s:g} s"),
+            "hovertext": escape(f"{m.label} at {human_duration(m.at_s)}"),
             "font": {"size": 10, "color": REPAIRED if m.repair else FAILED},
         }
         for m in marks

@@ -18,7 +18,9 @@ from html import escape
 from pathlib import Path
 
 from hvnet.compare import BEST_MARK, Run, cost_cell, cost_heading, format_metric, heading, legend, shown_metrics
+from hvnet.report.charts import TimeAxis
 from hvnet.report.diagram import design_svg
+from hvnet.report.embed import time_labels_script
 from hvnet.report.migrations import migrations_section
 from hvnet.report.page import page
 from hvnet.report.resample import Grid
@@ -102,12 +104,14 @@ def render_comparison(runs: Sequence[Run], resolution_s: float | None = None) ->
         sections.append(designs)
     for i, run in enumerate(runs):
         sections.append(adapters_section(run.results, _anchor(i), run.label, grid))
-        migrations = migrations_section(run.results, _anchor(i), f"{run.label}: live migrations")
+        migrations = migrations_section(
+            run.results, _anchor(i), f"{run.label}: live migrations", axis=TimeAxis.of(grid.end_s)
+        )
         if migrations is not None:
             sections.append(migrations)
     scenarios = ", ".join(dict.fromkeys(run.results.scenario for run in runs))
     title = f"Comparison of {counted(len(runs), 'variant')}"
-    return page(title, scenarios, sections, NOT_COMPARED)
+    return page(title, scenarios, sections, NOT_COMPARED, time_labels_script(grid))
 
 
 def write_comparison(runs: Sequence[Run], path: str | Path, resolution_s: float | None = None) -> None:

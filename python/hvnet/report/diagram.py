@@ -25,6 +25,7 @@ from hvnet.report.layout import (
     lay_out,
     switch_detail,
     team_lines,
+    text_width,
 )
 from hvnet.units import format_bitrate
 
@@ -116,11 +117,14 @@ def _switches(layout: Layout) -> list[str]:
             _text(box.cx, box.y + 25, switch.name, "switch-name"),
             _text(box.cx, box.y + 40, switch_detail(scenario, switch.name), "switch-detail"),
         ]
+        port_w = layout.port_w.get(switch.name, PORT_W)
         for end, (x, y, _) in layout.ports.items():
             device, port = split_endpoint(end)
             if device == switch.name:
-                port_box = _rect(Box(x - PORT_W / 2, y - PORT_H / 2, PORT_W, PORT_H), 2)
-                parts.append(_group("port", "data-port", end, end, port_box, _text(x, y + 3.5, port, "port-number")))
+                port_box = _rect(Box(x - port_w / 2, y - PORT_H / 2, port_w, PORT_H), 2 if port_w > 8 else 1)
+                # a number that does not fit its box is left to the tooltip
+                number = [_text(x, y + 3.5, port, "port-number")] if text_width(port, 9) <= port_w else []
+                parts.append(_group("port", "data-port", end, end, port_box, *number))
         out.append(_group("switch", "data-switch", switch.name, switch.name, *parts))
     return out
 
@@ -139,8 +143,8 @@ def _cables(layout: Layout) -> list[str]:
             path = f"M{ax:.1f},{ay:.1f} C{handles} {bx:.1f},{by:.1f}"
             if back_to_back:
                 label = _text((ax + bx) / 2, (ay + by) / 2 + a_out * (0.75 * depth + 12), "back-to-back", "cable-label")
-        else:
-            path = f"M{ax:.1f},{ay:.1f} L{bx:.1f},{by:.1f}"
+        else:  # straight, or with turns down a street of a wrapped design
+            path = "M" + " L".join(f"{x:.1f},{y:.1f}" for x, y in layout.route(a, b))
         css = "cable back-to-back" if back_to_back else "cable"
         tooltip = f"{a} — {b}: {format_bitrate(cabling.scenario.cable_speed(cable))}"
         out.append(

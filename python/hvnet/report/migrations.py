@@ -5,7 +5,15 @@ from __future__ import annotations
 
 from html import escape
 
-from hvnet.report.charts import Figure, failure_marks, figure_div, hosts_timeline_figure, marked, migration_figure
+from hvnet.report.charts import (
+    Figure,
+    TimeAxis,
+    failure_marks,
+    figure_div,
+    hosts_timeline_figure,
+    marked,
+    migration_figure,
+)
 from hvnet.report.embed import data_script
 from hvnet.report.sections import Section, html_table
 from hvnet.results import MigrationResult, OperationResult, Results
@@ -34,7 +42,7 @@ def _summary_cells(migrations: list[MigrationResult]) -> list[str]:
         count,
         human_duration(min(starts)) if starts else "never",
         human_duration(max(ends)) if ends else "never",
-        f"{1000 * max(blackouts):.0f} ms" if blackouts else "-",
+        human_duration(max(blackouts)) if blackouts else "-",
         format_bytes(int(float(f"{moved:.3g}"))),
     ]
 
@@ -53,6 +61,7 @@ def migrations_section(
     title: str = "Live migrations",
     group_hosts: int = GROUP_HOSTS,
     group_migrations: int = GROUP_MIGRATIONS,
+    axis: TimeAxis | None = None,
 ) -> Section | None:
     """The migration timeline and its table, a group per source host; None when the scenario
     migrates nothing.
@@ -60,7 +69,8 @@ def migrations_section(
     Up to `group_hosts` source hosts and `group_migrations` migrations, one chart has a bar
     per VM and every group is open. Past that, the chart has a row per host, and each host's
     group (closed) draws its VMs' bars and table when opened. `prefix` keeps ids apart when a
-    page has several (a comparison)."""
+    page has several (a comparison); every chart is on `axis` (default: in the unit of the run's
+    length, as its other charts)."""
     if not results.migrations:
         return None
     from hvnet.tables import migrations_table, nodes_table, operations_table
@@ -71,8 +81,10 @@ def migrations_section(
     large = len(groups) > group_hosts or len(results.migrations) > group_migrations
     chart_id = f"{prefix}migration-chart-0"
     marks = failure_marks(results)
+    axis = axis or TimeAxis.of(results.end_s)
     if large:
-        chart = figure_div(chart_id, marked(hosts_timeline_figure(list(groups.items()), results.operations), marks))
+        timeline = hosts_timeline_figure(list(groups.items()), results.operations, axis)
+        chart = figure_div(chart_id, marked(timeline, marks, axis))
         caption = (
             '<p class="caption">A row per source host: a bar per VM migrated from it, from its start to its '
             "end (half transparent: simultaneous ones show darker), and, in a rolling update, the node while "
@@ -80,10 +92,11 @@ def migrations_section(
             "blackout) and the table of its migrations.</p>"
         )
     else:
-        chart = figure_div(chart_id, marked(migration_figure(results.migrations, results.operations), marks))
+        timeline = migration_figure(results.migrations, results.operations, axis=axis)
+        chart = figure_div(chart_id, marked(timeline, marks, axis))
         caption = (
             '<p class="caption">One bar per VM: waiting in its host\'s queue (grey), each pre-copy pass (blue) '
-            "and the blackout (red), in seconds; in a rolling update, each node while it is down for its patch "
+            "and the blackout (red); in a rolling update, each node while it is down for its patch "
             "(purple). Below, the migrations grouped by source host.</p>"
         )
     figures: dict[str, Figure] = {}  # a large scenario's groups, drawn when opened
@@ -96,12 +109,9 @@ def migrations_section(
         summary = f"<summary><span>{escape(host)}</span>{cells}</summary>"
         if large:
             key = str(index)
-            figure = marked(
-                migration_figure(
-                    migrations, _host_operations(results.operations, host), f"{host}: live migrations from it", 18
-                ),
-                marks,
-            )
+            own = _host_operations(results.operations, host)
+            figure = migration_figure(migrations, own, f"{host}: live migrations from it", 18, axis)
+            figure = marked(figure, marks, axis)
             figures[key], tables[key] = figure, table
             rows.append(
                 f'<details class="group" data-pack="{prefix}migration-groups" data-key="{key}">{summary}'

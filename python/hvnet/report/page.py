@@ -1,7 +1,7 @@
 """The HTML page around the sections: one file that loads nothing.
 
 Everything the page needs is inside it: the style sheet below, plotly.js
-(once, in ``<head>``), the charts' data and the design's SVG. It opens from
+(once, in ``<head>``, packed: `library`), the charts' data and the design's SVG. It opens from
 a file, a mail attachment or a change request without a network.
 """
 
@@ -11,8 +11,8 @@ from collections.abc import Sequence
 from html import escape
 
 from hvnet._version import __version__
-from hvnet.report.charts import plotly_bundle
 from hvnet.report.embed import RUNTIME
+from hvnet.report.library import plotly_element
 from hvnet.report.sections import Section
 
 __all__ = ["page"]
@@ -79,9 +79,10 @@ footer { color: var(--muted); font-size: 12px; text-align: center; padding: 0 0 
 """
 
 
-def page(title: str, description: str, sections: Sequence[Section], note: str) -> str:
+def page(title: str, description: str, sections: Sequence[Section], note: str, data: str = "") -> str:
     """The whole document: a header with `title` and links to the sections, `note` (what the
-    report cannot show yet), then the sections in order."""
+    report cannot show yet), then the sections in order. `data` (script elements of packed data
+    that any chart may need, `embed.time_labels_script`) goes in ``<head>``."""
     links = "".join(f'<a href="#{s.anchor}">{escape(s.title)}</a>' for s in sections)
     body = "\n".join(f'<section id="{s.anchor}">\n<h2>{escape(s.title)}</h2>\n{s.body}\n</section>' for s in sections)
     about = f"<p>{escape(description)}</p>" if description.strip() else ""
@@ -94,8 +95,9 @@ def page(title: str, description: str, sections: Sequence[Section], note: str) -
 <title>{escape(title)} · hvnet report</title>
 <link rel="icon" href="data:,">
 <style>{_CSS}</style>
-<script type="text/javascript">{plotly_bundle()}</script>
+{plotly_element()}
 <script>{RUNTIME}</script>
+{data}
 </head>
 <body>
 <header>

@@ -16,6 +16,7 @@ from rich.table import Table
 from hvnet.model import Scenario
 from hvnet.report.charts import (
     Figure,
+    TimeAxis,
     adapter_chart_title,
     adapter_figure,
     cpu_figure,
@@ -29,7 +30,7 @@ from hvnet.report.resample import Grid
 from hvnet.results import Results
 from hvnet.series import Series
 from hvnet.tables import traffic_table
-from hvnet.units import format_bytes, format_duration
+from hvnet.units import format_bytes, human_duration
 from hvnet.utilisation import BUSY_SHARE, COLD_SHARE, HOT_SHARE
 from hvnet.words import counted
 
@@ -81,7 +82,7 @@ def summary_section(results: Results, scenario: Scenario, grid: Grid | None = No
             counted(len(scenario.vms), "VM"),
         ]
     )
-    rows = [("simulated time", f"{results.end_s:.2f} s (charts: the exact mean over {_resolution(grid)})")]
+    rows = [("simulated time", f"{human_duration(results.end_s)} (charts: the exact mean over {_resolution(grid)})")]
     if results.traffic or not results.migrations:  # a scenario that only migrates has no traffic to count
         rows.append(("traffic entries completed", completed))
     if results.migrations:
@@ -89,7 +90,7 @@ def summary_section(results: Results, scenario: Scenario, grid: Grid | None = No
         rows.append(("live migrations ended", f"{ended} of {len(results.migrations)}"))
     rows += [
         ("design", design),
-        ("engine", f"{results.events} events in {results.wall_s * 1000:.1f} ms"),
+        ("engine", f"{results.events} events in {human_duration(results.wall_s)}"),
     ]
     if results.failures:
         rows.append(("failures", f'<a href="#failures">{counted(len(results.failures), "failure")}</a>'))
@@ -176,7 +177,7 @@ def _idle(what: str, names: list[str]) -> str:
 
 
 def _resolution(grid: Grid) -> str:
-    return f"each {format_duration(grid.width_s)}"
+    return f"each {human_duration(grid.width_s)}"
 
 
 def adapters_section(
@@ -199,18 +200,23 @@ def adapters_section(
     columns = min(max(max(per_host.values(), default=2), 2), 3)
     busy = [a for a in results.adapters if a.send_bps.nonzero() or a.receive_bps.nonzero()]
     busy_ids = {id(a) for a in busy}
-    marks = failure_marks(results)
+    marks, axis = failure_marks(results), TimeAxis.of(grid.end_s)
     items = []
     for adapter in busy:
         end = results.end_s
         moved = (adapter.send_bps.integral(0.0, end) + adapter.receive_bps.integral(0.0, end)) / 8
         label = f"{adapter_chart_title(adapter)}: {format_bytes(int(float(f'{moved:.3g}')))} sent and received"
-        items.append(_Item(label, moved, marked(adapter_figure(adapter, grid, end), marks)))
+        items.append(_Item(label, moved, marked(adapter_figure(adapter, grid, end), marks, axis)))
     idle = [f"{a.host} / {a.nic}" for a in results.adapters if id(a) not in busy_ids]
     caption = (
         f'<p class="caption">Send and receive of each NIC in Gbps, as the exact mean over '
         f"{_resolution(grid)}; the dashed line is the link speed."
     )
+    if grid.shows_peaks:
+        caption += (
+            " The lighter area behind each line reaches the highest rate within each "
+            f"{human_duration(grid.width_s * grid.peak_bins)}, so that a short burst keeps its height."
+        )
     if len(items) > shown:
         caption += f" The {shown} busiest NICs (bytes sent and received) are drawn; pick any other below."
     caption += "</p>"
@@ -239,14 +245,14 @@ def cpu_section(results: Results, shown: int = SHOWN_HEATMAPS, grid: Grid | None
     for vcpu in results.vcpus:
         vms.setdefault(vcpu.vm, []).append((f"vCPU {vcpu.vcpu}", vcpu.busy))
 
-    marks = failure_marks(results)
+    marks, axis = failure_marks(results), TimeAxis.of(grid.end_s)
 
     def items(groups: dict[str, list[tuple[str, Series]]], what: str) -> list[_Item]:
         return [
             _Item(
                 name,
                 sum(b.integral(0.0, end) for _, b in rows),
-                marked(cpu_figure(f"{name}: CPU per {what} (% busy)", rows, grid, end), marks),
+                marked(cpu_figure(f"{name}: CPU per {what} (% busy)", rows, grid, end), marks, axis),
             )
             for name, rows in groups.items()
             if any(b.nonzero() for _, b in rows)
