@@ -17,7 +17,8 @@ MIGRATION_ROWS = 50
 
 
 #: The columns of a live migration's row: (header, a number column), and which part
-#: of the terminal's two tables each is in ("time": when and how much; "cost": how).
+#: of the terminal's two tables each is in ("time": when, and at what rate; "cost": how, and how
+#: much), so that each fits 80 columns with host names of a few characters.
 _MIGRATION_COLUMNS: tuple[tuple[str, bool | str, str], ...] = (
     ("VM", "word", "both"),
     ("from → to", False, "time"),
@@ -26,7 +27,7 @@ _MIGRATION_COLUMNS: tuple[tuple[str, bool | str, str], ...] = (
     ("waited", True, "cost"),
     ("duration", True, "time"),
     ("passes", True, "cost"),
-    ("moved", True, "time"),
+    ("moved", True, "cost"),
     ("black-\nout", True, "time"),
     ("memory\npeak", True, "time"),  # memory's rate, before compression
     ("wire\npeak", True, "time"),  # what the NICs carried
@@ -63,7 +64,7 @@ def migrations_table(results: Results, part: str = "all") -> Table:
     title = {
         "all": "live migrations",
         "time": "live migrations",
-        "cost": "live migrations: how (option, queue, passes, CPU)",
+        "cost": "live migrations: how (option, queue, passes, memory moved, CPU)",
     }[part]
     return fitted_table(title, columns, rows, ["red" if m.end_s is None else None for m in results.migrations])
 
