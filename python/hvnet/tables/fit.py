@@ -16,7 +16,7 @@ out zero characters wide and two names cut alike (``no-t…``) read the same.
 3. if even that does not fit, columns are left out from the right (never the first, which names
    the row), and the caption says which ("--json has them all").
 
-A table that fits as it is prints exactly as a plain rich `Table`.
+A table that fits as it is prints exactly as a plain rich `Table` (each column at its widest).
 """
 
 from __future__ import annotations
@@ -32,7 +32,6 @@ __all__ = ["FittedTable"]
 #: The narrowest a wrapping column gets while it has a longer word: wrapping a sentence into
 #: a column of 12 still reads, narrower does not.
 _NARROWEST_FOLD = 12
-_TOO_NARROW = "too narrow"
 
 
 class FittedTable(Table):
@@ -43,23 +42,27 @@ class FittedTable(Table):
         yield from Table.__rich_console__(fitted, console, options)
 
     def fitted(self, console: Console, options: ConsoleOptions) -> Table:
-        """This table as it prints at `options.max_width`: itself when it fits, otherwise a copy
-        with widths set and, if need be, columns left out."""
+        """This table as it prints at `options.max_width`: a copy with every column's width set
+        (as rich would set them when the table fits) and, if need be, columns left out. Each
+        column is measured once, here; rich, given the widths, measures nothing again."""
         width = options.max_width
+        content = []  # each column's narrowest and widest content, without its padding
+        for k, column in enumerate(self.columns):
+            measure = self._measure_column(console, options, column)
+            pad = self._get_padding_width(k)
+            content.append((measure.minimum - pad, measure.maximum - pad))
         kept = list(range(len(self.columns)))
-        widths = self._widths(console, options, kept, width, _NARROWEST_FOLD)
-        if widths is _TOO_NARROW:  # text folds down to its longest word before a column goes
-            widths = self._widths(console, options, kept, width, 0)
-        while widths is _TOO_NARROW and len(kept) > 1:
+        widths = self._widths(content, kept, width, _NARROWEST_FOLD)
+        if widths is None:  # text folds down to its longest word before a column goes
+            widths = self._widths(content, kept, width, 0)
+        while widths is None and len(kept) > 1:
             kept.pop()  # leave out the rightmost column; the first names the row
-            widths = self._widths(console, options, kept, width, 0)
-        if widths is None and len(kept) == len(self.columns):
-            return self  # fits as it is: rich lays it out unchanged
+            widths = self._widths(content, kept, width, 0)
         table = copy.copy(self)
         table.columns = []
         for k, index in enumerate(kept):
             column = dataclasses.replace(self.columns[index], _index=k)
-            if isinstance(widths, list):
+            if widths is not None:
                 column.width = widths[k]
             table.columns.append(column)
         left_out = [_header(column) for column in self.columns[len(kept) :]]
@@ -69,27 +72,23 @@ class FittedTable(Table):
             table.caption_justify = "left"
         return table
 
-    def _widths(
-        self, console: Console, options: ConsoleOptions, kept: list[int], width: int, narrowest: int
-    ) -> list[int] | str | None:
-        """The content width of each kept column; None when they fit as they are;
-        `_TOO_NARROW` when they cannot fit without cutting a whole column or a word."""
-        columns = [self.columns[i] for i in kept]
-        padding = [self._get_padding_width(k) for k in range(len(columns))]
-        edges = _borders(self, len(columns))
-        measures = [self._measure_column(console, options, column) for column in columns]
-        if sum(m.maximum for m in measures) + edges <= width:
-            return None
+    def _widths(self, content: list[tuple[int, int]], kept: list[int], width: int, narrowest: int) -> list[int] | None:
+        """The content width of each kept column, or None when they cannot fit without cutting
+        a whole column, or a word."""
+        padding = [self._get_padding_width(k) for k in range(len(kept))]
+        edges = _borders(self, len(kept))
+        widest = [content[i][1] for i in kept]
+        if sum(widest) + sum(padding) + edges <= width:
+            return widest  # fits as it is: every column at its widest, as rich lays it out
         least = [
-            m.maximum if _whole(column) else min(m.maximum, max(m.minimum, narrowest + pad))
-            for column, m, pad in zip(columns, measures, padding, strict=True)
+            content[i][1] if _whole(self.columns[i]) else min(content[i][1], max(content[i][0], narrowest))
+            for i in kept
         ]
-        spare = width - edges - sum(least)
+        spare = width - edges - sum(padding) - sum(least)
         if spare < 0:
-            return _TOO_NARROW
-        wants = [m.maximum - low for m, low in zip(measures, least, strict=True)]
-        given = [low + extra for low, extra in zip(least, _share(spare, wants), strict=True)]
-        return [w - pad for w, pad in zip(given, padding, strict=True)]
+            return None
+        wants = [high - low for high, low in zip(widest, least, strict=True)]
+        return [low + extra for low, extra in zip(least, _share(spare, wants), strict=True)]
 
 
 def _share(spare: int, wants: list[int]) -> list[int]:
