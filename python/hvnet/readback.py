@@ -246,7 +246,7 @@ def adapter_series(scenario: Scenario, run: NetworkRun) -> list[AdapterSeries]:
             port = Port(host.name, nic.name)
             send, receive = fabric.out_of.get(port), fabric.into.get(port)
             adapters.append(
-                AdapterSeries(
+                AdapterSeries.model_construct(  # the core's series, already checked: no second pass over each point
                     host=host.name,
                     nic=nic.name,
                     team=team_of.get(nic.name),
@@ -269,7 +269,7 @@ def core_series(model: NetworkModel, run: NetworkRun) -> list[CoreSeries]:
     if model.cpu is None:
         return []
     return [
-        CoreSeries(host=host, core=k, busy=_busy(model, run, resource))
+        CoreSeries.model_construct(host=host, core=k, busy=_busy(model, run, resource))  # as AdapterSeries
         for host, cores in model.cpu.cores.items()
         for k, resource in enumerate(cores)
     ]
@@ -280,7 +280,7 @@ def vcpu_series(model: NetworkModel, run: NetworkRun) -> list[VcpuSeries]:
     if model.cpu is None:
         return []
     return [
-        VcpuSeries(vm=vm, vcpu=k, busy=_busy(model, run, resource))
+        VcpuSeries.model_construct(vm=vm, vcpu=k, busy=_busy(model, run, resource))  # as AdapterSeries
         for vm, vcpus in model.cpu.vcpus.items()
         for k, resource in enumerate(vcpus)
     ]
