@@ -493,27 +493,58 @@ def validate(
         Path | None,
         typer.Option("--markdown", help="Write the comparison as Markdown (e.g. docs/validation.md)."),
     ] = None,
+    loo: Annotated[
+        bool,
+        typer.Option(
+            "--loo",
+            help="Also fit the calibrated parameters on every figure and predict each figure without it "
+            "(leave-one-out; about two minutes).",
+        ),
+    ] = False,
     force: Force = False,
 ) -> None:
     """Compare hvnet's predictions with public measurements: the calibration figures, and the checks."""
+    from rich.console import RenderableType
+
     from hvnet.validate import run_validation, validation_markdown
-    from hvnet.validate.show import validation_table
+    from hvnet.validate.fit import CrossValidation, cross_validate
+    from hvnet.tables.paragraph import Paragraph
+    from hvnet.validate.show import fit_table, loo_table, validation_table
 
     with user_errors():
         checks = run_validation()
-    tables = [validation_table(checks, role) for role in ("calibration", "check")]
+    tables: list[RenderableType] = [validation_table(checks, role) for role in ("calibration", "check")]
+    crossed: CrossValidation | None = None
+    if loo:
+        with Progress(
+            TextColumn("leave-one-out"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+            console=error_console(), transient=True,
+        ) as bar:  # fmt: skip
+            task = bar.add_task("figures", total=None)
+            crossed = cross_validate(run_validation, lambda done, total: bar.update(task, completed=done, total=total))
+        tables += [fit_table(crossed), loo_table(crossed)]
     # With `--json -`, standard output holds only the JSON document.
     if not json_to_stdout(json_out):
         for table in tables:
             console().print(table)
         for c in checks:
             if c.note:
-                console().print(f"{c.id}: {c.note}.", highlight=False, markup=False)
+                console().print(Paragraph(f"{c.id}: {c.note}."))
     if json_out is not None:
-        write_json(json_out, [c.to_json() for c in checks], force)
+        left_out = {r.id: r for r in crossed.rows} if crossed is not None else {}
+        document = [
+            c.to_json()
+            | (
+                {"loo_predicted": left_out[c.id].loo_predicted, "loo_error_pct": left_out[c.id].loo_error_pct}
+                if c.id in left_out
+                else {}
+            )
+            for c in checks
+        ]
+        write_json(json_out, document, force)
     if markdown is not None:
         generated = markdown.exists() and markdown.read_text().startswith("# Validation: hvnet beside")
         refuse_to_overwrite(markdown, force=force or generated)
         with user_errors():
-            markdown.write_text(validation_markdown(checks))
+            markdown.write_text(validation_markdown(checks, crossed))
         error_console().print(f"wrote {markdown}", highlight=False)

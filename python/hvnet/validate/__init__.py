@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from hvnet.calibration import Calibration
 from hvnet.validate.check import TOLERANCE_PCT as TOLERANCE_PCT
 from hvnet.validate.check import Check, testbed
 from hvnet.validate.markdown import validation_markdown
@@ -33,8 +34,9 @@ __all__ = ["Check", "run_validation", "validation_markdown"]
 #: A built-in testbed by its file name (tests and bench/shared_cores.py read them through it).
 _scenario = testbed
 
-CASES: list[Callable[[], list[Check]]] = [c6, c9_c10, live_migration, v1, v2, f1, f2]
+CASES: list[Callable[[Calibration | None], list[Check]]] = [c6, c9_c10, live_migration, v1, v2, f1, f2]
 
 
-def run_validation() -> list[Check]:
-    return [check for case in CASES for check in case()]
+def run_validation(calibration: Calibration | None = None) -> list[Check]:
+    """Every case's figures, predicted with `calibration` (default: the one hvnet ships)."""
+    return [check for case in CASES for check in case(calibration)]

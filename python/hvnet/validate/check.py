@@ -3,13 +3,14 @@ tolerance, the comparison of a number with the figure or its range, the built-in
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from importlib import resources
 
 from hvnet.calibration import Calibration
 from hvnet.model import Scenario, parse_scenario
 
-__all__ = ["TOLERANCE_PCT", "Check", "number", "testbed", "without_note"]
+__all__ = ["TOLERANCE_PCT", "Check", "number", "testbed", "with_note"]
 
 #: How close a prediction must be to count as explained.
 TOLERANCE_PCT = 15.0
@@ -27,6 +28,11 @@ class Check:
     error_pct: float | None
     explained: bool
     note: str = ""
+    #: A number's reported value (the middle of a range), and the range where the source gave one: what a
+    #: fit of the calibration aims at (`hvnet.validate.fit`). None for a figure in words.
+    target: float | None = None
+    low: float | None = None
+    high: float | None = None
 
     @property
     def role(self) -> str:
@@ -52,7 +58,8 @@ def number(
     error = 100.0 * (predicted - reported) / reported
     inside = low is not None and high is not None and low <= predicted <= high
     shown: float | str = reported if low is None else f"{low:g}–{high:g}"
-    return Check(id, figure, shown, round(predicted, 3), round(error, 2), inside or abs(error) <= TOLERANCE_PCT)
+    explained = inside or abs(error) <= TOLERANCE_PCT
+    return Check(id, figure, shown, round(predicted, 3), round(error, 2), explained, "", reported, low, high)
 
 
 def testbed(name: str) -> Scenario:
@@ -61,6 +68,6 @@ def testbed(name: str) -> Scenario:
     return parse_scenario(text, f"validation/{name}")
 
 
-def without_note(check: Check) -> tuple[str, str, float | str, float | str, float | None, bool]:
-    """A check's fields but its note (to give it one)."""
-    return check.id, check.figure, check.reported, check.predicted, check.error_pct, check.explained
+def with_note(check: Check, note: str) -> Check:
+    """The check, saying `note` (why it misses, or what it rests on)."""
+    return dataclasses.replace(check, note=note)

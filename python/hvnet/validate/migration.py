@@ -3,18 +3,19 @@ and many at once) and F2 (TCP/IP against Compression on 1 GbE)."""
 
 from __future__ import annotations
 
+from hvnet.calibration import Calibration
 from hvnet.lower import frames
 from hvnet.model import MigrationOption
 from hvnet.results import MigrationResult, Results
 from hvnet.simulation import simulate
 from hvnet.units import bytes_per_s
-from hvnet.validate.check import Check, number, testbed, without_note
+from hvnet.validate.check import Check, number, testbed, with_note
 
 __all__ = ["f1", "f2", "live_migration"]
 
 
-def _migrate(name: str) -> MigrationResult:
-    (migration,) = simulate(testbed(name)).migrations
+def _migrate(name: str, calibration: Calibration | None) -> MigrationResult:
+    (migration,) = simulate(testbed(name), calibration=calibration).migrations
     return migration
 
 
@@ -25,9 +26,9 @@ def _payload(results: Results, scenario_name: str, nic: str) -> float:
     return adapter.send_bps.integral(0.0, results.end_s) / frames.wire_bytes_per_payload_byte(frames.mss(mtu))
 
 
-def live_migration() -> list[Check]:
-    c1, c2, c3 = (_migrate(f"c{i}-live-migration.yaml") for i in (1, 2, 3))
-    c8 = _migrate("c8-live-migration-mtu1500.yaml")
+def live_migration(calibration: Calibration | None = None) -> list[Check]:
+    c1, c2, c3 = (_migrate(f"c{i}-live-migration.yaml", calibration) for i in (1, 2, 3))
+    c8 = _migrate("c8-live-migration-mtu1500.yaml", calibration)
     assert c1.duration_s and c2.duration_s and c3.duration_s and c8.duration_s and c2.blackout_s and c3.blackout_s
     speedup = 100 * (c1.duration_s / c2.duration_s - 1)
     gain = 100 * (c3.bytes_sent / c3.duration_s / (c8.bytes_sent / c8.duration_s) - 1)
@@ -56,7 +57,7 @@ def live_migration() -> list[Check]:
             "" if 0 < gain <= 20 else "the single-stream cap at MTU 1500 on a tuned host is not where C8 puts it",
         ),
     ]
-    c4, c5, c7 = (simulate(testbed(f"{case}-smb.yaml")) for case in ("c4", "c5", "c7"))
+    c4, c5, c7 = (simulate(testbed(f"{case}-smb.yaml"), calibration=calibration) for case in ("c4", "c5", "c7"))
     m4, m5, m7 = c4.migrations[0], c5.migrations[0], c7.migrations[0]
     assert m4.duration_s and m5.duration_s and m7.duration_s
     c4_check = number("C4/duration", "s, SMB over 2 × 10 GbE, one NIC jumbo", m4.duration_s, 31.0)
@@ -67,15 +68,7 @@ def live_migration() -> list[Check]:
     busy = sum(1 for core in c5.cores if core.host == "hv2" and core.busy.peak() > 0.1)
     jumbo, standard = _payload(c4, "c4-smb.yaml", "nic1"), _payload(c4, "c4-smb.yaml", "nic2")
     checks += [
-        Check(
-            c4_check.id,
-            c4_check.figure,
-            c4_check.reported,
-            c4_check.predicted,
-            c4_check.error_pct,
-            c4_check.explained,
-            "" if c4_check.explained else smb_ideal,
-        ),
+        with_note(c4_check, "" if c4_check.explained else smb_ideal),
         Check(
             "C4/jumbo-nic-carries-more",
             "% more payload on the jumbo NIC",
@@ -99,7 +92,7 @@ def live_migration() -> list[Check]:
     return checks
 
 
-def f1() -> list[Check]:
+def f1(calibration: Calibration | None = None) -> list[Check]:
     """Small VMs: Aidan Finn, "Windows Server 2012 Hyper-V Concurrent Live Migration & NIC Teaming Speed
     Comparisons" (aidanfinn.com/?p=12228): 512 MB VMs over TCP/IP, up to 20 at once. The one-VM time on
     1 GbE calibrates the set-up (`MigrationParameters.setup_s`); the rest are checks."""
@@ -110,7 +103,9 @@ def f1() -> list[Check]:
             h.model_copy(update={"nics": tuple(n.model_copy(update={"speed": speed_bps}) for n in h.nics)})
             for h in scenario.hosts
         )
-        results = simulate(scenario.model_copy(update={"vms": scenario.vms[:vms], "hosts": hosts}))
+        results = simulate(
+            scenario.model_copy(update={"vms": scenario.vms[:vms], "hosts": hosts}), calibration=calibration
+        )
         return max(m.end_s or float("inf") for m in results.migrations)
 
     unsent = (
@@ -142,15 +137,10 @@ def f1() -> list[Check]:
             "link-bound and agree better"
         ),
     }
-    return [
-        c
-        if c.explained or c.id not in notes
-        else Check(c.id, c.figure, c.reported, c.predicted, c.error_pct, c.explained, notes[c.id])
-        for c in checks
-    ]
+    return [c if c.explained or c.id not in notes else with_note(c, notes[c.id]) for c in checks]
 
 
-def f2() -> list[Check]:
+def f2(calibration: Calibration | None = None) -> list[Check]:
     """TCP/IP and Compression over 1 GbE: Aidan Finn's 8 GB VM (aidanfinn.com/?p=15421) and Microsoft's
     expectation that Compression halves the time; TechEd 2013's demo (4 x) as reported by the press."""
     scenario = testbed("f2-compression-1gbe.yaml")
@@ -160,7 +150,7 @@ def f2() -> list[Check]:
             h.model_copy(update={"live_migration": h.live_migration.model_copy(update={"option": option})})
             for h in scenario.hosts
         )
-        (migration,) = simulate(scenario.model_copy(update={"hosts": hosts})).migrations
+        (migration,) = simulate(scenario.model_copy(update={"hosts": hosts}), calibration=calibration).migrations
         return migration.duration_s or float("inf")
 
     tcp, compressed = duration(MigrationOption.TCP_IP), duration(MigrationOption.COMPRESSION)
@@ -173,10 +163,7 @@ def f2() -> list[Check]:
     return [
         number("F2/tcp-ip", "s to migrate an 8 GB VM over 1 GbE, TCP/IP", tcp, 78.0),
         number("F2/compression-gain", "TCP/IP time over Compression time, 1 GbE (Microsoft: halves it)", gain, 2.0),
-        Check(
-            *without_note(
-                number("F2/teched-gain", "the same, TechEd 2013's demo (over 60 s vs about 15 s)", gain, 4.0)
-            ),
-            content,
+        with_note(
+            number("F2/teched-gain", "the same, TechEd 2013's demo (over 60 s vs about 15 s)", gain, 4.0), content
         ),
     ]

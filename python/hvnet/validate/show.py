@@ -8,9 +8,10 @@ from rich.markup import escape
 from rich.table import Table
 
 from hvnet.tables.fit import FittedTable
-from hvnet.validate.check import Check
+from hvnet.validate.check import TOLERANCE_PCT, Check
+from hvnet.validate.fit import CrossValidation
 
-__all__ = ["validation_table"]
+__all__ = ["fit_table", "loo_table", "validation_table"]
 
 _ROLES = {
     "calibration": "hvnet beside public measurements: calibration (a parameter was fitted on each)",
@@ -35,4 +36,41 @@ def validation_table(checks: Sequence[Check], role: str) -> Table:
         table.add_row(f"[bold]{escape(c.id)}[/] {escape(c.figure)}", str(c.reported), str(c.predicted), error)
     if unexplained:
         table.caption = "✗: outside its tolerance, and no mechanism in the model explains it"
+    return table
+
+
+def loo_table(result: CrossValidation) -> FittedTable:
+    """Each figure the fit uses: reported, predicted as shipped, predicted by a fit without it, and that
+    prediction's error (the leave-one-out residual); the median and 90th percentile beneath."""
+    table = FittedTable(
+        title="leave-one-out: each figure predicted by the parameters fitted on all the others",
+        title_justify="left",
+        caption=(
+            f"median |error| {result.median_pct:.1f} %, 90th percentile {result.p90_pct:.1f} % "
+            f"(over {len(result.rows)} figures; the goal: 10 % and 25 %)"
+        ),
+        caption_justify="left",
+    )
+    table.add_column("figure", overflow="fold")
+    for column in ("reported", "shipped", "left out", "error"):
+        table.add_column(column, justify="right", no_wrap=column != "reported", overflow="fold")
+    for r in result.rows:
+        error = f"{r.loo_error_pct:+.1f} %"
+        if abs(r.loo_error_pct) > TOLERANCE_PCT:
+            error = f"[red]{error}[/]"
+        table.add_row(escape(r.id), str(r.reported), f"{r.predicted:.4g}", f"{r.loo_predicted:.4g}", error)
+    return table
+
+
+def fit_table(result: CrossValidation) -> FittedTable:
+    """The calibrated parameters: shipped, and fitted on every figure at once (a value at an end of its
+    range says a mechanism is missing, not that the number is wrong)."""
+    table = FittedTable(title="the calibrated parameters fitted on every figure at once", title_justify="left")
+    table.add_column("parameter", no_wrap=True)
+    for column in ("shipped", "fitted", "range"):
+        table.add_column(column, justify="right", no_wrap=True)
+    for name, shipped, fitted, low, high in result.parameters:
+        at_end = min(abs(fitted - low), abs(fitted - high)) <= 0.01 * (high - low)
+        shown = f"{fitted:.4g}" + (" (at an end)" if at_end else "")
+        table.add_row(name, f"{shipped:.4g}", shown, f"{low:.4g}–{high:.4g}")
     return table
