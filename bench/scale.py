@@ -397,7 +397,7 @@ def main() -> None:
             summary = ", ".join(f"{p.phase} {p.wall_s:.2f} s" for p in got)
             progress.console.print(f"{label}: {summary}; peak {max(p.peak_mib for p in got):.0f} MiB")
             progress.advance(task)
-    console.print(markdown(points))
+    sys.stdout.write(markdown(points))  # a Markdown table: never wrapped at the terminal
     if args.json:
         args.json.write_text(json.dumps([asdict(p) for p in points], indent=1))
     if args.write:
