@@ -12,18 +12,17 @@ Not imported by `hvnet.cost`: it reads variants (`hvnet.variants`), which the bi
 from __future__ import annotations
 
 import os
-import textwrap
 from dataclasses import dataclass
 from typing import Any
 
-from rich.console import Console, ConsoleOptions, Group, RenderResult
-from rich.measure import Measurement
-from rich.table import Table
+from rich.console import Group
 from rich.text import Text
 
 from hvnet._version import __version__
 from hvnet.cost import DOCUMENT_VERSION, PricedBill, PriceList, bill_document, design_cost, format_money, load_prices
 from hvnet.errors import Problem, ScenarioError
+from hvnet.tables.fit import FittedTable
+from hvnet.tables.paragraph import Paragraph
 from hvnet.variants import load_variants, show_axis_value
 from hvnet.words import counted
 
@@ -89,25 +88,6 @@ def _what_differs(variant: PricedVariant, differ: set[str]) -> str:
     )
 
 
-class _Glued:
-    """Lines of text, each wrapped to the cell at its spaces but never at a no-break space, so that
-    ``4 × dual-port 25 GbE NIC (2,000.00)`` breaks inside the description only (rich's own wrapping
-    breaks at a no-break space too)."""
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-
-    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
-        words = [word for line in self.text.split("\n") for word in line.split(" ")]
-        longest = max((len(word) for word in words), default=0)
-        return Measurement(longest, max((len(line) for line in self.text.split("\n")), default=0))
-
-    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        for line in self.text.split("\n"):
-            for part in textwrap.wrap(line, width=max(options.max_width, 1), break_long_words=False) or [""]:
-                yield Text(part.replace("\u00a0", " "), no_wrap=True, overflow="fold")
-
-
 def variants_table(variants: list[PricedVariant]) -> Group:
     """One row per variant: its value on each axis, its total, what it costs more than the cheapest,
     and the lines of its bill that differ between variants (what the extra buys). Names and numbers
@@ -115,7 +95,7 @@ def variants_table(variants: list[PricedVariant]) -> Group:
     and what the prices are."""
     priced = [v.priced for v in variants]
     currency = priced[0].currency
-    table = Table(
+    table = FittedTable(
         title=f"bill of materials of {len(variants)} variants: {priced[0].scenario} ({currency})",
         title_justify="left",
         caption_justify="left",
@@ -133,8 +113,8 @@ def variants_table(variants: list[PricedVariant]) -> Group:
     if differ:
         table.add_column("the lines that differ", overflow="fold", ratio=1, min_width=16)
     for variant, row, total, extra in zip(variants, names, totals, more):
-        cells: list[str | _Glued] = [*row, total, extra]
-        cells += [_Glued(_what_differs(variant, differ))] if differ else []
+        cells: list[str | Paragraph] = [*row, total, extra]
+        cells += [Paragraph(_what_differs(variant, differ))] if differ else []
         table.add_row(*cells, style="bold" if extra == "cheapest" and differ else None)
     notes = Text()
     noticed = next((p.notice for p in priced if p.notice), None)
