@@ -506,9 +506,9 @@ def validate(
     """Compare hvnet's predictions with public measurements: the calibration figures, and the checks."""
     from rich.console import RenderableType
 
+    from hvnet.tables.paragraph import Paragraph
     from hvnet.validate import run_validation, validation_markdown
     from hvnet.validate.fit import CrossValidation, cross_validate
-    from hvnet.tables.paragraph import Paragraph
     from hvnet.validate.show import fit_table, loo_table, validation_table
 
     with user_errors():
