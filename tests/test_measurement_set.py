@@ -38,3 +38,23 @@ def test_the_set_is_large_enough_to_cross_validate_on() -> None:
     entries = measurements()
     hyper_v = [m for m in entries if m["hypervisor"] == "hyper-v"]
     assert len(entries) >= 25 and len(hyper_v) >= 18
+
+
+def test_every_hyper_v_measurement_is_a_case_or_says_why_not() -> None:
+    """Each Hyper-V measurement is compared by figures of `hvnet validate` (coverage.FIGURES) or listed with
+    the reason it cannot be (coverage.NOT_CASES, which the module's docstring lists too); every figure named
+    exists, and every figure of `hvnet validate` but V1 (ntttcp between VMs, not a migration) comes from one."""
+    from hvnet.validate import coverage, run_validation
+
+    entries = {m["id"]: m for m in measurements()}
+    hyper_v = {i for i, m in entries.items() if m["hypervisor"] == "hyper-v"}
+    not_cases = {m for m, _, _ in coverage.NOT_CASES}
+    assert hyper_v <= set(coverage.FIGURES) | not_cases
+    assert set(coverage.FIGURES) | not_cases <= hyper_v
+    assert all(why and figure for _, figure, why in coverage.NOT_CASES)
+    doc = coverage.__doc__ or ""
+    assert all(f"- {m}," in doc for m in not_cases)
+    checks = {c.id for c in run_validation()}
+    named = [f for figures in coverage.FIGURES.values() for f in figures]
+    assert len(named) == len(set(named)) and set(named) <= checks
+    assert {c.split("/")[0] for c in checks - set(named)} == {"V1"}
