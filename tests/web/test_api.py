@@ -8,6 +8,7 @@ Each test talks to a real server (uvicorn on 127.0.0.1, tests/web/conftest.py) t
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -128,6 +129,24 @@ def test_an_upload_name_cannot_leave_the_scratch_folder(served: Served) -> None:
     answer = served.client.post("/api/import/measurement", files=files)
     assert answer.status_code == 200
     assert answer.json()["measurements"][0]["file"] == "evil.txt"
+
+
+def test_uploads_are_kept_only_under_the_served_folder_and_only_for_the_run(
+    serve: Callable[..., Served], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The issue's rule: uploads are never stored outside DIR. The system's temporary folder is made
+    unwritable-by-mistake here (pointed at a path that does not exist): the run still works, its
+    files having lived in a hidden folder of DIR that is gone when the run ends."""
+    monkeypatch.setenv("TMPDIR", str(tmp_path / "no-such-folder"))
+    served = serve()
+    sample = SAMPLES / "ntttcp_windows_c9_set_receiver.txt"
+    files = [("files", (sample.name, sample.read_bytes(), "text/plain"))]
+    answer = served.client.post("/api/import/measurement", files=files)
+    assert answer.status_code == 200, answer.text
+    deadline = time.monotonic() + 10  # the job's thread removes it just after the answer
+    while list(tmp_path.glob(".hvnet-run-*")) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not list(tmp_path.glob(".hvnet-run-*")), "a run's scratch folder outlived it"
 
 
 def test_explain_answers_its_cli_document(served: Served, cli: Invoke) -> None:

@@ -206,7 +206,12 @@ class JobQueue:
     def _watch(self, job: Job) -> None:
         """Starts the worker and follows it until it answers, fails, is cancelled or runs out of time."""
         ctx = context()
-        scratch = tempfile.mkdtemp(prefix="hvnet-serve-")
+        try:  # uploads stay under the served folder (docs/web.md), in a hidden folder the app never lists
+            scratch = tempfile.mkdtemp(prefix=".hvnet-run-", dir=self.settings.root)
+        except OSError as error:
+            why = f"{self.settings.root}: cannot keep a run's files there ({error.strerror}); serve a writable folder"
+            job.finish("failed", failure=Failure(500, "server", (why,)))
+            return
         receiver, sender = ctx.Pipe(duplex=False)
         process = ctx.Process(  # type: ignore[attr-defined]
             target=work, args=(sender, job.task, scratch, self.memory_per_worker), daemon=True
