@@ -12,7 +12,7 @@ from typing import Annotated
 
 import typer
 
-from hvnet.cli import answering, running, serving  # noqa: F401  (their commands join the app)
+from hvnet.cli import answering, lab, running, serving  # noqa: F401  (their commands join the app)
 from hvnet.cli.app import app, console
 
 __all__ = ["YOUNG_COLLECTION", "app", "main"]
