@@ -46,6 +46,11 @@ pub struct PrecopyParameters {
     /// hosts negotiate, the destination creates the VM and checks it can
     /// take its memory and devices.
     pub setup: Seconds,
+    /// The part of `setup` that each host does for one migration at a time
+    /// (as source or destination alike): concurrent migrations of a host
+    /// take turns for it, and do the rest of their set-up in parallel
+    /// (see [`crate::run`]). At most `setup`.
+    pub setup_serial: Seconds,
 }
 
 impl Default for PrecopyParameters {
@@ -55,6 +60,7 @@ impl Default for PrecopyParameters {
             stop_bytes: 64.0 * 1024.0 * 1024.0,
             switchover: 0.1,
             setup: 0.0,
+            setup_serial: 0.0,
         }
     }
 }

@@ -14,6 +14,14 @@
 //! blackout copy — moves that step's memory bytes over its transport (see
 //! [`crate::transport`]: TCP/IP, SMB channels, compression).
 //!
+//! Its set-up comes first. The part of it that does not overlap
+//! (`setup_serial`: each host does it for one migration at a time, as
+//! source or destination alike) waits while either of its hosts does it for
+//! another migration; those waiting take turns in the order they got there,
+//! each as soon as both its hosts are free. The rest of the set-up runs in
+//! parallel with everything else. A migration holds its `simultaneous` slot
+//! (it has started) while it waits for its turn.
+//!
 //! A step ends when its bytes have moved and the source has prepared them
 //! (`prepare_rate`: in series with the transfer, the network idle
 //! meanwhile; published graphs show it as a jig-saw below line rate). The
@@ -84,6 +92,9 @@ pub enum MigrationTimer {
     /// When migration `i`'s channels should together have moved its step:
     /// look again (after the event).
     StepCheck(usize),
+    /// Migration `i` has done the serial part of its set-up: its hosts are
+    /// free for the next one's, and it goes on with the rest.
+    SerialDone(usize),
 }
 
 /// The step a migration is on: its connections share `bytes`.
@@ -118,6 +129,13 @@ pub(crate) struct Migrations<'s> {
     /// The ports of each migration's SMB channels ([`crate::transport::smb_ports`]).
     pub(crate) channel_ports: Vec<Vec<(u16, u16)>>,
     guests: Guests,
+    /// The hosts doing the serial part of a migration's set-up now.
+    serial_busy: BTreeSet<u32>,
+    /// The migrations waiting for their serial set-up, in the order they got
+    /// there, each with the length of its whole set-up.
+    serial_line: Vec<(usize, Seconds)>,
+    /// The rest of each migration's set-up, once its serial part is done.
+    setup_rest: Vec<Seconds>,
 }
 
 /// For each migration, the migrations that wait for it.
@@ -199,6 +217,9 @@ impl<'s> Migrations<'s> {
             channel_ports: (specs.iter().enumerate())
                 .map(|(i, m)| crate::transport::smb_ports(network, i, m))
                 .collect(),
+            serial_busy: BTreeSet::new(),
+            serial_line: Vec::new(),
+            setup_rest: vec![0.0; specs.len()],
         }
     }
 
@@ -297,11 +318,45 @@ impl<'s> Migrations<'s> {
                 bytes, zero_bytes, ..
             } => self.copy(run, i, bytes, zero_bytes),
             Step::Blackout { bytes } => self.copy(run, i, bytes, 0.0),
+            Step::Setup { seconds } if self.specs[i].parameters.setup_serial > 0.0 => {
+                self.serial_line.push((i, seconds));
+                self.start_serial(run);
+            }
             Step::Setup { seconds } | Step::Switchover { seconds } => {
                 run.schedule(run.now() + seconds, MigrationTimer::Wait(i));
             }
             Step::Done => self.done(run, i),
         }
+    }
+
+    /// Starts the serial set-up of the migrations waiting for it, in the
+    /// order they got there, each whose source and destination hosts are
+    /// both free of another's.
+    fn start_serial(&mut self, run: &mut Run<'_, MigrationTimer>) {
+        let mut k = 0;
+        while k < self.serial_line.len() {
+            let (i, seconds) = self.serial_line[k];
+            let (source, target) = self.specs[i].hosts;
+            if self.serial_busy.contains(&source) || self.serial_busy.contains(&target) {
+                k += 1;
+                continue;
+            }
+            self.serial_line.remove(k);
+            self.serial_busy.extend([source, target]);
+            let serial = self.specs[i].parameters.setup_serial;
+            self.setup_rest[i] = (seconds - serial).max(0.0);
+            run.schedule(run.now() + serial, MigrationTimer::SerialDone(i));
+        }
+    }
+
+    /// Migration `i` has done the serial part of its set-up: its hosts take
+    /// the next one's, and it goes on with the rest of its own.
+    fn serial_done(&mut self, run: &mut Run<'_, MigrationTimer>, i: usize) {
+        let (source, target) = self.specs[i].hosts;
+        self.serial_busy.remove(&source);
+        self.serial_busy.remove(&target);
+        run.schedule(run.now() + self.setup_rest[i], MigrationTimer::Wait(i));
+        self.start_serial(run);
     }
 
     /// Migration `i` ended: those waiting for it may be asked for, its
@@ -351,6 +406,7 @@ impl Driver for Migrations<'_> {
         match timer {
             MigrationTimer::Arrive(i) => self.arrives(run, i),
             MigrationTimer::Wait(i) => self.wait_ended(run, i),
+            MigrationTimer::SerialDone(i) => self.serial_done(run, i),
             MigrationTimer::StepCheck(_) => {}
         }
     }

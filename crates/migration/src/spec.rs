@@ -168,11 +168,16 @@ fn check_migration(network: &Network, i: usize, m: &Migration) -> Result<(), Spe
         m.parameters.stop_bytes,
         m.parameters.switchover,
         m.parameters.setup,
+        m.parameters.setup_serial,
         m.at,
     ];
-    if !sizes.into_iter().all(valid) || memory.populated > memory.assigned {
+    if !sizes.into_iter().all(valid)
+        || memory.populated > memory.assigned
+        || m.parameters.setup_serial > m.parameters.setup
+    {
         return bad(format!(
-            "migration {i}: sizes, rates and times must be finite and >= 0 (populated <= assigned)"
+            "migration {i}: sizes, rates and times must be finite and >= 0 \
+             (populated <= assigned, the serial set-up <= the set-up)"
         ));
     }
     if m.after.iter().any(|&j| j >= i) || !valid(m.delay) {

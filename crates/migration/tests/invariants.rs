@@ -229,6 +229,7 @@ fn migrations(input: &Input) -> Vec<Migration> {
                 stop_bytes: 2.0,
                 switchover: 0.1,
                 setup: s.setup,
+                setup_serial: 0.0,
             },
             prepare_rate: None,
             at: s.at,

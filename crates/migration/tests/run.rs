@@ -37,6 +37,7 @@ fn migration(at: f64, memory: f64, dirty_rate: f64) -> Migration {
             stop_bytes: 2.0,
             switchover: 0.1,
             setup: 0.0,
+            setup_serial: 0.0,
         },
         prepare_rate: None,
         at,
@@ -651,6 +652,40 @@ fn the_set_up_delays_the_first_pass_and_the_end_by_its_length() {
     assert!(close(b.passes[0].start, a.passes[0].start + 2.0));
     assert!(close(b.end.unwrap(), a.end.unwrap() + 2.0));
     assert!(close(b.blackout.unwrap(), a.blackout.unwrap()));
+}
+
+#[test]
+fn concurrent_migrations_of_a_host_take_turns_for_the_serial_part_of_their_set_up() {
+    // Four migrations asked for at once, each with a 2 s set-up of which 1 s
+    // is serial. The three between hosts 0 and 1 (either way) take turns for
+    // it, in the order asked, so their first passes start at 2, 3 and 4 s;
+    // the one between hosts 2 and 3 does not wait for them. All four have
+    // started (hold their slot) at 0 s.
+    let net = network(TeamingMode::SwitchIndependent, ADDRESS_HASH, None);
+    let with_hosts = |hosts: (u32, u32)| {
+        let mut m = migration(0.0, 100.0, 0.0);
+        m.parameters.setup = 2.0;
+        m.parameters.setup_serial = 1.0;
+        m.hosts = hosts;
+        m.simultaneous = (4, 4);
+        m
+    };
+    let specs = [(0, 1), (0, 1), (1, 0), (2, 3)].map(with_hosts);
+    let run = run_with_migrations(&net, &[], &[], &specs, &[], false);
+    let first: Vec<f64> = (run.migrations.iter()).map(|m| m.passes[0].start).collect();
+    for (got, want) in first.iter().zip([2.0, 3.0, 4.0, 2.0]) {
+        assert!(close(*got, want), "first passes start at {first:?}");
+    }
+    assert!(run.migrations.iter().all(|m| m.start == Some(0.0)));
+}
+
+#[test]
+fn a_serial_set_up_longer_than_the_set_up_is_refused() {
+    let net = network(TeamingMode::SwitchIndependent, ADDRESS_HASH, None);
+    let mut m = migration(0.0, 100.0, 0.0);
+    m.parameters.setup = 1.0;
+    m.parameters.setup_serial = 2.0;
+    assert!(hvnet_migration::check(&net, &[m], &[]).is_err());
 }
 
 #[test]

@@ -143,6 +143,7 @@ pub struct PrecopySpec {
     stop_bytes: f64,
     switchover_s: f64,
     setup_s: f64,
+    setup_serial_s: f64,
 }
 
 #[derive(FromPyObject)]
@@ -391,6 +392,7 @@ impl From<MigrationSpec> for Migration {
                 stop_bytes: m.precopy.stop_bytes,
                 switchover: m.precopy.switchover_s,
                 setup: m.precopy.setup_s,
+                setup_serial: m.precopy.setup_serial_s,
             },
             prepare_rate: m.prepare_bytes_per_s,
             at: m.at_s,

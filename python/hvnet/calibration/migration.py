@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from hvnet.calibration.cpu import CpuParameters
 from hvnet.calibration.parameter import parameter
-from hvnet.calibration.sources import BEHAVIOUR, C3, FINN, SMB_TUNING
+from hvnet.calibration.sources import BEHAVIOUR, C3, FINN, FINN_10GBE, SMB_TUNING
 
 if TYPE_CHECKING:
     from hvnet.model import Host
@@ -62,6 +62,16 @@ class MigrationParameters:
         "±1 s (the source times in whole seconds)",
         fitted_on=("F1/1gbe-one",),
         spread=(1.07, 3.07),
+    )
+    setup_serial_s: float = parameter(
+        1.0,
+        "s",
+        "calibrated",
+        f"{FINN_10GBE}: the part of the set-up that a host does for one migration at a time (assumed: as source or "
+        "destination alike), so concurrent migrations take turns for it while the rest of their set-up overlaps",
+        "0.3-1.5 s (the source times in whole seconds)",
+        fitted_on=("F1/10gbe-twenty",),
+        spread=(0.3, 1.5),
     )
     prepare_bytes_per_s: float = parameter(
         1.4e10,

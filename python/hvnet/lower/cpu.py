@@ -104,6 +104,13 @@ class CpuModel:
                     chosen.append(core)
         return Cores("rss", tuple(chosen[:64]))
 
+    def host_vnic_set(self, host: Host, nic_names: list[str]) -> Cores:
+        """A host vNIC without RSS (Windows Server 2012 and 2012 R2): what it receives lands on one core, its
+        VMQ queue's, assumed to be the base core of its NIC (of a team's first member) as RSS's would be."""
+        cores = self.cores[host.name]
+        base = host.nic(nic_names[0]).rss_base_core if nic_names else 0
+        return Cores("queue", (cores[base % len(cores)],))
+
     def _vrss(self, vm_name: str, host: Host, nic_names: list[str]) -> bool:
         """vRSS works for a VM of 2 or more vCPUs on VMQ NICs of 10 Gbps or more (BEHAVIOUR.md)."""
         nics = [host.nic(n) for n in nic_names]

@@ -69,6 +69,8 @@ class MigrationRequest:
     switchover_s: float
     #: Before the first pass: negotiation, the destination's VM and its checks (`MigrationParameters.setup_s`).
     setup_s: float
+    #: The part of it each host does for one migration at a time (`MigrationParameters.setup_serial_s`).
+    setup_serial_s: float = 0.0
     #: Bytes of memory per second the source prepares, in series with the transfer; None: no such time.
     prepare_bytes_per_s: float | None = None
     #: SMB's connections (`interfaces.SmbChannel`); empty for TCP/IP and Compression.
@@ -151,6 +153,7 @@ def migration_requests(
                 stop_bytes=parameters.stop_bytes,
                 switchover_s=parameters.switchover_s(source, scenario.host(move.target), cpu),
                 setup_s=parameters.setup_s,
+                setup_serial_s=min(parameters.setup_serial_s, parameters.setup_s),
                 prepare_bytes_per_s=parameters.prepare_bytes_per_s,
                 channels=channels,
                 compression=compression,
@@ -256,7 +259,11 @@ def migration_specs(
                 ports=(MIGRATION_SOURCE_PORT + i % 1000, LIVE_MIGRATION_PORT),
                 memory=memory,
                 precopy=specs.Precopy(
-                    max_passes=m.max_passes, stop_bytes=m.stop_bytes, switchover_s=m.switchover_s, setup_s=m.setup_s
+                    max_passes=m.max_passes,
+                    stop_bytes=m.stop_bytes,
+                    switchover_s=m.switchover_s,
+                    setup_s=m.setup_s,
+                    setup_serial_s=m.setup_serial_s,
                 ),
                 prepare_bytes_per_s=m.prepare_bytes_per_s,
                 at_s=m.at_s,

@@ -333,7 +333,7 @@ class NetworkModel:
             e = self.endpoints[name]
             names = [self.nic_ports[n].port for n in nics]
             queue_cores: tuple[int, ...] = ()
-            guest_send = guest_receive = cores = specs.Cores("none", ())
+            guest_send = guest_receive = cores = receive = specs.Cores("none", ())
             if self.cpu is not None and name in vm_names:
                 cores = self.cpu.vm_set(name, e.host, names)
                 queue_cores = self.cpu.vm_queue_cores(name, e.host, names)
@@ -341,6 +341,8 @@ class NetworkModel:
                     guest_send, guest_receive = self.cpu.guest_sets(name, e.host, names)
             elif self.cpu is not None:
                 cores = self.cpu.host_set(e.host, names)
+                if any(v.uplink == e.uplink and not v.host_vnic_rss for v in e.host.vswitches):
+                    receive = self.cpu.host_vnic_set(e.host, names)
             index[name] = len(endpoints)
             host_cores = [] if self.cpu is None else self.cpu.cores[e.host.name]
             endpoints.append(
@@ -350,7 +352,7 @@ class NetworkModel:
                     address=e.address,
                     mac=e.mac,
                     send_cores=cores,
-                    receive_cores=cores,
+                    receive_cores=cores if receive.kind == "none" else receive,
                     host_cores=tuple(host_cores),
                     queue_cores=queue_cores,
                     guest_send_cores=guest_send,

@@ -226,6 +226,8 @@ class Precopy:
     stop_bytes: float
     switchover_s: float
     setup_s: float = 0.0
+    #: The part of `setup_s` each host does for one migration at a time (concurrent ones take turns).
+    setup_serial_s: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)

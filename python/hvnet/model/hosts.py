@@ -99,6 +99,10 @@ class VirtualSwitch(FrozenModel):
     name: Name
     uplink: Name
     """A NIC or team of this host; each is the uplink of at most one virtual switch."""
+    host_vnic_rss: Flag = True
+    """The host vNIC on it spreads what it receives over cores (vRSS in the host partition, Windows Server
+    2016 on). False: Windows Server 2012 and 2012 R2, whose host vNIC has no RSS: all it receives lands on
+    one core, its VMQ queue's (docs/model.md, "Cores")."""
 
 
 class LiveMigration(FrozenModel):

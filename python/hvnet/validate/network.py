@@ -142,7 +142,9 @@ def v2(calibration: Calibration | None = None) -> list[Check]:
     unmodelled = (
         "hvnet charges a core the cycles of the bytes it receives and sends (about 1.7 cycles per byte at MTU "
         "9000, calibrated on C2 and C9), not the rest of a live migration's work (reading and mapping the "
-        "guest's memory, modelled as time, vmms and vmwp), which Task Manager's figure includes"
+        "guest's memory, modelled as time, vmms and vmwp), which Task Manager's figure includes; charged as "
+        "cycles per byte spread over the hosts' other cores it would need 6.5 here and 2.5 tuned, and would "
+        "make every core busy where C5 and C6 saw only the receiving ones, so where that work runs is not known"
     )
     return [
         number("V2/rate", "Gbps of four migrations together over a 2 x 10 GbE LACP team", rate, 17.0),

@@ -143,9 +143,9 @@ def savill(calibration: Calibration | None = None) -> list[Check]:
         "reported, so the miss lies in what is assumed, not in a mechanism hvnet lacks"
     )
     one_vnic_core = (
-        "Savill's explanation, the mechanism hvnet lacks: a host vNIC on the Windows Server 2012 virtual switch "
-        "has no RSS, so every migration through it is received on one core; hvnet receives a host vNIC's "
-        "connections with the physical NIC's RSS (without RSC), over several cores"
+        "the testbed states Savill's explanation (host_vnic_rss: false: a host vNIC on the Windows Server 2012 "
+        "virtual switch has no RSS, so every migration through it is received on one core); the rest is that "
+        "core's assumed clock"
     )
     checks = [
         number("M23/one", "Gbps of one live migration over a native 10 GbE NIC, as Windows counts it", one, 4.0),
