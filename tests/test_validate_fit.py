@@ -119,3 +119,15 @@ def test_validate_loo_prints_the_fit_and_the_residuals_and_writes_them(
     assert "leave-one-out" in text and "median |error| 13.8 %" in text and "3.07 (at an end)" in text
     (row,) = [c for c in json.loads(out.read_text()) if c["id"] == "F1/1gbe-one"]
     assert row["loo_predicted"] == 7.967 and row["loo_error_pct"] == 13.8
+
+
+def test_a_parameter_only_the_left_out_figure_informs_takes_its_range_s_middle() -> None:
+    """c alone informs prepare: left out, c is predicted with prepare at its range's geometric middle,
+    whatever c's reported value made the full fit choose (no leak of the figure into its own test)."""
+    middle = math.sqrt(PREPARE.low * PREPARE.high) / 1e9
+    for c_target in (12.7, 15.3):
+        predict = toy({"a": 5.0, "b": 3.5, "c": c_target})
+        full, _ = fit(predict, [SETUP, PREPARE], sweeps=2, steps=30)
+        assert full.migration.prepare_bytes_per_s / 1e9 == pytest.approx(c_target, rel=1e-2)
+        rows = {r.id: r for r in leave_one_out(predict, [SETUP, PREPARE], full)}
+        assert rows["c"].loo_predicted == pytest.approx(middle, abs=1e-3)  # predictions keep 3 decimals

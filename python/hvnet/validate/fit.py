@@ -181,12 +181,18 @@ def leave_one_out(
     full: Calibration,
     progress: Callable[[int, int], None] | None = None,
 ) -> list[LooRow]:
-    """Each fitted figure predicted by the parameters fitted without it (one sweep from `full`)."""
+    """Each fitted figure predicted by the parameters fitted without it (one sweep from `full`).
+
+    A parameter that only the left-out figure informs (the loss without it is the same at both ends of
+    the parameter's range) would keep the value the figure itself gave it, in `full` and as shipped: it
+    takes its range's geometric middle instead, the value a fit that never saw the figure can defend."""
     shipped = {c.id: c for c in predict(Calibration())}
     ids = [c.id for c in shipped.values() if c.target is not None and c.id not in NOT_MODELLED]
     rows = []
     for k, figure in enumerate(ids):
-        calibration, _ = fit(predict, parameters, frozenset({figure}), start=full, sweeps=1)
+        excluded = frozenset({figure})
+        calibration, _ = fit(predict, parameters, excluded, start=full, sweeps=1)
+        calibration = _uninformed_at_middle(predict, parameters, excluded, calibration)
         (check,) = [c for c in predict(calibration) if c.id == figure]
         error = log_error(check)
         original = shipped[figure]
@@ -203,6 +209,22 @@ def leave_one_out(
         if progress is not None:
             progress(k + 1, len(ids))
     return rows
+
+
+def _uninformed_at_middle(
+    predict: Predict, parameters: Sequence[Fitted], excluded: frozenset[str], calibration: Calibration
+) -> Calibration:
+    """`calibration` with each parameter the figures but `excluded` do not inform at its range's middle."""
+    middle: dict[tuple[str, str], float] = {}
+    for p in parameters:
+        ends = [
+            _loss(predict(with_values(calibration, {(p.group, p.name): round(v) if p.whole else v})), excluded)
+            for v in (p.low, p.high)
+        ]
+        if abs(ends[0] - ends[1]) <= 1e-12 * max(1.0, abs(ends[0])):
+            value = math.sqrt(p.low * p.high)
+            middle[(p.group, p.name)] = round(value) if p.whole else value
+    return with_values(calibration, middle) if middle else calibration
 
 
 def loo_summary(rows: Sequence[LooRow]) -> tuple[float, float]:
