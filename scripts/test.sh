@@ -7,11 +7,14 @@ cd "$(dirname "$0")/.."
 
 step() { printf '\n== %s\n' "$*"; }
 
-step "install Debian's Chromium and its driver for the report's browser test, if missing"
-if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
+step "install Debian's Chromium and its driver (report and web browser tests) and iproute2 (hvnet lab), if missing"
+missing=()
+if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then missing+=(chromium chromium-driver); fi
+if ! command -v ip >/dev/null || ! command -v tc >/dev/null || ! command -v bridge >/dev/null; then missing+=(iproute2); fi
+if [ "${#missing[@]}" -gt 0 ]; then
     sudo_if_needed() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
     sudo_if_needed apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive sudo_if_needed apt-get install -y -qq chromium chromium-driver >/dev/null
+    DEBIAN_FRONTEND=noninteractive sudo_if_needed apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
 step "Rust's format and lint tools, if missing"

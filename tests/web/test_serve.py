@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import gzip
 import re
+import socket
 import subprocess
 import sys
 from collections.abc import Callable
@@ -70,6 +71,22 @@ def test_serve_refuses_bad_options_in_one_line(cli: Invoke, tmp_path: Path, star
     )
     size = cli("serve", "--dir", tmp_path, "--max-body", "10Gbs")
     assert size.exit_code == 2 and size.stderr.startswith("--max-body: '10Gbs' is not a size")
+    short = cli("serve", "--dir", tmp_path, "--host", "0.0.0.0", "--token", "short")
+    assert short.exit_code == 2 and short.stderr.strip() == "--token: a token must have at least 8 characters"
+    assert not started
+
+
+def test_a_port_in_use_is_said_in_one_line_before_anything_is_served(
+    cli: Invoke, tmp_path: Path, started: list[Settings]
+) -> None:
+    """Not the server's own log after "hvnet serves ... at" (and its exit code 3)."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = cli("serve", "--dir", tmp_path, "--port", str(port))
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.strip().startswith(f"--port: 127.0.0.1:{port} cannot be listened on")
     assert not started
 
 

@@ -3,12 +3,14 @@ when the command runs, so `hvnet --help` stays quick."""
 
 from __future__ import annotations
 
+import socket
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from hvnet.cli.app import app, console, error_console, option_value, user_errors
+from hvnet.errors import InputError
 
 __all__ = ["serve"]
 
@@ -51,6 +53,9 @@ def serve(
         raise typer.Exit(2)
     with user_errors():
         limit()  # HVNET_MAX_MEMORY, if set, is a size: said now, in one line, not by the server
+        if token is not None and len(token) < 8:
+            raise InputError("--token", None, "", "a token must have at least 8 characters")
+        _port_is_free(host, port)
         settings = Settings(
             root=root,
             host=host,
@@ -71,3 +76,21 @@ def serve(
     if not is_loopback(host):
         out.print(f"listening on {host}: anyone who can reach it and has the token can run and save", highlight=False)
     run_server(settings)
+
+
+def _port_is_free(host: str, port: int) -> None:
+    """Says in one line, before anything is printed, that the address cannot be listened on (the server
+    would otherwise log its own error after "hvnet serves ... at")."""
+    try:
+        infos = socket.getaddrinfo(host.strip("[]"), port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as error:
+        raise InputError("--host", None, "", f"{host!r} is not an address of this machine ({error.strerror})") from None
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds
+        try:
+            probe.bind(address)
+        except OSError as error:
+            raise InputError(
+                "--port", None, "", f"{host}:{port} cannot be listened on ({error.strerror}); choose another --port"
+            ) from None
