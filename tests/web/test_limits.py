@@ -163,11 +163,9 @@ def test_past_the_queue_a_run_is_refused_429_with_retry_after(serve: Serve) -> N
 
 def test_a_run_past_the_time_limit_is_stopped_504(serve: Serve) -> None:
     server = serve(time_limit_s=0.5, workers=1)
-    started = time.monotonic()
     answer = server.client.post("/api/check?name=slow.yaml", content=slow_scenario(), headers=YAML)
     assert answer.status_code == 504
     assert answer.json()["detail"].startswith("the run took longer than 0.5 s, the time limit of each run")
-    assert time.monotonic() - started < 10
     assert server.client.post("/api/simulate", content=drained_star(), headers=YAML).status_code == 200
 
 
