@@ -6,6 +6,7 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from typer.testing import Result
 
 import hvnet
@@ -56,25 +57,53 @@ def test_simulate_prints_and_writes_the_bands_only_when_asked(cli: Invoke, tmp_p
     assert banded.exit_code == 0, banded.output
     assert "uncertainty: each figure" in banded.stdout and "migration.setup_s" in banded.stdout
     document = json.loads((tmp_path / "b.json").read_text())
-    assert {"figure", "unit", "predicted", "low", "high", "moved_most_by", "validation_residual_pct"} == set(
-        document["uncertainty"][0]
-    )
-    assert "hvnet validate's checks miss by" in banded.stdout
+    assert {
+        "figure",
+        "unit",
+        "predicted",
+        "low",
+        "high",
+        "parameters_low",
+        "parameters_high",
+        "moved_most_by",
+        "residual_low_pct",
+        "residual_high_pct",
+        "residual_figures",
+    } == set(document["uncertainty"][0])
+    assert "leave-one-out errors" in banded.stdout
     assert '<section id="uncertainty">' in (tmp_path / "b.html").read_text()
 
 
-def test_the_residual_beside_each_band_is_validates_rms_over_its_checks() -> None:
-    """Derived from the calibration's residuals (issue 16, item 9): the RMS of the check figures' errors."""
-    import math
+def test_a_duration_band_is_as_wide_as_the_leave_one_out_residuals_say() -> None:
+    """Issue 23: a duration predicted at P lies between P / (1 + e95) and P / (1 + e5), e5 and e95 the 5th and
+    95th percentiles of the validation's leave-one-out errors in seconds, wherever the parameters' own runs
+    are narrower; a transfer's end and a blackout keep the parameters' band."""
+    from hvnet.calibration.residuals import Residual, Residuals
 
-    from hvnet.validate import run_validation
+    # Errors -20 % ... +70 % in steps of 10 %: 5th percentile -15.5 %, 95th +65.5 % (linear interpolation).
+    residuals = Residuals(tuple(Residual(f"X{i}/t", "time", e) for i, e in enumerate(range(-20, 80, 10))))
+    assert residuals.interval_pct("time") == pytest.approx((-15.5, 65.5))
+    found = {b.figure: b for b in bands(hvnet.load(EXAMPLES / "demo" / "set.yaml"), residuals=residuals)}
+    drain = found["drain hv1 (event 0): duration"]
+    assert drain.predicted is not None and drain.low is not None and drain.high is not None
+    assert drain.parameters_low is not None and drain.parameters_high is not None
+    assert drain.low == pytest.approx(min(drain.parameters_low, drain.predicted / 1.655))
+    assert drain.high == pytest.approx(max(drain.parameters_high, drain.predicted / 0.845))
+    assert drain.low < drain.parameters_low and drain.high > drain.parameters_high  # the residuals are wider here
+    assert (drain.residual_low_pct, drain.residual_high_pct, drain.residual_figures) == (-15.5, 65.5, 10)
+    blackout = next(b for name, b in found.items() if name.endswith("blackout"))
+    assert (blackout.low, blackout.high) == (blackout.parameters_low, blackout.parameters_high)
+    assert blackout.residual_low_pct is None and blackout.residual_figures == 0
 
-    errors = [
-        c.error_pct for c in run_validation() if c.role == "check" and c.error_pct is not None and "cpu" not in c.id
-    ]
-    expected = round(math.sqrt(sum(e * e for e in errors) / len(errors)), 1)
-    found = bands(hvnet.load(EXAMPLES / "failover.yaml"))
-    assert found and {b.validation_residual_pct for b in found} == {expected} and expected > 0
+
+def test_the_shipped_residuals_are_the_validations_time_figures() -> None:
+    """The package's residuals come from `hvnet validate --loo --residuals`: each of its figures in seconds."""
+    from hvnet.uncertainty import shipped_residuals
+
+    residuals = shipped_residuals()
+    assert len(residuals.of("time")) >= 10 and len(residuals.figures) >= 40
+    low, high = residuals.interval_pct("time") or (0.0, 0.0)
+    assert low < 0 < high
 
 
 def test_past_twenty_migrations_the_longest_blackout_is_a_figure_in_seconds() -> None:

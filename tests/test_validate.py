@@ -168,6 +168,21 @@ def test_docs_validation_md_is_current() -> None:
     assert set(re.findall(r"^\| ([A-Z][0-9]+/[\w-]+) \|", loo, flags=re.MULTILINE)) == fitted
 
 
+def test_the_shipped_residuals_are_those_of_docs_validation_md() -> None:
+    """`simulate --uncertainty` reads the residuals of the same leave-one-out run as the docs show (`hvnet
+    validate --loo --markdown docs/validation.md --residuals python/hvnet/calibration/residuals.json`), and
+    every figure outside its band there says why in a sentence (issue 23)."""
+    from hvnet.calibration.residuals import read_residuals
+
+    loo = DOCS.read_text().split("\n## Leave-one-out\n", 1)[1]
+    table = dict(re.findall(r"^\| ([A-Z][0-9]+/[\w-]+) \|(?: [^|]+ \|){3} ([+-][0-9.]+) \|", loo, flags=re.MULTILINE))
+    shipped = {r.id: f"{r.loo_error_pct:+.1f}" for r in read_residuals().figures}
+    assert shipped == table
+    outside = re.findall(r"^\| ([A-Z][0-9]+/[\w-]+) \|.* ✗ \|$", loo, flags=re.MULTILINE)
+    explained = dict(re.findall(r"^- \*\*([A-Z][0-9]+/[\w-]+)\*\*: (.+)$", loo, flags=re.MULTILINE))
+    assert outside and all(len(explained.get(figure, "")) > 40 for figure in outside), outside
+
+
 def test_markdown_never_overwrites_a_file_it_did_not_write(cli: Invoke, tmp_path: Path) -> None:
     mine = tmp_path / "notes.md"
     mine.write_text("my notes\n")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -16,7 +17,9 @@ import pytest
 from typer.testing import CliRunner
 
 from hvnet.calibration import Calibration
+from hvnet.calibration.residuals import Residual, Residuals, read_residuals
 from hvnet.cli import app
+from hvnet.errors import InputError
 from hvnet.validate.check import Check, number
 from hvnet.validate.fit import (
     CrossValidation,
@@ -119,6 +122,50 @@ def test_validate_loo_prints_the_fit_and_the_residuals_and_writes_them(
     assert "leave-one-out" in text and "median |error| 13.8 %" in text and "3.07 (at an end)" in text
     (row,) = [c for c in json.loads(out.read_text()) if c["id"] == "F1/1gbe-one"]
     assert row["loo_predicted"] == 7.967 and row["loo_error_pct"] == 13.8
+    residuals_out = tmp_path / "residuals.json"
+    written = CliRunner(env=CLI_ENV).invoke(app, ["validate", "--loo", "--residuals", str(residuals_out)])
+    assert written.exit_code == 0, written.output
+    residuals = read_residuals(residuals_out)
+    assert [(r.id, r.kind, r.loo_error_pct) for r in residuals.figures] == [("F1/1gbe-one", "time", 13.8)]
+    again = CliRunner(env=CLI_ENV).invoke(app, ["validate", "--loo", "--residuals", str(residuals_out)])
+    assert again.exit_code == 2 and "not overwritten" in again.output  # never replaced without --force
+
+
+def test_residuals_need_the_leave_one_out_run(tmp_path: Path) -> None:
+    result = CliRunner(env=CLI_ENV).invoke(app, ["validate", "--residuals", str(tmp_path / "r.json")])
+    assert result.exit_code == 2 and "add --loo" in result.output
+    assert not (tmp_path / "r.json").exists()
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ("not json", "not what `hvnet validate --loo --residuals` writes"),
+        ('{"figures": [{"id": "a"}]}', "not what"),
+        ('{"figures": [{"id": "a", "kind": "speed", "loo_error_pct": 1}]}', "a: the kind is one of time, other"),
+        ('{"figures": [{"id": "a", "kind": "time", "loo_error_pct": -100}]}', "above -100"),
+    ],
+)
+def test_a_residuals_file_that_is_not_one_says_so(tmp_path: Path, text: str, says: str) -> None:
+    path = tmp_path / "r.json"
+    path.write_text(text)
+    with pytest.raises(InputError, match=re.escape(says)) as raised:
+        read_residuals(path)
+    assert str(raised.value).startswith(str(path))
+
+
+def test_a_figure_s_kind_is_its_unit_and_its_band_comes_from_its_kind() -> None:
+    """A figure in seconds ("s to migrate ...") is a time; its band is the shipped prediction over one plus
+    the 5th and 95th percentiles of the residuals of its kind; a reported value beyond it is outside."""
+    row = LooRow("F1/1gbe-one", "s to migrate one 512 MB VM over 1 GbE", 7.0, 6.5, 7.9, 13.8, 7.0, 7.0)
+    other = LooRow("M23/one", "Gbps of one live migration", 4.0, 6.0, 5.3, 31.7, 4.0, 4.0)
+    assert (row.kind, other.kind) == ("time", "other")
+    residuals = Residuals(tuple(Residual(f"t{e}", "time", e) for e in (-10.0, 0.0, 10.0)))
+    band = row.band(residuals)
+    assert band == pytest.approx((6.5 / 1.09, 6.5 / 0.91))
+    assert band is not None and not row.outside(band)
+    assert other.band(residuals) is None  # no residuals of its kind
+    assert row.outside((7.5, 9.0)) and row.outside((5.0, 6.9))
 
 
 def test_a_parameter_only_the_left_out_figure_informs_takes_its_range_s_middle() -> None:

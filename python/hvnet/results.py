@@ -361,19 +361,29 @@ class FailureResult(_Frozen):
 
 
 class FigureBand(_Frozen):
-    """How far one headline figure moves with every unconfirmed parameter at either end of its range, one at a
-    time (`hvnet.uncertainty`): from `low` to `high` (None: it never ends with some value)."""
+    """How far to trust one headline figure (`hvnet.uncertainty`): from `low` to `high` (None: it never
+    ends with some parameter's value), the wider of two ranges: every unconfirmed parameter at either end
+    of its range, one at a time (`parameters_low` to `parameters_high`), and where nine figures in ten
+    lie by the leave-one-out residuals of `hvnet validate --loo` (`residual_low_pct` to
+    `residual_high_pct` around the prediction)."""
 
     figure: str
     unit: str
     predicted: float | None
     low: float | None
     high: float | None
+    #: The lowest and highest prediction over the parameters' runs.
+    parameters_low: float | None
+    parameters_high: float | None
     #: The parameter and value that moved it most ("" when none moved it).
     moved_most_by: str
-    #: hvnet validate's root mean square error, in %, over its check figures (not fitted on): how far the
-    #: twin's predictions have missed public measurements beyond its calibration; the same for every figure.
-    validation_residual_pct: float
+    #: The 5th and 95th percentiles, in %, of the leave-one-out errors (predicted / reported − 1) of
+    #: `hvnet validate`'s figures in seconds: the truth lies between predicted / (1 + high) and
+    #: predicted / (1 + low); None where there are no residuals.
+    residual_low_pct: float | None
+    residual_high_pct: float | None
+    #: How many figures those residuals are of.
+    residual_figures: int
 
 
 class Results(_Frozen):

@@ -15,12 +15,16 @@ migration's for up to `MIGRATION_FIGURES` of them; beyond, the longest
 blackout). A figure that does not end in some run (a transfer that stalls)
 has no upper end (`high` None).
 
-Beside each band, the residual of `hvnet validate`: the root mean square of the
-relative errors of its *check* figures (those no parameter was fitted on; CPU %
-left out, docs/model.md "CPU per byte"), explained or not: how far the twin's
-predictions have missed public measurements beyond its calibration (19 % today,
-most of it F1's and TechEd's; the median miss is 3.7 %). It is one number for
-every figure, not added into the band. Not included: the inputs' own
+A duration (of a migration, a drain, a rolling update: the figures the validation measures in seconds)
+has its band then widened, where that is wider, to where the truth lies nine times in ten by the
+leave-one-out residuals of `hvnet validate --loo` (`hvnet.calibration.residuals`, docs/validation.md
+"Leave-one-out"): predicted at P, it lies between P / (1 + e95) and P / (1 + e5), where e5 and e95 are
+the 5th and 95th percentiles of the relative errors of the validation's figures in seconds, each
+predicted by a calibration fitted without it. A transfer's end and a blackout keep the parameters' band:
+no public figure of theirs was left out (a transfer on the links alone is exact to a fraction of a per
+cent in `hvnet lab`, docs/lab.md). Those say how far the model as a whole has missed
+measurements it never saw, mechanisms it lacks included; the parameters' runs say which unconfirmed
+choice moves this design's figure most, and so what to measure first. Not included: the inputs' own
 uncertainty (a scenario's sizes and rates are taken as given).
 """
 
@@ -28,15 +32,15 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import math
 from collections.abc import Callable, Iterator
 
 from hvnet.calibration import Calibration, Parameter
+from hvnet.calibration.residuals import Residuals, read_residuals
 from hvnet.model import Scenario
 from hvnet.results import FigureBand, Results
 from hvnet.simulation import simulate
 
-__all__ = ["MIGRATION_FIGURES", "bands", "figures", "runs_needed", "validation_residual_pct"]
+__all__ = ["MIGRATION_FIGURES", "bands", "figures", "runs_needed", "shipped_residuals", "validated"]
 
 #: Up to this many migrations, each has its duration and blackout banded; beyond, only the longest blackout.
 MIGRATION_FIGURES = 20
@@ -65,15 +69,15 @@ def figures(results: Results) -> Figures:
 
 
 @functools.cache
-def validation_residual_pct() -> float:
-    """The root mean square, in %, of the relative errors of `hvnet validate`'s numeric check figures
-    (CPU % left out): how far predictions beyond the calibration have missed."""
-    from hvnet.validate import run_validation
+def shipped_residuals() -> Residuals:
+    """The leave-one-out residuals the package ships (`hvnet validate --loo --residuals`)."""
+    return read_residuals()
 
-    errors = [
-        c.error_pct for c in run_validation() if c.role == "check" and c.error_pct is not None and "cpu" not in c.id
-    ]
-    return math.sqrt(sum(e * e for e in errors) / len(errors)) if errors else 0.0
+
+def validated(figure: str) -> bool:
+    """The figures the validation's residuals in seconds are of: how long a migration, a drain or a rolling
+    update takes (not a transfer's end, which the links and cores bound as measured, nor a blackout)."""
+    return figure.endswith(": duration")
 
 
 def _ends(calibration: Calibration) -> Iterator[tuple[Parameter, float]]:
@@ -102,10 +106,13 @@ def bands(
     calibration: Calibration | None = None,
     filename: str | None = None,
     step: Callable[[], None] | None = None,
+    residuals: Residuals | None = None,
 ) -> list[FigureBand]:
     """Each headline figure's band (the module's rule); `results`: the run as shipped, if already made;
-    `step` is called after each extra simulation (a progress bar)."""
+    `step` is called after each extra simulation (a progress bar); `residuals`: those shipped unless given."""
     calibration = calibration or Calibration()
+    residuals = residuals or shipped_residuals()
+    interval = residuals.interval_pct("time")
     base = figures(results or simulate(scenario, filename, calibration))
     seen: dict[str, list[float | None]] = {name: [value] for name, (value, _) in base.items()}
     moved: dict[str, tuple[float, str]] = {name: (0.0, "") for name in base}
@@ -128,17 +135,29 @@ def bands(
     def high(name: str) -> float | None:
         return None if any(v is None for v in seen[name]) else max(v for v in seen[name] if v is not None)
 
-    residual = round(validation_residual_pct(), 1)
+    def widened(name: str) -> tuple[float | None, float | None]:
+        value, lowest, highest = base[name][0], low(name), high(name)
+        truth = None if value is None or not validated(name) else residuals.truth_between(value, "time")
+        if truth is None:
+            return lowest, highest
+        return (
+            truth[0] if lowest is None else min(lowest, truth[0]),
+            None if highest is None else max(highest, truth[1]),
+        )
 
     return [
         FigureBand(
             figure=name,
             unit=unit,
             predicted=value,
-            low=low(name),
-            high=high(name),
+            low=widened(name)[0],
+            high=widened(name)[1],
+            parameters_low=low(name),
+            parameters_high=high(name),
             moved_most_by=moved[name][1],
-            validation_residual_pct=residual,
+            residual_low_pct=None if interval is None or not validated(name) else round(interval[0], 1),
+            residual_high_pct=None if interval is None or not validated(name) else round(interval[1], 1),
+            residual_figures=len(residuals.of("time")) if validated(name) else 0,
         )
         for name, (value, unit) in base.items()
     ]

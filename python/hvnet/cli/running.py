@@ -3,6 +3,7 @@ schema and the topology generators."""
 
 from __future__ import annotations
 
+import datetime
 import json
 import sys
 from pathlib import Path
@@ -498,9 +499,17 @@ def validate(
         typer.Option(
             "--loo",
             help="Also fit the calibrated parameters on every figure and predict each figure without it "
-            "(leave-one-out; about two minutes).",
+            "(leave-one-out; several minutes).",
         ),
     ] = False,
+    residuals_out: Annotated[
+        Path | None,
+        typer.Option(
+            "--residuals",
+            help="With --loo: write the leave-one-out residuals as JSON (python/hvnet/calibration/residuals.json "
+            "is the file `simulate --uncertainty` reads).",
+        ),
+    ] = None,
     force: Force = False,
 ) -> None:
     """Compare hvnet's predictions with public measurements: the calibration figures, and the checks."""
@@ -508,9 +517,15 @@ def validate(
 
     from hvnet.tables.paragraph import Paragraph
     from hvnet.validate import run_validation, validation_markdown
-    from hvnet.validate.fit import CrossValidation, cross_validate
+    from hvnet.validate.fit import CrossValidation, cross_validate, residuals
     from hvnet.validate.show import fit_table, loo_table, validation_table
 
+    if residuals_out is not None and not loo:
+        message = "--residuals: the residuals come from the leave-one-out run; add --loo"
+        error_console().print(message, style="red", highlight=False, markup=False)
+        raise typer.Exit(2)
+    if residuals_out is not None:
+        refuse_to_overwrite(residuals_out, force=force)
     with user_errors():
         checks = run_validation()
     tables: list[RenderableType] = [validation_table(checks, role) for role in ("calibration", "check")]
@@ -542,6 +557,11 @@ def validate(
             for c in checks
         ]
         write_json(json_out, document, force)
+    if residuals_out is not None and crossed is not None:
+        made = f"{datetime.date.today().isoformat()}, hvnet validate --loo ({len(crossed.rows)} figures)"
+        with user_errors():
+            residuals_out.write_text(json.dumps(residuals(crossed.rows, made).to_json(), indent=1) + "\n")
+        error_console().print(f"wrote {residuals_out}", highlight=False)
     if markdown is not None:
         generated = markdown.exists() and markdown.read_text().startswith("# Validation: hvnet beside")
         refuse_to_overwrite(markdown, force=force or generated)

@@ -338,9 +338,10 @@ def uncertainty_section(results: Results) -> Section | None:
         return None
     caption = (
         '<p class="caption">Each figure simulated again with every parameter that has a stated range '
-        '(docs/model.md, "Every parameter") at its low end and at its high end, one at a time: the band '
-        "runs from the lowest to the highest prediction, and names the parameter that moved it most. "
-        "It does not include hvnet validate's residuals (docs/validation.md).</p>"
+        '(docs/model.md, "Every parameter") at its low end and at its high end, one at a time (parameters: '
+        "from the lowest to the highest prediction; the parameter that moved it most is named). Low to high "
+        "is that range, widened where hvnet validate's leave-one-out residuals say the truth may lie further "
+        '(nine figures in ten; docs/validation.md, "Leave-one-out").</p>'
     )
     table = uncertainty_table(results)
     return Section(

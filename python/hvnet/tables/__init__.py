@@ -98,19 +98,34 @@ def failures_table(results: Results) -> Table:
 
 
 def uncertainty_table(results: Results) -> Table:
-    """Each headline figure's band (`hvnet.uncertainty`): predicted, low, high, and what moved it most."""
-    residual = results.uncertainty[0].validation_residual_pct if results.uncertainty else 0.0
+    """Each headline figure's band (`hvnet.uncertainty`): predicted, low, high (the wider of the parameters'
+    runs and the validation's leave-one-out residuals), the parameters' runs alone, and what moved it most."""
+    first = next((b for b in results.uncertainty if b.residual_figures), None)
+    if first is None or first.residual_low_pct is None or first.residual_high_pct is None:
+        residuals = "no leave-one-out residuals"
+    else:
+        residuals = (
+            f"for durations, where nine in ten of hvnet validate's {first.residual_figures} figures in seconds "
+            f"lie by their leave-one-out errors ({first.residual_low_pct:+g} % to {first.residual_high_pct:+g} %)"
+        )
     table = FittedTable(
-        title="uncertainty: each figure with every unconfirmed parameter at either end of its range, one at a time",
+        title="uncertainty: each figure's band, and the parameter that moves it most",
         title_justify="left",
-        caption=f"beyond its calibration, hvnet validate's checks miss by {residual:g} % (root mean square)",
+        caption=f"low to high: the wider of every unconfirmed parameter at either end of its range, one at a "
+        f"time (parameters), and {residuals}",
         caption_justify="left",
     )
-    for header, right in (("figure (what moved it most)", False), ("predicted", True), ("low", True), ("high", True)):
+    for header, right in (
+        ("figure (what moved it most)", False),
+        ("predicted", True),
+        ("low", True),
+        ("high", True),
+        ("parameters", True),
+    ):
         table.add_column(header, justify="right" if right else "left", no_wrap=right)
     for band in results.uncertainty:
-        ends = "never" if band.high is None else seconds(band.high)
         figure = Text(band.figure)
         figure.append(f"\n{band.moved_most_by or 'nothing'}", style="dim")
-        table.add_row(figure, seconds(band.predicted), seconds(band.low), ends)
+        parameters = f"{seconds(band.parameters_low)}–{seconds(band.parameters_high)}"
+        table.add_row(figure, seconds(band.predicted), seconds(band.low), seconds(band.high), parameters)
     return table

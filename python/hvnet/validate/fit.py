@@ -29,6 +29,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from hvnet.calibration import Calibration
+from hvnet.calibration.residuals import Residual, Residuals
 from hvnet.validate.check import Check
 
 __all__ = [
@@ -42,6 +43,7 @@ __all__ = [
     "leave_one_out",
     "log_error",
     "loo_summary",
+    "residuals",
     "with_values",
 ]
 
@@ -88,6 +90,24 @@ class LooRow:
     loo_predicted: float
     #: 100 × (loo_predicted / reported − 1), or 0 inside a reported range.
     loo_error_pct: float
+    #: The reported value's ends: the range the source gave, or its one value twice.
+    reported_low: float = math.nan
+    reported_high: float = math.nan
+
+    @property
+    def kind(self) -> str:
+        """``time`` for a figure in seconds (its words start with "s"), else ``other``
+        (`hvnet.calibration.residuals`)."""
+        return "time" if self.figure.split(maxsplit=1)[0].rstrip(",") == "s" else "other"
+
+    def band(self, residuals: Residuals) -> tuple[float, float] | None:
+        """Where the truth lies nine times in ten by the residuals of the figures of its kind, around the
+        shipped prediction."""
+        return residuals.truth_between(self.predicted, self.kind)
+
+    def outside(self, band: tuple[float, float]) -> bool:
+        """The reported value (or every value of its range) lies outside `band`."""
+        return band[1] < self.reported_low or band[0] > self.reported_high
 
 
 def fitted_parameters(calibration: Calibration | None = None) -> list[Fitted]:
@@ -204,6 +224,7 @@ def leave_one_out(
                 float(original.predicted),
                 float(check.predicted),
                 100.0 * (math.exp(error) - 1) if error is not None and math.isfinite(error) else math.inf,
+                *_reported_ends(original),
             )
         )
         if progress is not None:
@@ -236,6 +257,19 @@ def loo_summary(rows: Sequence[LooRow]) -> tuple[float, float]:
     return statistics.median(errors), p90
 
 
+def _reported_ends(check: Check) -> tuple[float, float]:
+    if check.low is not None and check.high is not None:
+        return check.low, check.high
+    return (check.target, check.target) if check.target is not None else (math.nan, math.nan)
+
+
+def residuals(rows: Sequence[LooRow], made: str = "") -> Residuals:
+    """The residuals of a leave-one-out run, as `simulate --uncertainty` reads them."""
+    return Residuals(
+        tuple(Residual(r.id, r.kind, r.loo_error_pct) for r in rows if math.isfinite(r.loo_error_pct)), made
+    )
+
+
 @dataclass(frozen=True)
 class CrossValidation:
     """The fit on every figure, and each figure's leave-one-out prediction."""
@@ -245,6 +279,10 @@ class CrossValidation:
     rows: list[LooRow]
     median_pct: float
     p90_pct: float
+
+    @property
+    def residuals(self) -> Residuals:
+        return residuals(self.rows)
 
 
 def cross_validate(predict: Predict, progress: Callable[[int, int], None] | None = None) -> CrossValidation:

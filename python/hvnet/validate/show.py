@@ -40,25 +40,38 @@ def validation_table(checks: Sequence[Check], role: str) -> Table:
 
 
 def loo_table(result: CrossValidation) -> FittedTable:
-    """Each figure the fit uses: reported, predicted as shipped, predicted by a fit without it, and that
-    prediction's error (the leave-one-out residual); the median and 90th percentile beneath."""
+    """Each figure the fit uses: reported, predicted as shipped, predicted by a fit without it, that
+    prediction's error (the leave-one-out residual), and the figure's band by the residuals of its kind
+    (✗: the reported value is outside it); the median and 90th percentile beneath."""
+    residuals = result.residuals
+    intervals = "; ".join(
+        f"{kind} figures {low:+.0f} % to {high:+.0f} %"
+        for kind in ("time", "other")
+        if (interval := residuals.interval_pct(kind)) is not None
+        for low, high in [interval]
+    )
     table = FittedTable(
         title="leave-one-out: each figure predicted by the parameters fitted on all the others",
         title_justify="left",
         caption=(
             f"median |error| {result.median_pct:.1f} %, 90th percentile {result.p90_pct:.1f} % "
-            f"(over {len(result.rows)} figures; the goal: 10 % and 25 %)"
+            f"(over {len(result.rows)} figures; the goal: 10 % and 25 %). Band: where nine in ten figures "
+            f"of its kind lie by the residuals ({intervals}); ✗ outside it"
         ),
         caption_justify="left",
     )
     table.add_column("figure", overflow="fold")
-    for column in ("reported", "shipped", "left out", "error"):
-        table.add_column(column, justify="right", no_wrap=column != "reported", overflow="fold")
+    for column in ("reported", "shipped", "left out", "error", "band"):
+        table.add_column(column, justify="right", no_wrap=column not in ("reported", "band"), overflow="fold")
     for r in result.rows:
         error = f"{r.loo_error_pct:+.1f} %"
         if abs(r.loo_error_pct) > TOLERANCE_PCT:
             error = f"[red]{error}[/]"
-        table.add_row(escape(r.id), str(r.reported), f"{r.predicted:.4g}", f"{r.loo_predicted:.4g}", error)
+        band = r.band(residuals)
+        shown = "" if band is None else f"{band[0]:.4g}–{band[1]:.4g}"
+        if band is not None and r.outside(band):
+            shown = f"[red]{shown} ✗[/]"
+        table.add_row(escape(r.id), str(r.reported), f"{r.predicted:.4g}", f"{r.loo_predicted:.4g}", error, shown)
     return table
 
 
