@@ -103,6 +103,12 @@ SCALARS = [
     "08",
     "1E3",
     ".Nan",
+    "~x",  # text that starts as a null, a boolean or a number would
+    "nan",
+    "tru",
+    "Falsey",
+    "vm0",
+    "-x",
 ]
 
 

@@ -187,7 +187,7 @@ def plain_data(node: object) -> object:
     """ruamel's round-trip tree (or any data) as plain dicts, lists, str, int, float and bool."""
     if type(node) in _PLAIN:
         return node
-    if isinstance(node, Mapping):
+    if isinstance(node, (dict, Mapping)):  # (a dict, as nearly every mapping is, is known without the ABC)
         return {
             key if type(key) in _PLAIN else _plain_scalar(key): value if type(value) in _PLAIN else plain_data(value)
             for key, value in node.items()

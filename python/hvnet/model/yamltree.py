@@ -1,11 +1,17 @@
 """YAML text as a tree of dicts and lists that knows the line of every key, value and item.
 
 libyaml (PyYAML's C parser) reads the text into events; this module builds
-the tree from them, resolving plain scalars by YAML 1.2's core schema as
+the tree from them by recursive descent (each mapping and list reads its own
+entries up to its end), resolving plain scalars by YAML 1.2's core schema as
 ruamel.yaml resolves them (``yes`` is text, ``010`` is ten, ``~`` is null),
-so a file means the same thing it always did. It is some fifty times faster
-than ruamel's round-trip loader, which is pure Python: a 10,000-VM scenario
-reads in a fraction of a second.
+so a file means the same thing it always did. A plain scalar without tag or
+anchor, nearly every one, is read inline and looked up in the file's scalars,
+each resolved once; each place is kept as one int until a line is asked for.
+Building the tree costs about what libyaml's events cost (PyYAML's C
+composer, which resolves each scalar in Python and builds a node for it,
+measured slower than both together). It is some fifty times faster than
+ruamel's round-trip loader, which is pure Python: a 10,000-VM scenario reads
+in a seventh of a second.
 
 Each mapping and list of the tree carries ``lc``, with the 0-based line and
 column of each key (``lc.key(k)``), value (``lc.value(k)``) and item
@@ -59,6 +65,8 @@ _FLOAT = re.compile(
     r"|\.(?:nan|NaN|NAN)"
 )
 _NUMBER_START = "-+0123456789"
+#: The first characters of a null, a boolean, a number or a date: a plain scalar that starts otherwise is text.
+_NOT_TEXT_START = "~nNtTfF." + _NUMBER_START
 _TIMESTAMP = re.compile(
     r"[0-9]{4}-[0-9]{2}-[0-9]{2}"
     r"|[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:[Tt]|[ \t]+)[0-9]{1,2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]*)?"
@@ -89,6 +97,18 @@ MAX_VALUES = 5_000_000
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x84\x86-\x9f]")
 
 
+#: A place in the text kept as one int, its line shifted above its column (`_place`; a column is below
+#: 2**32, as a file holds at most MAX_FILE_BYTES characters): an int refers to nothing, so the collector
+#: never scans the hundreds of thousands of places a large file has.
+_LINE_SHIFT = 32
+_COLUMN_MASK = (1 << _LINE_SHIFT) - 1
+
+
+def _place(packed: int) -> tuple[int, int]:
+    """The line and column of a place kept as one int."""
+    return packed >> _LINE_SHIFT, packed & _COLUMN_MASK
+
+
 class Lines:
     """Where a mapping or list and its parts are in the text (0-based line, column)."""
 
@@ -96,33 +116,36 @@ class Lines:
 
     def __init__(self, line: int, col: int) -> None:
         self.line, self.col = line, col
-        #: Keys merged in (`<<`), which a key of the mapping's own may replace.
-        self.merged: set[Any] = set()
-        self._keys: dict[Any, tuple[int, int]] = {}
-        self._values: dict[Any, tuple[int, int]] = {}
+        #: Keys merged in (`<<`), which a key of the mapping's own may replace (None: none, as in most).
+        self.merged: set[Any] | None = None
+        #: Each key's and value's (or item's) place, as one int (`_place`).
+        self._keys: dict[Any, int] = {}
+        self._values: dict[Any, int] = {}
 
     def key(self, key: Any) -> tuple[int, int]:
         """Line and column of a mapping's key; KeyError for a key merged in (`<<`)."""
-        return self._keys[key]
+        return _place(self._keys[key])
 
     def value(self, key: Any) -> tuple[int, int]:
         """Line and column of a mapping's value; KeyError for a key merged in (`<<`)."""
-        return self._values[key]
+        return _place(self._values[key])
 
     def item(self, index: int) -> tuple[int, int]:
         """Line and column of a list's item."""
-        return self._values[index]
+        return _place(self._values[index])
 
 
 class LocatedMap(dict[Any, Any]):
     """A YAML mapping with the lines of its keys and values."""
 
+    __slots__ = ("lc",)
     lc: Lines
 
 
 class LocatedList(list[Any]):
     """A YAML sequence with the lines of its items."""
 
+    __slots__ = ("lc",)
     lc: Lines
 
 
@@ -139,6 +162,8 @@ def _scalar(event: yaml.ScalarEvent) -> Any:
 @functools.lru_cache(maxsize=1 << 16)
 def _plain(value: str) -> Any:
     """A plain scalar's value (cached: a file repeats its names and sizes; every result is immutable)."""
+    if value[:1] not in _NOT_TEXT_START:  # ("" is in every string: the empty scalar, null, goes on)
+        return value
     if _NULL.fullmatch(value):
         return None
     if _BOOL.fullmatch(value):
@@ -180,113 +205,156 @@ def _timestamp(text: str) -> datetime.date | datetime.datetime:
         raise YamlTreeError(f"not a date: {text}") from None
 
 
-class _Builder:
-    """Turns libyaml's events into a located tree."""
+class _Known(dict[str, Any]):
+    """The plain scalars of one file read so far, and what each means: looked up, not resolved again."""
 
-    def __init__(self) -> None:
+    def __missing__(self, text: str) -> Any:
+        value = self[text] = _plain(text)
+        return value
+
+
+#: The events that start a value: a scalar, an alias, a mapping or a list.
+_NODE_EVENTS = (yaml.ScalarEvent, yaml.AliasEvent, yaml.MappingStartEvent, yaml.SequenceStartEvent)
+
+
+class _Reader:
+    """Reads libyaml's events into a located tree by recursive descent: a mapping or list reads its
+    own entries up to its end, so each key, value and item is stored with its place at once.
+
+    A plain scalar without tag or anchor (nearly every one) is read inline and looked up in the
+    file's scalars (`_Known`); anything else goes through `node`."""
+
+    __slots__ = ("anchors", "get_event", "known", "weights")
+
+    def __init__(self, parser: yaml.CSafeLoader) -> None:
+        self.get_event: Callable[[], Any] = parser.get_event
         self.anchors: dict[str, Any] = {}
-        #: Open containers, innermost last: (container, pending key or None, has a key).
-        self.stack: list[list[Any]] = []
-        self.root: Any = None
-        self.documents = 0
-        #: How many values each finished mapping or list stands for, aliases counted in full.
+        #: How many values each anchored mapping or list stands for, aliases counted in full.
         self.weights: dict[int, int] = {}
+        self.known = _Known()
 
-    def add(self, value: Any, where: tuple[int, int], weight: int = 0) -> None:
-        """Puts a finished value into the innermost open container (or makes it the root); `weight`:
-        the values it stands for (0: look it up, for a mapping or list that may be an alias's)."""
-        if not self.stack:
-            self.root = value
-            return
-        frame = self.stack[-1]
-        container = frame[0]
-        frame[5] += weight or self.weights.get(id(value), 1)
-        if not frame[7]:  # a list
-            frame[6][len(container)] = where
-            container.append(value)
-        elif not frame[2]:  # a key
-            if isinstance(value, (dict, list)):
-                raise YamlTreeError("a mapping or list as a key")
-            frame[1], frame[2], frame[3] = value, True, where
-        else:
-            key = frame[1]
-            frame[2] = False
-            if frame[4]:  # the merge key's value
-                frame[4] = False
-                self.merge(container, value)
-                return
-            lines = container.lc
-            if key in container and key not in lines.merged:
-                raise YamlTreeError(f"duplicate key {key!r}")
-            if lines.merged:
-                lines.merged.discard(key)  # a key of its own wins over a merged one
-            container[key] = value
-            lines._keys[key] = frame[3]
-            frame[6][key] = where
+    def stream(self) -> Any:
+        """The value of the stream's one document (None for none); refused at a second document."""
+        root, documents = None, 0
+        while (event := self.get_event()) is not None:
+            if isinstance(event, yaml.DocumentStartEvent):
+                documents += 1
+                if documents > 1:
+                    raise YamlTreeError("more than one document")
+            elif isinstance(event, _NODE_EVENTS):
+                root = self.node(event, 0)[0]
+        return root
 
-    def scalar(self, event: yaml.ScalarEvent, where: tuple[int, int]) -> None:
-        """A scalar: a value, a key, or the merge key ``<<`` (plain, untagged) of a mapping."""
-        value = _scalar(event)
-        if event.anchor is not None:
-            self.anchors[event.anchor] = value
-        if self.stack:
-            frame = self.stack[-1]
-            if frame[7] and not frame[2]:  # a mapping's key
-                frame[4] = value == "<<" and event.implicit[0] and event.style in ("", None)
-        self.add(value, where, 1)
-
-    def open(self, event: yaml.MappingStartEvent | yaml.SequenceStartEvent, where: tuple[int, int]) -> None:
-        """A mapping or list starts: a new innermost container."""
+    def node(self, event: Any, depth: int) -> tuple[Any, int]:
+        """The value that `event` starts, read to its end, and how many values it stands for (aliases
+        in full); `depth`: the mappings and lists it is in."""
+        kind = event.__class__
+        if kind is yaml.ScalarEvent:
+            value = _scalar(event)
+            if event.anchor is not None:
+                self.anchors[event.anchor] = value
+            return value, 1
+        if kind is yaml.AliasEvent:
+            if event.anchor not in self.anchors:
+                raise YamlTreeError(f"unknown alias {event.anchor}")
+            value = self.anchors[event.anchor]
+            return value, self.weights.get(id(value), 1)
         if event.tag not in (None, "!") and not event.implicit:
             raise _tag_refused(event)
-        if len(self.stack) >= MAX_DEPTH:
-            raise YamlRefused(where[0] + 1, where[1] + 1, f"nested more than {MAX_DEPTH} levels deep")
-        container: LocatedMap | LocatedList = (
-            LocatedMap() if isinstance(event, yaml.MappingStartEvent) else LocatedList()
-        )
-        container.lc = lines = Lines(*where)
+        start = event.start_mark
+        if depth >= MAX_DEPTH:
+            raise YamlRefused(start.line + 1, start.column + 1, f"nested more than {MAX_DEPTH} levels deep")
+        container: LocatedMap | LocatedList = LocatedMap() if kind is yaml.MappingStartEvent else LocatedList()
+        container.lc = lines = Lines(start.line, start.column)
         if event.anchor is not None:
             self.anchors[event.anchor] = container
-        # (container, key, key seen, key's place, key is a merge key, values it stands for,
-        #  its values' places, is a mapping)
-        self.stack.append([container, None, False, None, False, 0, lines._values, isinstance(container, LocatedMap)])
-
-    def close(self, event: object = None, where: object = None) -> None:
-        """The innermost container ends: weighed (aliases in full) and put into its parent."""
-        frame = self.stack.pop()
-        start = frame[0].lc
-        weight = 1 + frame[5]
+        if isinstance(container, LocatedMap):
+            weight = 1 + self.mapping(container, lines, depth + 1)
+        else:
+            weight = 1 + self.sequence(container, lines, depth + 1)
         if weight > MAX_VALUES:
             raise YamlRefused(
                 start.line + 1,
-                start.col + 1,
+                start.column + 1,
                 f"this part stands for more than {MAX_VALUES:,} values once its aliases are expanded; "
                 "write it out, or use fewer aliases of aliases",
             )
-        self.weights[id(frame[0])] = weight
-        self.add(frame[0], (start.line, start.col), weight)
+        if event.anchor is not None:
+            self.weights[id(container)] = weight
+        return container, weight
 
-    def alias(self, event: yaml.AliasEvent, where: tuple[int, int]) -> None:
-        """An alias: the anchored value itself, put where the alias is."""
-        if event.anchor not in self.anchors:
-            raise YamlTreeError(f"unknown alias {event.anchor}")
-        self.add(self.anchors[event.anchor], where)
+    def mapping(self, mapping: LocatedMap, lines: Lines, depth: int) -> int:
+        """Reads a mapping's entries up to its end; how many values they stand for."""
+        get, known, keys, places = self.get_event, self.known, lines._keys, lines._values
+        scalar, end = yaml.ScalarEvent, yaml.MappingEndEvent
+        count = 0
+        while (event := get()).__class__ is not end:
+            mark = event.start_mark
+            key_place = mark.line << _LINE_SHIFT | mark.column
+            if event.__class__ is scalar and event.tag is None and event.anchor is None:
+                key = known[event.value] if event.style == "" else event.value
+                merge = key == "<<" and event.style == ""
+            else:
+                key, merge = self.key(event, depth)
+            event = get()
+            if event.__class__ is scalar and event.tag is None and event.anchor is None:
+                value = known[event.value] if event.style == "" else event.value
+                count += 2
+            else:
+                value, weight = self.node(event, depth)
+                count += 1 + weight
+            if merge:  # the merge key's value
+                _merge(mapping, value)
+                continue
+            if key in mapping:  # given twice, or a key of its own that wins over a merged one
+                if lines.merged is None or key not in lines.merged:
+                    raise YamlTreeError(f"duplicate key {key!r}")
+                lines.merged.discard(key)
+            mapping[key] = value
+            keys[key] = key_place
+            mark = event.start_mark
+            places[key] = mark.line << _LINE_SHIFT | mark.column
+        return count
 
-    def document(self, event: object, where: object) -> None:
-        """A document starts: a scenario file holds one."""
-        self.documents += 1
-        if self.documents > 1:
-            raise YamlTreeError("more than one document")
+    def key(self, event: Any, depth: int) -> tuple[Any, bool]:
+        """A mapping's key that is not a plain untagged scalar, and whether it is the merge key ``<<``."""
+        key = self.node(event, depth)[0]
+        if isinstance(key, (dict, list)):
+            raise YamlTreeError("a mapping or list as a key")
+        merge = isinstance(event, yaml.ScalarEvent) and key == "<<" and event.implicit[0] and event.style in ("", None)
+        return key, merge
 
-    def merge(self, container: LocatedMap, value: Any) -> None:
-        sources = value if isinstance(value, list) else [value]
-        for source in sources:
-            if not isinstance(source, dict):
-                raise YamlTreeError("a merge key takes a mapping or a list of mappings")
-            for key, item in source.items():
-                if key not in container:
-                    container[key] = item
-                    container.lc.merged.add(key)
+    def sequence(self, items: LocatedList, lines: Lines, depth: int) -> int:
+        """Reads a list's items up to its end; how many values they stand for."""
+        get, known, places = self.get_event, self.known, lines._values
+        scalar, end = yaml.ScalarEvent, yaml.SequenceEndEvent
+        count = 0
+        while (event := get()).__class__ is not end:
+            mark = event.start_mark
+            places[len(items)] = mark.line << _LINE_SHIFT | mark.column
+            if event.__class__ is scalar and event.tag is None and event.anchor is None:
+                items.append(known[event.value] if event.style == "" else event.value)
+                count += 1
+            else:
+                value, weight = self.node(event, depth)
+                items.append(value)
+                count += weight
+        return count
+
+
+def _merge(mapping: LocatedMap, value: Any) -> None:
+    """A merge key's mapping (or list of mappings): the keys `mapping` does not have, added as merged."""
+    sources = value if isinstance(value, list) else [value]
+    lines = mapping.lc
+    for source in sources:
+        if not isinstance(source, dict):
+            raise YamlTreeError("a merge key takes a mapping or a list of mappings")
+        for key, item in source.items():
+            if key not in mapping:
+                mapping[key] = item
+                if lines.merged is None:
+                    lines.merged = set()
+                lines.merged.add(key)
 
 
 def _tag_refused(event: yaml.NodeEvent) -> YamlRefused:
@@ -325,29 +393,13 @@ def parse_tree(text: str) -> Any:
     too deep a nesting, aliases that stand for too much), YamlTreeError for what ruamel
     should word (a syntax error)."""
     check_text(text)
-    builder = _Builder()
-    alias, document = builder.alias, builder.document
-    handlers: dict[type, Callable[[Any, tuple[int, int]], None]] = {
-        yaml.ScalarEvent: builder.scalar,
-        yaml.MappingStartEvent: builder.open,
-        yaml.SequenceStartEvent: builder.open,
-        yaml.MappingEndEvent: builder.close,
-        yaml.SequenceEndEvent: builder.close,
-        yaml.AliasEvent: alias,
-        yaml.DocumentStartEvent: document,
-    }
     parser = yaml.CSafeLoader(text)  # libyaml's parser, its events read one by one (no generator)
     try:
-        while (event := parser.get_event()) is not None:
-            handler = handlers.get(event.__class__)
-            if handler is not None:
-                mark = event.start_mark
-                handler(event, (mark.line, mark.column) if mark is not None else (0, 0))
+        return _Reader(parser).stream()
     except yaml.YAMLError as error:
         raise YamlTreeError(str(error)) from None
     finally:
         parser.dispose()
-    return builder.root
 
 
 def key_line(node: object, key: object) -> int | None:

@@ -114,7 +114,7 @@ def entries(data: Mapping[str, object], key: str) -> Iterator[tuple[int, Mapping
     values = data.get(key)
     if isinstance(values, list):
         for index, entry in enumerate(values):
-            if isinstance(entry, Mapping):
+            if type(entry) is dict or isinstance(entry, Mapping):  # (a dict, nearly always: known at once)
                 yield index, entry
 
 

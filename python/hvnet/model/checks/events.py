@@ -73,6 +73,8 @@ def check_migrations_move(ctx: Context, migrations: list[tuple[float, int, str, 
     """No migration before the first operation moves a VM to the host it runs on then: its host, then each
     earlier migration's destination. Drains and rolling updates place VMs by memory; the simulation checks
     the migrations after them."""
+    if not migrations:
+        return
     runs_on: dict[str, str] = {}
     for _, vm in entries(ctx.data, "vms"):
         name, host = text_field(vm, "name"), text_field(vm, "host")

@@ -5,14 +5,12 @@ virtual switches, each bound to one NIC, switch independent, address hash."""
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Mapping
 
-from hvnet.errors import UnitError
 from hvnet.model.checks.context import Context, Loc, and_list, entries, listing, size, text_field
 from hvnet.model.checks.hosts import SWITCH_DEPENDENT
 from hvnet.model.scenario import LoadBalancing
-from hvnet.units import format_bytes, parse_bytes
+from hvnet.units import format_bytes
 
 __all__ = ["check_host_memory", "check_vms"]
 
@@ -26,7 +24,7 @@ def check_vms(ctx: Context) -> None:
             host = None
         check_vm_memory(ctx, ("vms", index), vm)
         team = vm.get("team")
-        if isinstance(team, Mapping):
+        if team is not None and isinstance(team, Mapping):  # (most VMs have none: known at once)
             check_vm_team(ctx, ("vms", index, "team"), team, host)
         if host is None:
             continue
@@ -37,7 +35,7 @@ def check_vms(ctx: Context) -> None:
                 ("vms", index, "vswitch"),
                 f"{host} has no virtual switch {vswitch!r}; its virtual switches: {listing(known)}",
             )
-        elif vswitch is not None and isinstance(team, Mapping):
+        elif vswitch is not None and team is not None and isinstance(team, Mapping):
             ctx.report(
                 ("vms", index, "vswitch"),
                 "a VM with a team sends through the team's two virtual switches; leave vswitch out",
@@ -48,8 +46,8 @@ def check_host_memory(ctx: Context) -> None:
     """The VMs a host runs at the start fit in the memory it states."""
     assigned: dict[str, list[tuple[str, int]]] = {}
     for _, vm in entries(ctx.data, "vms"):
-        name, runs_on, memory = text_field(vm, "name"), text_field(vm, "host"), size(vm.get("memory"))
-        if name is not None and runs_on is not None and memory is not None:
+        name, runs_on = text_field(vm, "name"), text_field(vm, "host")
+        if name is not None and runs_on is not None and (memory := size(vm.get("memory"))) is not None:
             assigned.setdefault(runs_on, []).append((name, memory))
     for index, host in entries(ctx.data, "hosts"):
         name, memory = text_field(host, "name"), size(host.get("memory"))
@@ -65,12 +63,12 @@ def check_host_memory(ctx: Context) -> None:
 
 def check_vm_memory(ctx: Context, at: Loc, vm: Mapping[str, object]) -> None:
     """populated and working_set are parts of memory."""
+    if "populated" not in vm and "working_set" not in vm:
+        return  # both are all of memory (nearly every VM)
     sizes: dict[str, int] = {}
     for key in ("memory", "populated", "working_set"):
-        value = vm.get(key)
-        if isinstance(value, str):
-            with contextlib.suppress(UnitError):  # pydantic reports it
-                sizes[key] = parse_bytes(value)
+        if (value := size(vm.get(key))) is not None:  # (pydantic reports a size that is not one)
+            sizes[key] = value
     if "memory" not in sizes:
         return
     what = {"populated": "the memory that is not zero pages", "working_set": "the memory the guest writes to"}
