@@ -16,6 +16,7 @@ __all__ = [
     "rss_hash",
     "run",
     "scaled_points",
+    "series_figures",
     "toeplitz",
 ]
 
@@ -86,6 +87,11 @@ class RunReport:
     def wall_s(self) -> float: ...
     @property
     def series(self) -> list[tuple[list[float], list[float]]] | None: ...
+    @property
+    def recorded(self) -> bool: ...
+    def scaled_series(
+        self, resources: list[int], scales: list[float], rounding: float
+    ) -> list[tuple[list[float], list[float]]]: ...
 
 def run(spec: RunSpec) -> RunReport: ...
 def toeplitz(data: bytes, key: bytes | None = None) -> int: ...
@@ -97,6 +103,9 @@ def bin_integrals(times: list[float], values: list[float], width: float, end: fl
 def percentiles_and_busy(
     times: list[float], values: list[float], end: float, percentiles: list[float], threshold: float
 ) -> tuple[list[float], float]: ...
+def series_figures(
+    series: list[tuple[list[float], list[float]]], end: float, percentiles: list[float], thresholds: list[float]
+) -> list[tuple[list[float], float, float]]: ...
 def bin_means(
     times: list[float], values: list[float], width: float, end: float, axis_end: float, bins: int, scale: float
 ) -> list[float]: ...

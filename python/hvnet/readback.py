@@ -38,7 +38,7 @@ from hvnet.results import (
     VcpuSeries,
 )
 from hvnet.run import NetworkRun
-from hvnet.series import Series
+from hvnet.series import ROUNDING, Series
 from hvnet.units import bits_per_s
 from hvnet.utilisation import core_utilisation, nic_utilisation, team_utilisation
 
@@ -224,12 +224,13 @@ def traffic_results(scenario: Scenario, owner: list[int], outcomes: Sequence[Con
     return [TrafficResult.of(t, conns, bytes_) for t, conns, bytes_ in zip(scenario.traffic, per_traffic, sent)]
 
 
-def _series(run: NetworkRun, resource: int, scale: float) -> Series:
-    """A resource's change points, each value times `scale` (none when the run did not record)."""
-    if run.series is None:
-        return Series()
-    times_s, values = run.series[resource]
-    return Series.of(times_s, values, scale)
+def _scaled(run: NetworkRun, wanted: Sequence[tuple[int, float]]) -> list[Series]:
+    """Each (resource, scale)'s change points, each value times the scale (`Series.of`), in one
+    call into the core; no points when the run did not record."""
+    if not run.recorded:
+        return [Series() for _ in wanted]
+    points = run.scaled_series([r for r, _ in wanted], [scale for _, scale in wanted], ROUNDING)
+    return [Series.model_construct(t_s=t_s, values=values) for t_s, values in points]
 
 
 #: bits/s per byte/s (`units.bits_per_s`, the one place a rate crosses, applied to each value).
@@ -239,39 +240,43 @@ _BITS = bits_per_s(1.0)
 def adapter_series(scenario: Scenario, run: NetworkRun) -> list[AdapterSeries]:
     """Each NIC's send and receive over time, in bits/s, as the change points of its use."""
     fabric = run.lowered.model.fabric
-    adapters = []
+    nics = []
     for host in scenario.hosts:
         team_of = {member: team.name for team in host.teams for member in team.members}
         for nic in host.nics:
             port = Port(host.name, nic.name)
-            send, receive = fabric.out_of.get(port), fabric.into.get(port)
-            adapters.append(
-                AdapterSeries.model_construct(  # the core's series, already checked: no second pass over each point
-                    host=host.name,
-                    nic=nic.name,
-                    team=team_of.get(nic.name),
-                    speed_bps=nic.speed,
-                    send_bps=_series(run, send.resource, _BITS) if send else Series(),
-                    receive_bps=_series(run, receive.resource, _BITS) if receive else Series(),
-                )
-            )
-    return adapters
+            nics.append((host, nic, team_of.get(nic.name), fabric.out_of.get(port), fabric.into.get(port)))
+    cabled = [d.resource for _, _, _, send, receive in nics for d in (send, receive) if d is not None]
+    scaled = iter(_scaled(run, [(r, _BITS) for r in cabled]))
+    return [
+        AdapterSeries.model_construct(  # the core's series, already checked: no second pass over each point
+            host=host.name,
+            nic=nic.name,
+            team=team,
+            speed_bps=nic.speed,
+            send_bps=next(scaled) if send else Series(),
+            receive_bps=next(scaled) if receive else Series(),
+        )
+        for host, nic, team, send, receive in nics
+    ]
 
 
-def _busy(model: NetworkModel, run: NetworkRun, resource: int) -> Series:
-    """A core's or vCPU's use as a share of its capacity."""
-    capacity = model.fabric.capacities[resource]
-    return _series(run, resource, 1 / capacity) if capacity > 0 else Series()
+def _busy(model: NetworkModel, run: NetworkRun, resources: Sequence[int]) -> list[Series]:
+    """Each core's or vCPU's use as a share of its capacity."""
+    capacities = model.fabric.capacities
+    shares = iter(_scaled(run, [(r, 1 / capacities[r]) for r in resources if capacities[r] > 0]))
+    return [next(shares) if capacities[r] > 0 else Series() for r in resources]
 
 
 def core_series(model: NetworkModel, run: NetworkRun) -> list[CoreSeries]:
     """How busy each physical core of each host was over time."""
     if model.cpu is None:
         return []
+    cores = [(host, k, resource) for host, resources in model.cpu.cores.items() for k, resource in enumerate(resources)]
+    busy = _busy(model, run, [resource for _, _, resource in cores])
     return [
-        CoreSeries.model_construct(host=host, core=k, busy=_busy(model, run, resource))  # as AdapterSeries
-        for host, cores in model.cpu.cores.items()
-        for k, resource in enumerate(cores)
+        CoreSeries.model_construct(host=host, core=k, busy=share)  # as AdapterSeries
+        for (host, k, _), share in zip(cores, busy)
     ]
 
 
@@ -279,10 +284,11 @@ def vcpu_series(model: NetworkModel, run: NetworkRun) -> list[VcpuSeries]:
     """How busy each vCPU of each VM that sends or receives was over time."""
     if model.cpu is None:
         return []
+    vcpus = [(vm, k, resource) for vm, resources in model.cpu.vcpus.items() for k, resource in enumerate(resources)]
+    busy = _busy(model, run, [resource for _, _, resource in vcpus])
     return [
-        VcpuSeries.model_construct(vm=vm, vcpu=k, busy=_busy(model, run, resource))  # as AdapterSeries
-        for vm, vcpus in model.cpu.vcpus.items()
-        for k, resource in enumerate(vcpus)
+        VcpuSeries.model_construct(vm=vm, vcpu=k, busy=share)  # as AdapterSeries
+        for (vm, k, _), share in zip(vcpus, busy)
     ]
 
 

@@ -10,6 +10,8 @@ the core runs the whole simulation in that one call.
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from hvnet import _core, budget
@@ -30,10 +32,28 @@ class NetworkRun:
     end_s: float
     events: int
     wall_s: float
-    #: Use (bytes/s, cycles/s) of each resource over time, when recorded: its change points
-    #: `(times_s, values)`, `values[i]` from `times_s[i]` until the next time (the last until
-    #: `end_s`), 0 before the first.
-    series: list[tuple[list[float], list[float]]] | None
+    #: The core's report, which keeps the recording in the core's form until it is read (`series`,
+    #: `scaled_series`).
+    report: _core.RunReport
+
+    @functools.cached_property
+    def series(self) -> list[tuple[list[float], list[float]]] | None:
+        """Use (bytes/s, cycles/s) of each resource over time, when recorded: its change points
+        `(times_s, values)`, `values[i]` from `times_s[i]` until the next time (the last until
+        `end_s`), 0 before the first (converted when first read)."""
+        return self.report.series
+
+    @property
+    def recorded(self) -> bool:
+        """Whether the run recorded each resource's use."""
+        return self.report.recorded
+
+    def scaled_series(
+        self, resources: Sequence[int], scales: Sequence[float], rounding: float
+    ) -> list[tuple[list[float], list[float]]]:
+        """The change points of each resource, each value times its scale, as `hvnet.series.Series.of`
+        makes them (`rounding`: its `ROUNDING`), converted once, in one call (the run recorded)."""
+        return self.report.scaled_series(list(resources), list(scales), rounding)
 
 
 def run(lowered: Lowered, max_memory_bytes: int | None = None) -> NetworkRun:
@@ -58,5 +78,5 @@ def run(lowered: Lowered, max_memory_bytes: int | None = None) -> NetworkRun:
         end_s=report.end_s,
         events=report.events,
         wall_s=report.wall_s,
-        series=report.series,
+        report=report,
     )

@@ -65,8 +65,8 @@ class Series(BaseModel):
         return cls.model_construct(t_s=t_out, values=v_out)
 
     def nonzero(self) -> bool:
-        """Whether the function is anywhere other than 0."""
-        return any(v != 0.0 for v in self.values)
+        """Whether the function is anywhere other than 0 (a float is true where it is not 0)."""
+        return any(self.values)
 
     def _pieces(self, a: float, b: float) -> list[tuple[float, float]]:
         """`(value, duration)` of each piece of the function within `[a, b)`, the 0 before

@@ -52,28 +52,42 @@ COLD_SHARE = 0.10
 _PERCENTILES = ((50.0, "p50_share"), (90.0, "p90_share"), (99.0, "p99_share"))
 
 
+#: The figures of a NIC direction or core idle for the whole run.
+_IDLE = {
+    "p50_share": 0.0,
+    "p90_share": 0.0,
+    "p99_share": 0.0,
+    "max_share": 0.0,
+    "busy_s": 0.0,
+    "headroom_share": 1.0,
+}
+
+
 def _figures(series: Series, scale: float, end_s: float) -> dict[str, float]:
-    """The percentiles, max, busy time and headroom of `series × scale` over `[0, end_s)`:
-    what `Series.percentile`, `peak` and `busy_time` give, in one pass over its pieces
-    sorted once (a 64-host run has thousands of series)."""
-    idle = {
-        "p50_share": 0.0,
-        "p90_share": 0.0,
-        "p99_share": 0.0,
-        "max_share": 0.0,
-        "busy_s": 0.0,
-        "headroom_share": 1.0,
-    }
-    if not scale > 0 or not end_s > 0 or not series.nonzero():
-        return idle
-    # Per piece, in the core (`ChangePoints::percentiles_and_busy`).
-    shares, busy_s = _core.percentiles_and_busy(
-        series.t_s, series.values, end_s, [p for p, _ in _PERCENTILES], BUSY_SHARE / scale
+    """The percentiles, max, busy time and headroom of `series × scale` over `[0, end_s)` (`_all_figures`)."""
+    return _all_figures([series], [scale], end_s)[0]
+
+
+def _all_figures(series: Sequence[Series], scales: Sequence[float], end_s: float) -> list[dict[str, float]]:
+    """The percentiles, max, busy time and headroom of each `series × scale` over `[0, end_s)`:
+    what `Series.percentile`, `peak` and `busy_time` give, each series' pieces sorted once, all
+    in one call into the core (`ChangePoints::percentiles_and_busy`, `peak`: a 64-host run has
+    thousands of series)."""
+    live = [k for k, (s, scale) in enumerate(zip(series, scales)) if scale > 0 and end_s > 0 and s.nonzero()]
+    computed = _core.series_figures(
+        [(series[k].t_s, series[k].values) for k in live],
+        end_s,
+        [p for p, _ in _PERCENTILES],
+        [BUSY_SHARE / scales[k] for k in live],
     )
-    out = {name: share * scale for (_, name), share in zip(_PERCENTILES, shares)}
-    out["busy_s"] = busy_s
-    out["max_share"] = series.peak() * scale
-    out["headroom_share"] = 1.0 - out["p99_share"]
+    out = [dict(_IDLE) for _ in series]
+    for k, (shares, busy_s, peak) in zip(live, computed):
+        scale = scales[k]
+        figures = {name: share * scale for (_, name), share in zip(_PERCENTILES, shares)}
+        figures["busy_s"] = busy_s
+        figures["max_share"] = peak * scale
+        figures["headroom_share"] = 1.0 - figures["p99_share"]
+        out[k] = figures
     return out
 
 
@@ -88,8 +102,10 @@ def nic_utilisation(adapters: Sequence[AdapterSeries], end_s: float) -> list[Nic
             if adapter.team is not None:
                 key = (adapter.host, adapter.team, direction)
                 carried[key] = carried.get(key, 0.0) + moved
+    scales = [1 / adapter.speed_bps if adapter.speed_bps > 0 else 0.0 for adapter, _, _, _ in rows]
+    figures = _all_figures([series for _, _, series, _ in rows], scales, end_s)
     out = []
-    for adapter, direction, series, moved in rows:
+    for (adapter, direction, _, moved), figured in zip(rows, figures):
         team_bytes = carried.get((adapter.host, adapter.team, direction), 0.0)
         out.append(
             NicUtilisation(
@@ -100,7 +116,7 @@ def nic_utilisation(adapters: Sequence[AdapterSeries], end_s: float) -> list[Nic
                 speed_bps=adapter.speed_bps,
                 carried_bytes=round(moved),
                 team_share=moved / team_bytes if adapter.team is not None and team_bytes > 0 else None,
-                **_figures(series, 1 / adapter.speed_bps if adapter.speed_bps > 0 else 0.0, end_s),
+                **figured,
             )
         )
     return out
@@ -133,4 +149,5 @@ def team_utilisation(nics: Sequence[NicUtilisation]) -> list[TeamUtilisation]:
 
 def core_utilisation(cores: Sequence[CoreSeries], end_s: float) -> list[CoreUtilisation]:
     """Each core's busy share, in the order of `cores`."""
-    return [CoreUtilisation(host=c.host, core=c.core, **_figures(c.busy, 1.0, end_s)) for c in cores]
+    figures = _all_figures([c.busy for c in cores], [1.0] * len(cores), end_s)
+    return [CoreUtilisation(host=c.host, core=c.core, **f) for c, f in zip(cores, figures)]

@@ -181,6 +181,33 @@ fn percentiles_and_busy(
     Ok(change_points(times, values)?.percentiles_and_busy(end, &percentiles, threshold))
 }
 
+/// For each step function of `series`, over `[0, end)`: its time-weighted
+/// `percentiles` and its time above its entry of `thresholds`
+/// (`percentiles_and_busy`), and its peak (`ChangePoints::peak`); the
+/// utilisation of thousands of cores in one call.
+#[pyfunction]
+fn series_figures(
+    series: Vec<(Vec<f64>, Vec<f64>)>,
+    end: f64,
+    percentiles: Vec<f64>,
+    thresholds: Vec<f64>,
+) -> PyResult<Vec<(Vec<f64>, f64, f64)>> {
+    if series.len() != thresholds.len() {
+        return Err(PyValueError::new_err(format!(
+            "{} series but {} thresholds: give each series its threshold",
+            series.len(),
+            thresholds.len()
+        )));
+    }
+    (series.into_iter().zip(thresholds))
+        .map(|((times, values), threshold)| {
+            let points = change_points(times, values)?;
+            let (shares, busy) = points.percentiles_and_busy(end, &percentiles, threshold);
+            Ok((shares, busy, points.peak()))
+        })
+        .collect()
+}
+
 /// The mean of a step function over each bin, times `scale`
 /// (`ChangePoints::bin_means`).
 #[pyfunction]
@@ -210,6 +237,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(scaled_points, m)?)?;
     m.add_function(wrap_pyfunction!(bin_integrals, m)?)?;
     m.add_function(wrap_pyfunction!(percentiles_and_busy, m)?)?;
+    m.add_function(wrap_pyfunction!(series_figures, m)?)?;
     m.add_function(wrap_pyfunction!(bin_means, m)?)?;
     Ok(())
 }

@@ -2,6 +2,7 @@
 //! per connection, one [`MigrationReport`] per migration, in a [`RunReport`].
 
 use hvnet_engine::ChangePoints;
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 /// Where one connection went and how it fared; times in seconds.
@@ -40,18 +41,76 @@ pub struct MigrationReport {
     cpu_core_s_destination: f64,
 }
 
-/// What a run produced.
-#[pyclass(frozen, get_all, module = "hvnet._core")]
+/// What a run produced. The recording stays here, in the core's form, until
+/// it is read: whole (`series`), or scaled for the resources asked for
+/// (`scaled_series`), each point converted once.
+#[pyclass(frozen, module = "hvnet._core")]
 pub struct RunReport {
+    #[pyo3(get)]
     connections: Vec<Py<ConnectionReport>>,
+    #[pyo3(get)]
     migrations: Vec<Py<MigrationReport>>,
+    #[pyo3(get)]
     end_s: f64,
+    #[pyo3(get)]
     events: u64,
+    #[pyo3(get)]
     wall_s: f64,
+    recording: Option<Vec<ChangePoints>>,
+}
+
+#[pymethods]
+impl RunReport {
     /// Per resource, its use over time as change points `(times_s, values)`:
     /// `values[i]` from `times_s[i]` until the next time (the last until
     /// `end_s`), 0 before the first; None when not recorded.
-    series: Option<Vec<(Vec<f64>, Vec<f64>)>>,
+    #[getter]
+    fn series(&self) -> Option<Vec<(Vec<f64>, Vec<f64>)>> {
+        (self.recording.as_ref()).map(|all| {
+            all.iter()
+                .map(|c| (c.times().to_vec(), c.values().to_vec()))
+                .collect()
+        })
+    }
+
+    /// Whether the run recorded each resource's use.
+    #[getter]
+    fn recorded(&self) -> bool {
+        self.recording.is_some()
+    }
+
+    /// The change points of each of `resources` as `hvnet.series.Series`
+    /// keeps them, its values times its entry of `scales`
+    /// (`ChangePoints::scaled`, as `scaled_points` gives them); ValueError
+    /// when the run did not record, a resource is not one of the run's, or
+    /// the lists' lengths differ.
+    fn scaled_series(
+        &self,
+        resources: Vec<usize>,
+        scales: Vec<f64>,
+        rounding: f64,
+    ) -> PyResult<Vec<(Vec<f64>, Vec<f64>)>> {
+        let all = (self.recording.as_ref())
+            .ok_or_else(|| PyValueError::new_err("the run did not record its resources' use"))?;
+        if resources.len() != scales.len() {
+            return Err(PyValueError::new_err(format!(
+                "{} resources but {} scales: give each resource its scale",
+                resources.len(),
+                scales.len()
+            )));
+        }
+        (resources.iter().zip(&scales))
+            .map(|(&r, &scale)| {
+                let points = all.get(r).ok_or_else(|| {
+                    PyValueError::new_err(format!(
+                        "resource {r} is not one of the run's {}",
+                        all.len()
+                    ))
+                })?;
+                Ok(points.scaled(scale, rounding).into_parts())
+            })
+            .collect()
+    }
 }
 
 impl From<&hvnet_network::ConnectionReport> for ConnectionReport {
@@ -101,8 +160,7 @@ impl RunReport {
             end_s: report.end_time,
             events: report.events,
             wall_s,
-            series: (report.series)
-                .map(|all| all.into_iter().map(ChangePoints::into_parts).collect()),
+            recording: report.series,
         })
     }
 }

@@ -84,12 +84,20 @@ class CpuModel:
         self.vcpus: dict[str, list[int]] = {}
         self._add_resource = add_resource
         self._vm_queue: dict[str, int] = {}
+        on: dict[str, list[str]] = {host.name: [] for host in scenario.hosts}
+        for vm in scenario.vms:  # each host's VMs in file order, in one pass
+            on.setdefault(vm.host, []).append(vm.name)
         for host in scenario.hosts:
-            vms = [vm.name for vm in scenario.vms if vm.host == host.name]
             count = len(self.cores[host.name])
-            for i, name in enumerate(vms):
+            for i, name in enumerate(on[host.name]):
                 self._vm_queue[name] = 1 + i % (count - 1) if count > 1 else 0
         self._scenario = scenario
+        #: (host, NIC names) -> whether all have VMQ; all VMQ at 10 Gbps or more; all VMQ and dynamic VMQ.
+        self._queues: dict[tuple[str, tuple[str, ...]], tuple[bool, bool, bool]] = {}
+        #: The VMs' core sets (`vm_set`, `vm_cores`), by what decides them.
+        self._sets: dict[tuple[str, bool, bool, int, int], Cores] = {}
+        self._vm_cores: dict[tuple[str, tuple[str, ...], int, int], tuple[Cores, tuple[int, ...]]] = {}
+        self._vcpus = {vm.name: vm.vcpus for vm in scenario.vms}
 
     def host_set(self, host: Host, nic_names: list[str]) -> Cores:
         """RSS on `rss_queues` cores from the NIC's base core on (for a team:
@@ -111,19 +119,43 @@ class CpuModel:
         base = host.nic(nic_names[0]).rss_base_core if nic_names else 0
         return Cores("queue", (cores[base % len(cores)],))
 
+    def _queue_flags(self, host: Host, nic_names: list[str]) -> tuple[bool, bool, bool]:
+        """Whether every NIC has VMQ; VMQ at 10 Gbps or more; VMQ and dynamic VMQ (once per host and NICs:
+        a host's thousands of VMs share a few)."""
+        key = (host.name, tuple(nic_names))
+        flags = self._queues.get(key)
+        if flags is None:
+            nics = [host.nic(n) for n in nic_names]
+            flags = (
+                all(n.vmq for n in nics),
+                all(n.vmq and n.speed >= 10e9 for n in nics),
+                all(n.vmq and n.dynamic_vmq for n in nics),
+            )
+            self._queues[key] = flags
+        return flags
+
     def _vrss(self, vm_name: str, host: Host, nic_names: list[str]) -> bool:
         """vRSS works for a VM of 2 or more vCPUs on VMQ NICs of 10 Gbps or more (BEHAVIOUR.md)."""
-        nics = [host.nic(n) for n in nic_names]
-        return self._scenario.vm(vm_name).vcpus >= 2 and all(n.vmq and n.speed >= 10e9 for n in nics)
+        fast = self._queue_flags(host, nic_names)[1]
+        return self._scenario.vm(vm_name).vcpus >= 2 and fast
 
     def vm_set(self, vm_name: str, host: Host, nic_names: list[str]) -> Cores:
-        """VMQ's core, vRSS's spread, or the default queue's core 0."""
-        cores = self.cores[host.name]
-        if not all(host.nic(n).vmq for n in nic_names):
+        """VMQ's core, vRSS's spread, or the default queue's core 0 (made once per host, NICs, queue
+        and vCPUs: the VMs that share them share it)."""
+        vmq, fast, _ = self._queue_flags(host, nic_names)
+        vcpus = self._scenario.vm(vm_name).vcpus if vmq and fast else 0
+        key = (host.name, vmq, fast, self._vm_queue[vm_name] if vmq else 0, vcpus)
+        found = self._sets.get(key)
+        if found is None:
+            found = self._sets[key] = self._vm_set(self.cores[host.name], *key[1:])
+        return found
+
+    @staticmethod
+    def _vm_set(cores: list[int], vmq: bool, fast: bool, first: int, vcpus: int) -> Cores:
+        if not vmq:
             return Cores("queue", (cores[0],))
-        first = self._vm_queue[vm_name]
-        if self._vrss(vm_name, host, nic_names):
-            width = min(self._scenario.vm(vm_name).vcpus, len(cores))
+        if fast and vcpus >= 2:  # vRSS (`_vrss`)
+            width = min(vcpus, len(cores))
             return Cores("spread", tuple(cores[(first + i) % len(cores)] for i in range(width)))
         return Cores("queue", (cores[first],))
 
@@ -139,14 +171,23 @@ class CpuModel:
         receive = vcpus if self._vrss(vm_name, host, nic_names) else vcpus[:1]
         return Cores("spread", vcpus), Cores("spread" if len(receive) > 1 else "queue", receive)
 
+    def vm_cores(self, vm_name: str, host: Host, nic_names: list[str]) -> tuple[Cores, tuple[int, ...]]:
+        """`vm_set` and `vm_queue_cores` together, made once per host, NICs, queue and vCPUs (a host's
+        thousands of VMs have a few)."""
+        key = (host.name, tuple(nic_names), self._vm_queue[vm_name], self._vcpus[vm_name])
+        found = self._vm_cores.get(key)
+        if found is None:
+            found = (self.vm_set(vm_name, host, nic_names), self.vm_queue_cores(vm_name, host, nic_names))
+            self._vm_cores[key] = found
+        return found
+
     def vm_queue_cores(self, vm_name: str, host: Host, nic_names: list[str]) -> tuple[int, ...]:
         """The cores dynamic VMQ may move the VM's queue among: those static VMQ
         deals queues over (1 and up), when every NIC under it has VMQ and
         dynamic VMQ on and the VM has one queue (no vRSS); none otherwise."""
-        nics = [host.nic(n) for n in nic_names]
         cores = self.cores[host.name]
         kind = self.vm_set(vm_name, host, nic_names).kind
-        if kind != "queue" or len(cores) < 3 or not all(n.vmq and n.dynamic_vmq for n in nics):
+        if kind != "queue" or len(cores) < 3 or not self._queue_flags(host, nic_names)[2]:
             return ()
         return tuple(cores[1:])
 

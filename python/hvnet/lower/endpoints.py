@@ -15,7 +15,6 @@ members and queues read them.
 
 from __future__ import annotations
 
-import ipaddress
 from dataclasses import dataclass
 
 from hvnet.model import Host, Scenario
@@ -55,7 +54,6 @@ class Endpoints:
 
     def __init__(self, scenario: Scenario) -> None:
         self._by_name: dict[str, Endpoint] = {}
-        self._network = network = ipaddress.IPv4Network("10.0.0.0/8")
         names: list[tuple[str, Host, str | None, tuple[str, ...] | None]] = [
             (h.name, h, None, None) for h in scenario.hosts
         ]
@@ -63,14 +61,24 @@ class Endpoints:
             host = scenario.host(vm.host)
             team = None if vm.team is None else tuple(host.vswitch(v).uplink for v in vm.team.members)
             names.append((vm.name, host, vm.team.members[0] if vm.team else vm.vswitch, team))
-        ports_used: dict[str, int] = {}
+        #: The ports taken on each (host, uplink)'s virtual switch so far.
+        self._ports_used: dict[tuple[str, str], int] = {}
         cabled = scenario.cabled
+        uplinks: dict[tuple[str, str | None], str] = {}  # once per host and virtual switch
         for index, (name, host, vswitch, vm_team) in enumerate(names, start=1):
-            uplink = _uplink(host, vswitch, cabled)
-            port_index = ports_used.get(f"{host.name}/{uplink}", 0)
-            ports_used[f"{host.name}/{uplink}"] = port_index + 1
-            mac = (*HYPER_V_OUI, (index >> 16) & 0xFF, (index >> 8) & 0xFF, index & 0xFF)
-            self._by_name[name] = Endpoint(name, host, uplink, port_index, str(network[index]), mac, vm_team)
+            uplink = uplinks.get((host.name, vswitch))
+            if uplink is None:
+                uplink = uplinks[(host.name, vswitch)] = _uplink(host, vswitch, cabled)
+            self._by_name[name] = Endpoint(
+                name, host, uplink, self._port(host, uplink), _address(index), _mac(index), vm_team
+            )
+
+    def _port(self, host: Host, uplink: str) -> int:
+        """The next port on the virtual switch of the host's `uplink` (in the order endpoints are made)."""
+        key = (host.name, uplink)
+        port_index = self._ports_used.get(key, 0)
+        self._ports_used[key] = port_index + 1
+        return port_index
 
     def __getitem__(self, name: str) -> Endpoint:
         return self._by_name[name]
@@ -85,10 +93,21 @@ class Endpoints:
         name = f"{host.name}/{uplink}"
         if name not in self._by_name:
             index = len(self._by_name) + 1
-            port_index = sum(1 for e in self._by_name.values() if e.host.name == host.name and e.uplink == uplink)
-            mac = (*HYPER_V_OUI, (index >> 16) & 0xFF, (index >> 8) & 0xFF, index & 0xFF)
-            self._by_name[name] = Endpoint(name, host, uplink, port_index, str(self._network[index]), mac)
+            self._by_name[name] = Endpoint(name, host, uplink, self._port(host, uplink), _address(index), _mac(index))
         return name
+
+
+def _address(index: int) -> str:
+    """The `index`-th address of 10.0.0.0/8, as text (what `str(IPv4Network("10.0.0.0/8")[index])` gives,
+    without building an address object for each of thousands of endpoints)."""
+    if not 0 <= index < 1 << 24:
+        raise IndexError("address out of range")
+    return f"10.{index >> 16}.{(index >> 8) & 0xFF}.{index & 0xFF}"
+
+
+def _mac(index: int) -> tuple[int, int, int, int, int, int]:
+    """The `index`-th MAC address of Hyper-V's range."""
+    return (*HYPER_V_OUI, (index >> 16) & 0xFF, (index >> 8) & 0xFF, index & 0xFF)
 
 
 def _uplink(host: Host, vswitch: str | None, cabled: frozenset[str]) -> str:

@@ -14,12 +14,23 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from hvnet.model import Scenario
 from hvnet.model.refs import parse_ref
 from hvnet.units import bytes_per_s as to_bytes_per_s
 
-__all__ = ["Direction", "Fabric", "Port", "build_fabric", "fastest_link_bytes_per_s"]
+__all__ = [
+    "NIC_TO_NIC",
+    "Direction",
+    "Fabric",
+    "NicPath",
+    "NicRoute",
+    "Port",
+    "Timeline",
+    "build_fabric",
+    "fastest_link_bytes_per_s",
+]
 
 
 @dataclass(frozen=True)
@@ -47,6 +58,34 @@ class Direction:
     resource: int
     source: Port
     target: Port
+
+
+@dataclass(frozen=True)
+class NicRoute:
+    """One route from a NIC to a NIC: its resources (cables and backplanes) and the switches it crosses."""
+
+    resources: tuple[int, ...]
+    switches: tuple[str, ...]
+
+
+#: A NIC pair's routes (or their parts between its two cables) from each time on (the first at 0;
+#: an empty tuple: no route then), as `routing.Routing` finds them.
+Timeline = tuple[tuple[float, tuple[NicRoute, ...]], ...]
+
+
+class NicPath(NamedTuple):
+    """A NIC pair's routes in parts (`Routing.path`): each route's resources are `(out,) + its
+    resources in between + (into,)`, `between` shared by the pairs whose cables meet the same two
+    `switches` (a cable from NIC to NIC: the cable alone, `into` None)."""
+
+    out: int
+    into: int | None
+    switches: tuple[str, str] | None
+    between: Timeline
+
+
+#: The one route of a cable from NIC to NIC: nothing between its two ends.
+NIC_TO_NIC: Timeline = ((0.0, (NicRoute((), ()),)),)
 
 
 @dataclass
@@ -85,13 +124,12 @@ class Fabric:
         first, last = self.out_of.get(source), self.into.get(target)
         return None if first is None or last is None else (first, last)
 
-    def resources(self, first: Direction, hops: Sequence[Direction], last: Direction) -> list[int]:
-        """The resources of a route: the cable out of the source NIC, each switch's backplane and the
-        cables between switches (`hops`), the cable into the target NIC."""
-        if first is last:
-            return [first.resource]
-        resources = [first.resource]
-        switch = first.target.node
+    def between(self, ingress: str, hops: Sequence[Direction]) -> list[int]:
+        """The resources of a route from a NIC to a NIC between its two cables (the one into switch
+        `ingress`, the one out of the last switch): each switch's backplane and the cables between
+        switches (`hops`)."""
+        resources = []
+        switch = ingress
         for direction in hops:
             if switch in self.backplane:
                 resources.append(self.backplane[switch])
@@ -99,7 +137,6 @@ class Fabric:
             switch = direction.target.node
         if switch in self.backplane:
             resources.append(self.backplane[switch])
-        resources.append(last.resource)
         return resources
 
 

@@ -34,7 +34,9 @@ network that works, the others only when it is not available).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import functools
+from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from hvnet.calibration import SmbParameters
 from hvnet.lower.fabric import Port
@@ -59,24 +61,23 @@ class Interface:
     def name(self) -> str:
         return self.names[-1]
 
-    @property
+    @functools.cached_property
     def speed(self) -> float:
         """Its reported link speed: a team's is the sum of its members'."""
         return sum(n.speed for n in self.nics)
 
-    @property
+    @functools.cached_property
     def rss(self) -> bool:
         return all(n.rss_queues > 1 for n in self.nics)
 
-    @property
+    @functools.cached_property
     def rdma(self) -> bool:
         """An LBFO team gives no RDMA (BEHAVIOUR.md); SET passes its members' on."""
         lbfo = self.team is not None and str(self.team.kind.value) == "lbfo"
         return not lbfo and all(n.rdma for n in self.nics)
 
 
-@dataclass(frozen=True)
-class SmbChannel:
+class SmbChannel(NamedTuple):
     """One SMB connection: bound to a NIC pair (`host/nic`), or with no NICs
     when it runs over team interfaces, whose rules place it: then `via` names
     the uplinks (team or NIC) it leaves and arrives by."""
@@ -87,18 +88,28 @@ class SmbChannel:
     via: tuple[str, str] | None = None
 
 
-#: Each host's interfaces, by host name, for one scenario: what a caller that asks about many pairs
-#: of hosts keeps (`interfaces`'s `known`).
-Known = dict[str, list["Interface"]]
+@dataclass
+class Known:
+    """Each host's interfaces, and those SMB prefers, by host name, for one scenario: what a caller
+    that asks about many pairs of hosts keeps (`interfaces`'s and `smb_channels`'s `known`)."""
+
+    interfaces: dict[str, list[Interface]] = field(default_factory=dict)
+    #: What SMB makes of each host's interfaces.
+    smb: dict[str, _SmbSide] = field(default_factory=dict)
+    #: SMB's channels between two hosts where no channel names a host's NIC (all over team interfaces),
+    #: by what decides them (`_SmbSide.shape`): the same for every pair of hosts of those kinds.
+    channels: dict[tuple[object, ...], tuple[tuple[SmbChannel, ...], tuple[str, str] | None]] = field(
+        default_factory=dict
+    )
 
 
 def interfaces(scenario: Scenario, host: Host, known: Known | None = None) -> list[Interface]:
     """The host's cabled NICs outside any team, then its teams' interfaces, in file order
     (remembered in `known`, when given, for the scenario it was made for)."""
     if known is not None:
-        if host.name not in known:
-            known[host.name] = interfaces(scenario, host)
-        return known[host.name]
+        if host.name not in known.interfaces:
+            known.interfaces[host.name] = interfaces(scenario, host)
+        return known.interfaces[host.name]
     cabled = scenario.cabled
     teamed = {member for team in host.teams for member in team.members}
     found = [
@@ -170,33 +181,62 @@ def migration_network(
     )
 
 
+def _preferred(side: list[Interface], rdma: bool) -> list[Interface]:
+    """The interfaces SMB Multichannel uses of a host's candidates: its RDMA ones (SMB Direct), else
+    its RSS ones, else all; of those the fastest."""
+    kind = [i for i in side if i.rdma] if rdma else [i for i in side if i.rss] or side
+    fastest = max(i.speed for i in kind)
+    return [i for i in kind if i.speed == fastest]
+
+
+class _SmbSide(NamedTuple):
+    """A host's SMB candidates (`_smb_candidates`), the ones SMB uses with RDMA (empty: it has none) and
+    without (`_preferred`), and what of them decides its channels over team interfaces (`smb_channels`):
+    whether it has RDMA, and each interface it uses without, by uplink, team or not, and RSS."""
+
+    candidates: list[Interface]
+    rdma: list[Interface]
+    tcp: list[Interface]
+    shape: tuple[object, ...]
+
+
+def _smb_side(scenario: Scenario, host: Host, known: Known | None) -> _SmbSide:
+    """A host's `_SmbSide`, made once per host (in `known`)."""
+    if known is not None and host.name in known.smb:
+        return known.smb[host.name]
+    candidates = _smb_candidates(scenario, host, known)
+    rdma = _preferred(candidates, True) if any(i.rdma for i in candidates) else []
+    tcp = _preferred(candidates, False) if candidates else []
+    side = _SmbSide(candidates, rdma, tcp, (bool(rdma), tuple((i.uplink, i.team is not None, i.rss) for i in tcp)))
+    if known is not None:
+        known.smb[host.name] = side
+    return side
+
+
 def smb_channels(
     scenario: Scenario, source: str, target: str, smb: SmbParameters | None = None, known: Known | None = None
 ) -> tuple[tuple[SmbChannel, ...], tuple[str, str] | None] | str:
     """SMB Multichannel's connections between two hosts, and the uplinks its
     team-interface connections leave and arrive by (None if it has none); or why there are none."""
-    ends = (
-        _smb_candidates(scenario, scenario.host(source), known),
-        _smb_candidates(scenario, scenario.host(target), known),
+    sides = (
+        _smb_side(scenario, scenario.host(source), known),
+        _smb_side(scenario, scenario.host(target), known),
     )
-    if not ends[0] or not ends[1]:
-        empty = source if not ends[0] else target
+    if not sides[0].candidates or not sides[1].candidates:
+        empty = source if not sides[0].candidates else target
         return f"SMB finds no interface for live migration on {empty}: no cabled NIC or team (in its networks setting)"
+    smb = smb or SmbParameters()
+    key = (sides[0].shape, sides[1].shape, smb)
+    if known is not None and key in known.channels:
+        return known.channels[key]
     # SMB Direct where both hosts have an RDMA interface; else SMB over TCP (BEHAVIOUR.md), over RDMA
     # NICs too when they are in an LBFO team, which gives no RDMA: the team interface is an RSS one.
-    rdma = all(any(i.rdma for i in side) for side in ends)
-
-    def preferred(side: list[Interface]) -> list[Interface]:
-        kind = [i for i in side if i.rdma] if rdma else [i for i in side if i.rss] or side
-        fastest = max(i.speed for i in kind)
-        return [i for i in kind if i.speed == fastest]
-
-    pairs = list(zip(preferred(ends[0]), preferred(ends[1])))
+    rdma = all(side.rdma for side in sides)
+    pairs = list(zip(*(side.rdma if rdma else side.tcp for side in sides)))
     # The uplink pairs whose connections the team rules place (each team interface its own), in pair order.
     unbound = list(
         dict.fromkeys((a.uplink, b.uplink) for a, b in pairs if (a.team is not None or b.team is not None) and not rdma)
     )
-    smb = smb or SmbParameters()
     if rdma:
         per_interface = smb.connections_per_rdma_interface
     elif all(i.rss for pair in pairs for i in pair):
@@ -216,4 +256,7 @@ def smb_channels(
         for _ in range(per_interface):
             channels += [SmbChannel(out_nic, in_nic, rdma, via) for out_nic, in_nic in bound]
     # At most MaximumConnectionCountPerServer in all (the interfaces' first ones kept).
-    return tuple(channels[: smb.max_connections_per_server]), next(iter(unbound), None)
+    made = tuple(channels[: smb.max_connections_per_server]), next(iter(unbound), None)
+    if known is not None and all(channel.out_nic is None for channel in made[0]):
+        known.channels[key] = made  # no host's name in it
+    return made

@@ -31,7 +31,6 @@ from dataclasses import dataclass
 from hvnet.calibration import Calibration
 from hvnet.errors import Problem
 from hvnet.lower import specs
-from hvnet.lower.fabric import Port
 from hvnet.lower.interfaces import Known, SmbChannel, migration_network, smb_channels
 from hvnet.lower.network import NetworkModel
 from hvnet.lower.operations import Plan, plan_operations
@@ -98,24 +97,22 @@ def migration_requests(
     plan, problems = plan_operations(scenario, filename)
     requests = []
     transports: dict[tuple[bool, str, str], tuple[tuple[SmbChannel, ...], tuple[str, str] | None] | str] = {}
-    known: Known = {}  # each host's interfaces, made once
+    known = Known()  # each host's interfaces, made once
+    c = calibration.compression
+    compressed = specs.Compression(
+        ratio=c.ratio,
+        zero_ratio=c.zero_ratio,
+        compress_cycles_per_byte=c.compress_cycles_per_byte,
+        decompress_cycles_per_byte=c.decompress_cycles_per_byte,
+        zero_cycles_per_byte=c.zero_cycles_per_byte,
+        weight=c.weight,
+    )
+    switchover: dict[tuple[str, str], float] = {}  # by pair of hosts
     for move in plan.moves:
         vm = scenario.vm(move.vm)
-        source = scenario.host(move.source)
+        source, target = scenario.host(move.source), scenario.host(move.target)
         option = str(source.live_migration.option.value)
-        c = calibration.compression
-        compression = (
-            specs.Compression(
-                ratio=c.ratio,
-                zero_ratio=c.zero_ratio,
-                compress_cycles_per_byte=c.compress_cycles_per_byte,
-                decompress_cycles_per_byte=c.decompress_cycles_per_byte,
-                zero_cycles_per_byte=c.zero_cycles_per_byte,
-                weight=c.weight,
-            )
-            if option == "compression"
-            else None
-        )
+        compression = compressed if option == "compression" else None
         key = (option in ("smb", "smb_direct"), source.name, move.target)
         if key not in transports:  # the same for every migration between two hosts
             if key[0]:
@@ -148,10 +145,12 @@ def migration_requests(
                 working_set_bytes=float(vm.working_set),
                 device_state_bytes=float(vm.device_state),
                 simultaneous=source.live_migration.simultaneous,
-                simultaneous_in=scenario.host(move.target).live_migration.simultaneous,
+                simultaneous_in=target.live_migration.simultaneous,
                 max_passes=parameters.max_passes,
                 stop_bytes=parameters.stop_bytes,
-                switchover_s=parameters.switchover_s(source, scenario.host(move.target), cpu),
+                switchover_s=switchover[key[1:]]
+                if key[1:] in switchover
+                else switchover.setdefault(key[1:], parameters.switchover_s(source, target, cpu)),
                 setup_s=parameters.setup_s,
                 setup_serial_s=min(parameters.setup_serial_s, parameters.setup_s),
                 prepare_bytes_per_s=parameters.prepare_bytes_per_s,
@@ -174,12 +173,16 @@ def migration_ends(model: NetworkModel, migrations: Sequence[MigrationRequest]) 
     """The endpoints each migration's connections leave and arrive by: its hosts', or
     their endpoints on its live migration network (added to the model's endpoints)."""
     ends = []
+    done = set()  # the hosts and channels whose endpoints are added (`via` adds each once)
     for m in migrations:
         source, target = model.scenario.host(m.source), model.scenario.host(m.target)
         if m.via is None:
             ends.append((m.source, m.target))
         else:
             ends.append((model.endpoints.via(source, m.via[0]), model.endpoints.via(target, m.via[1])))
+        if (m.source, m.target, m.channels) in done:
+            continue
+        done.add((m.source, m.target, m.channels))
         for channel in m.channels:  # SMB over several team interfaces: each channel from its own
             if channel.via is not None:
                 model.endpoints.via(source, channel.via[0])
@@ -240,31 +243,29 @@ def migration_specs(
     out: list[specs.Migration] = []
     #: The channels of the migrations between two endpoints over the same SMB channels (made once).
     made: dict[tuple[str, str, tuple[SmbChannel, ...]], tuple[specs.Channel, ...]] = {}
+    #: Memories and pre-copy parameters alike are one spec (VMs of one size, hosts of one kind).
+    memories: dict[tuple[float, ...], specs.GuestMemory] = {}
+    precopies: dict[tuple[float, ...], specs.Precopy] = {}
     for i, (m, (source, target)) in enumerate(zip(migrations, ends)):
         key = (source, target, m.channels)
         if key not in made:
             model.add_paths(source, target)
             made[key] = _channels(model, m, index)
-        memory = specs.GuestMemory(
-            assigned_bytes=m.assigned_bytes,
-            populated_bytes=m.populated_bytes,
-            dirty_bytes_per_s=m.dirty_bytes_per_s,
-            working_set_bytes=m.working_set_bytes,
-            device_state_bytes=m.device_state_bytes,
-        )
+        size = (m.assigned_bytes, m.populated_bytes, m.dirty_bytes_per_s, m.working_set_bytes, m.device_state_bytes)
+        memory = memories.get(size)
+        if memory is None:
+            memory = memories[size] = specs.GuestMemory(*size)
+        steps = (m.max_passes, m.stop_bytes, m.switchover_s, m.setup_s, m.setup_serial_s)
+        precopy = precopies.get(steps)
+        if precopy is None:
+            precopy = precopies[steps] = specs.Precopy(*steps)
         out.append(
             specs.Migration(
                 source=index[source],
                 target=index[target],
                 ports=(MIGRATION_SOURCE_PORT + i % 1000, LIVE_MIGRATION_PORT),
                 memory=memory,
-                precopy=specs.Precopy(
-                    max_passes=m.max_passes,
-                    stop_bytes=m.stop_bytes,
-                    switchover_s=m.switchover_s,
-                    setup_s=m.setup_s,
-                    setup_serial_s=m.setup_serial_s,
-                ),
+                precopy=precopy,
                 prepare_bytes_per_s=m.prepare_bytes_per_s,
                 at_s=m.at_s,
                 hosts=(hosts[m.source], hosts[m.target]),
@@ -284,10 +285,14 @@ def _channels(model: NetworkModel, m: MigrationRequest, index: dict[str, int]) -
     endpoints), their paths recorded."""
     channels: list[specs.Channel] = []
     rdma_cost = model.cpu.parameters.rdma_cost() if model.cpu is not None else 0.0
+    made: dict[SmbChannel, specs.Channel] = {}  # a migration's channels are often alike (4 per interface)
     for channel in m.channels:
+        if channel in made:
+            channels.append(made[channel])
+            continue
         pair = None
         if channel.out_nic is not None and channel.in_nic is not None:
-            pair = (model.nic_index[Port.parse(channel.out_nic)], model.nic_index[Port.parse(channel.in_nic)])
+            pair = (model.nic_of(channel.out_nic), model.nic_of(channel.in_nic))
             model.add_path(*pair)
         cycles = (rdma_cost, rdma_cost) if channel.rdma else None
         endpoints = None
@@ -295,5 +300,6 @@ def _channels(model: NetworkModel, m: MigrationRequest, index: dict[str, int]) -
             names = (f"{m.source}/{channel.via[0]}", f"{m.target}/{channel.via[1]}")
             model.add_paths(*names)
             endpoints = (index[names[0]], index[names[1]])
-        channels.append(specs.Channel(nics=pair, cycles_per_byte=cycles, endpoints=endpoints))
+        made[channel] = specs.Channel(nics=pair, cycles_per_byte=cycles, endpoints=endpoints)
+        channels.append(made[channel])
     return tuple(channels)

@@ -5,7 +5,7 @@ the fabric, `fabric.py`), each team (its members, mode, algorithm and the
 hash of the switch it is cabled to), each endpoint (a host or VM: its
 uplink, vSwitch port, address, MAC and cores, `cpu.py`) and the paths
 between every pair of NICs a connection may use: their equal-cost routes
-from each time the fabric's routing changes on (`routing.py`). A pair with
+from each time the fabric's routing changes on (`routing.py`, `paths.py`). A pair with
 no cabled path goes through a resource of capacity 0, so a connection that
 lands there is black-holed rather than silently rerouted. Two resources are
 held down from 0 s (`changes.py`), so the run reports the connections on
@@ -38,7 +38,8 @@ from hvnet.lower.changes import changes
 from hvnet.lower.cpu import CpuModel, coalesces
 from hvnet.lower.endpoints import Endpoints
 from hvnet.lower.fabric import Port, build_fabric
-from hvnet.lower.routing import NicRoute, Routing
+from hvnet.lower.paths import Paths
+from hvnet.lower.routing import Routing
 from hvnet.model import Scenario
 from hvnet.model.scenario import LacpTimer
 from hvnet.units import bytes_per_s
@@ -89,16 +90,21 @@ class NetworkModel:
         self._vm_names = {vm.name for vm in scenario.vms}
         self.nic_ports: list[Port] = [Port(h.name, n.name) for h in scenario.hosts for n in h.nics]
         self.nic_index = {port: i for i, port in enumerate(self.nic_ports)}
-        self._mtu = [n.mtu for h in scenario.hosts for n in h.nics]
-        #: Whether each NIC coalesces what it receives (RSC on, and not under a virtual switch).
-        self.coalesces = [coalesces(h, n) for h in scenario.hosts for n in h.nics]
         self.unreachable_resource = self.fabric.add("no cabled path", 0.0)
         #: The route of NIC pairs whose full-size frames a switch on it drops (frames.py).
         self.frames_dropped = self.fabric.add("frames larger than a switch's MTU", 0.0)
         #: The path of NIC pairs while routing has no route left between them.
         self.no_route = self.fabric.add("no route left in the fabric", 0.0)
-        #: Those of the two that a path given to the core goes through (held down from 0 s).
-        self._black_holes: set[int] = set()
+        #: The NIC pairs recorded for the core and their paths (`paths.py`).
+        self.paths = Paths(
+            self.fabric,
+            self.routing,
+            self.nic_ports,
+            [coalesces(h, n) for h in scenario.hosts for n in h.nics],
+            None if self.cpu is None else self.cpu.parameters,
+            links_only,
+            (self.unreachable_resource, self.frames_dropped, self.no_route),
+        )
         self.nics: list[tuple[int, int]] = []
         self.uncabled: list[int] = []
         for i, port in enumerate(self.nic_ports):
@@ -137,25 +143,33 @@ class NetworkModel:
                 self.teams.append(
                     specs.Team(tuple(members), None, "switch_independent", str(vm.team.address_hash.value), switch_hash)
                 )
-        #: Each NIC pair's routes over time (`Routing.nic_routes`); None when no cabled path joins them.
-        self._paths: dict[tuple[int, int], list[tuple[float, tuple[NicRoute, ...]]] | None] = {}
-        #: The NIC pairs' paths for connections whose endpoints send at most `mtu`: (a, b, mtu) -> its MSS.
-        self._framed: dict[tuple[int, int, int], int] = {}
         #: The endpoint pairs (and their MTU) whose NIC pairs are recorded (`add_paths`).
         self._pairs_added: set[tuple[str, str, int | None]] = set()
         #: The internal NIC of each (host, virtual switch) that carries traffic between two of its ports.
         self._inside: dict[tuple[str, str], int] = {}
         #: Names of the NICs the core sees: the hosts' NICs, then the virtual switches' internal ones.
         self.nic_names: list[str] = [str(p) for p in self.nic_ports]
+        self._nic_text: dict[str, int] = {}
+        #: What carries the traffic of each (host, uplink) (`uplink`), made once.
+        self._uplinks: dict[tuple[str, str], tuple[str, int, tuple[int, ...]]] = {}
 
     def uplink(self, name: str) -> tuple[str, int, tuple[int, ...]]:
         """What carries an endpoint's traffic: ("team", its index, its members) or ("nic", its index, (it,))."""
         endpoint = self.endpoints[name]
-        team = self.vm_team_index.get(name, self.team_index.get((endpoint.host.name, endpoint.uplink)))
+        team = self.vm_team_index.get(name)
         if team is not None:
             return "team", team, self.teams[team].members
-        nic = self.nic_index[Port(endpoint.host.name, endpoint.uplink)]
-        return "nic", nic, (nic,)
+        key = (endpoint.host.name, endpoint.uplink)
+        found = self._uplinks.get(key)
+        if found is None:  # once per host and uplink
+            team = self.team_index.get(key)
+            if team is not None:
+                found = ("team", team, self.teams[team].members)
+            else:
+                nic = self.nic_index[Port(*key)]
+                found = ("nic", nic, (nic,))
+            self._uplinks[key] = found
+        return found
 
     def _switch_hash(self, members: list[Port]) -> str:
         """What the switch a team is cabled to hashes (its first member's switch)."""
@@ -168,87 +182,16 @@ class NetworkModel:
 
     # ---- collecting what the run needs (connections, migrations) ------------------------
 
+    def nic_of(self, text: str) -> int:
+        """The index of NIC `host/nic` (`Port.parse`), parsed once per text."""
+        index = self._nic_text.get(text)
+        if index is None:
+            index = self._nic_text[text] = self.nic_index[Port.parse(text)]
+        return index
+
     def add_path(self, a: int, b: int) -> bool:
         """Records the routes from NIC `a` to NIC `b` for the core; whether a cabled path joins them."""
-        if (a, b) not in self._paths:
-            self._paths[(a, b)] = self.routing.nic_routes(self.nic_ports[a], self.nic_ports[b])
-        return self._paths[(a, b)] is not None
-
-    def _negotiated_mtu(self, a: int, b: int) -> int:
-        """The MTU both NICs' ends assume: the smaller NIC MTU."""
-        return min(self._mtu[a], self._mtu[b])
-
-    def _add_framed_path(self, a: int, b: int, mtu: int) -> None:
-        """Records the path from NIC `a` to NIC `b` for endpoints that send at most `mtu` bytes:
-        the MSS of the smallest MTU on the way (theirs and the NICs')."""
-        if (a, b, mtu) in self._framed or not self.add_path(a, b):
-            return
-        self._framed[(a, b, mtu)] = frames.mss(min(mtu, self._negotiated_mtu(a, b)))
-
-    def _routing(self, a: int, b: int, packet: int, coefficient: float) -> tuple[specs.Routes, ...]:
-        """The pair's routes over time for the core, each link at `coefficient` per payload byte: a
-        route with a switch that drops packets of `packet` bytes goes through the frames-dropped
-        resource, and no route at all through the no-route one (both held down)."""
-        timeline = self._paths.get((a, b))
-        if timeline is None:
-            return (specs.Routes(0.0, (((self.unreachable_resource, coefficient),),)),)
-        out = []
-        for at, routes in timeline:
-            ecmp = tuple(self._route(route, packet, coefficient) for route in routes)
-            if not ecmp:  # the NICs' own cables, and no way between their switches
-                self._black_holes.add(self.no_route)
-                ends = self.fabric.ends(self.nic_ports[a], self.nic_ports[b])
-                cables = () if ends is None else (ends[0].resource, ends[1].resource)
-                ecmp = (
-                    ((cables[0], coefficient), (self.no_route, 1.0), (cables[1], coefficient))
-                    if cables
-                    else ((self.no_route, 1.0),),
-                )
-            out.append(specs.Routes(at, ecmp))
-        return tuple(out)
-
-    def _route(self, route: NicRoute, packet: int, coefficient: float) -> specs.Route:
-        if any(self.fabric.switch_mtu[s] < packet for s in route.switches):
-            self._black_holes.add(self.frames_dropped)
-            return ((self.frames_dropped, 1.0),)  # a switch drops its full-size frames: black-holed
-        return tuple((r, coefficient) for r in route.resources)
-
-    def _framed_spec(self, a: int, b: int, mtu: int, mss: int) -> specs.Path:
-        """The path of `_frame`: the pair's routes at the MSS's overhead, and the cores' and vCPUs' costs at it."""
-        if a >= len(self.nic_ports):  # a virtual switch's internal pair: no link on the way
-            return self._costed_path(a, b, (specs.Routes(0.0, ((),)),), mss, endpoint_mtu=mtu)
-        packet = min(mtu, self._negotiated_mtu(a, b))
-        routing = self._routing(a, b, packet, frames.wire_bytes_per_payload_byte(mss))
-        return self._costed_path(a, b, routing, mss, endpoint_mtu=mtu)
-
-    def _costed_path(
-        self, a: int, b: int, routing: tuple[specs.Routes, ...], mss: int, endpoint_mtu: int | None = None
-    ) -> specs.Path:
-        """The sending and receiving cores' and vCPUs' cycles at `mss` on the pair's routes."""
-        if self.cpu is None:
-            return specs.Path(a, b, routing, 0.0, 0.0, 0.0, 0.0, endpoint_mtu)
-        cpu = self.cpu.parameters
-        rsc = b < len(self.coalesces) and self.coalesces[b]
-        receive = cpu.receive_cost(mss, rsc)
-        return specs.Path(
-            a, b, routing, cpu.send_cost(), receive, cpu.send_cost(), cpu.guest_receive_cost(mss), endpoint_mtu
-        )
-
-    def _path_spec(self, pair: tuple[int, int]) -> specs.Path:
-        """The routes of a NIC pair with their use per payload byte, the
-        cycles per payload byte on the sending and the receiving core, and
-        on the sending and receiving VM's vCPU (where an end is a VM)."""
-        a, b = pair
-        packet = self._negotiated_mtu(a, b)
-        mss = frames.mss(packet)
-        if self.links_only:
-            return specs.Path(a, b, self._routing(a, b, packet, 1.0), 0.0, 0.0, 0.0, 0.0)
-        routing = self._routing(a, b, packet, frames.wire_bytes_per_payload_byte(mss))
-        if self.cpu is None:
-            return specs.Path(a, b, routing, 0.0, 0.0, 0.0, 0.0)
-        cpu = self.cpu.parameters
-        receive = cpu.receive_cost(mss, self.coalesces[b])
-        return specs.Path(a, b, routing, cpu.send_cost(), receive, cpu.send_cost(), cpu.guest_receive_cost(mss))
+        return self.paths.add(a, b)
 
     def unreachable(self, requests: Sequence[ConnectionRequest]) -> list[tuple[int, str]]:
         """(request index, why) for each connection that no pair of its NICs can carry (their
@@ -276,7 +219,7 @@ class NetworkModel:
             for b in self.uplink(target)[2]:
                 self.add_path(a, b)
                 if endpoint_mtu is not None:
-                    self._add_framed_path(a, b, endpoint_mtu)
+                    self.paths.add_framed(a, b, endpoint_mtu)
 
     def _ports(self, name: str) -> tuple[str, set[str]]:
         """The host an endpoint is on and the virtual switches its port is on (a host: its vNIC's, the first)."""
@@ -327,16 +270,22 @@ class NetworkModel:
         own stack works (those that send or receive; a migration is the hosts')."""
         endpoints: list[specs.Endpoint] = []
         index: dict[str, int] = {}
-        vm_names = {vm.name for vm in self.scenario.vms}
+        vm_names = self._vm_names
+        none = specs.Cores("none", ())
+        #: Made once per NIC set, uplink and host: a host's thousands of VMs share them.
+        nic_names: dict[tuple[int, ...], list[str]] = {}
+        uplinks: dict[tuple[str, int], specs.Uplink] = {}
+        all_cores: dict[str, tuple[int, ...]] = {}
         for name in self.endpoints.names():
             kind, uplink, nics = self.uplink(name)
             e = self.endpoints[name]
-            names = [self.nic_ports[n].port for n in nics]
+            names = nic_names.get(nics)
+            if names is None:
+                names = nic_names[nics] = [self.nic_ports[n].port for n in nics]
             queue_cores: tuple[int, ...] = ()
-            guest_send = guest_receive = cores = receive = specs.Cores("none", ())
+            guest_send = guest_receive = cores = receive = none
             if self.cpu is not None and name in vm_names:
-                cores = self.cpu.vm_set(name, e.host, names)
-                queue_cores = self.cpu.vm_queue_cores(name, e.host, names)
+                cores, queue_cores = self.cpu.vm_cores(name, e.host, names)
                 if name in talking:
                     guest_send, guest_receive = self.cpu.guest_sets(name, e.host, names)
             elif self.cpu is not None:
@@ -344,16 +293,21 @@ class NetworkModel:
                 if any(v.uplink == e.uplink and not v.host_vnic_rss for v in e.host.vswitches):
                     receive = self.cpu.host_vnic_set(e.host, names)
             index[name] = len(endpoints)
-            host_cores = [] if self.cpu is None else self.cpu.cores[e.host.name]
+            host_cores = all_cores.get(e.host.name)
+            if host_cores is None:
+                host_cores = all_cores[e.host.name] = () if self.cpu is None else tuple(self.cpu.cores[e.host.name])
+            carrier = uplinks.get((kind, uplink))
+            if carrier is None:
+                carrier = uplinks[(kind, uplink)] = specs.Uplink("team" if kind == "team" else "nic", uplink)
             endpoints.append(
                 specs.Endpoint(
-                    uplink=specs.Uplink("team" if kind == "team" else "nic", uplink),
+                    uplink=carrier,
                     port=e.port_index,
                     address=e.address,
                     mac=e.mac,
                     send_cores=cores,
                     receive_cores=cores if receive.kind == "none" else receive,
-                    host_cores=tuple(host_cores),
+                    host_cores=host_cores,
                     queue_cores=queue_cores,
                     guest_send_cores=guest_send,
                     guest_receive_cores=guest_receive,
@@ -372,7 +326,7 @@ class NetworkModel:
                 self.add_paths(request.source, request.target, mtu)
             else:
                 mtu = self._inside_mtu(request.source, request.target)
-                self._framed.setdefault((inside, inside, mtu), frames.mss(mtu))
+                self.paths.framed.setdefault((inside, inside, mtu), frames.mss(mtu))
             port = EPHEMERAL_PORT + k % (65536 - EPHEMERAL_PORT)
             connections.append(
                 specs.Connection(
@@ -414,10 +368,7 @@ class NetworkModel:
             nics=tuple(specs.Nic(send, receive, self._nic_rss(i)) for i, (send, receive) in enumerate(self.nics)),
             teams=tuple(self.teams),
             endpoints=tuple(endpoints),
-            paths=(
-                *(self._path_spec(pair) for pair in self._paths),
-                *(self._framed_spec(a, b, mtu, mss) for (a, b, mtu), mss in self._framed.items()),
-            ),
+            paths=self.paths.path_specs(),
             lacp_timeout_s=teaming.lacp_timeout_s,
             nic_lacp_timeouts_s=self._lacp_timeouts(),
             rebalance_interval_s=teaming.rebalance_interval_s if self.dynamic else None,
@@ -455,7 +406,7 @@ class NetworkModel:
     def changes(self) -> list[specs.Change]:
         """The scenario's events as resource and link changes, in time order (`changes.py`), with the
         black holes the paths go through held down (call it after `network_spec`)."""
-        return changes(self.scenario, self.fabric, self.nic_index, self.uncabled, sorted(self._black_holes))
+        return changes(self.scenario, self.fabric, self.nic_index, self.uncabled, sorted(self.paths.black_holes))
 
     @property
     def dynamic(self) -> bool:

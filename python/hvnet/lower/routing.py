@@ -50,7 +50,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from hvnet.calibration import FabricParameters
-from hvnet.lower.fabric import Direction, Fabric, Port
+from hvnet.lower.fabric import NIC_TO_NIC, Direction, Fabric, NicPath, NicRoute, Port, Timeline
 from hvnet.model import Scenario
 from hvnet.model.scenario import Forwarding
 
@@ -78,14 +78,6 @@ class Link:
     @property
     def switches(self) -> tuple[str, str]:
         return self.forward.source.node, self.forward.target.node
-
-
-@dataclass(frozen=True)
-class NicRoute:
-    """One route from a NIC to a NIC: its resources (cables and backplanes) and the switches it crosses."""
-
-    resources: tuple[int, ...]
-    switches: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -154,6 +146,8 @@ class Routing:
         self._routes: dict[tuple[str, str, frozenset[int]], tuple[tuple[Direction, ...], ...]] = {}
         self._trees: dict[frozenset[int], dict[str, tuple[str, Direction] | None]] = {}
         self._distances: dict[tuple[str, frozenset[int]], dict[str, int]] = {}
+        #: The routes between each pair of switches (`path`); None: no cabled path joins them.
+        self._between: dict[tuple[str, str], Timeline | None] = {}
 
     # ---- when a failure is seen ---------------------------------------------
 
@@ -258,23 +252,40 @@ class Routing:
         """The routes from NIC `source` to NIC `target` from each time on (the first at 0; an empty
         tuple: no route then); None when no cabled path joins them even with everything up."""
         ends = self.fabric.ends(source, target)
-        if ends is None:
+        path = None if ends is None else self.path(*ends)
+        if path is None:
             return None
-        first, last = ends
-        if first.target == target:
-            return [(0.0, (NicRoute((first.resource,), ()),))]
-        ingress, egress = first.target.node, last.source.node
+        head, tail = (path.out,), () if path.into is None else (path.into,)
+        return [
+            (at, tuple(NicRoute(head + route.resources + tail, route.switches) for route in routes))
+            for at, routes in path.between
+        ]
+
+    def path(self, first: Direction, last: Direction) -> NicPath | None:
+        """`nic_routes` in parts (`NicPath`), from the cable out of the source NIC and the cable into
+        the target NIC; the routes between their switches made once per pair of switches."""
+        if first.target == last.target:  # a cable from NIC to NIC
+            return NicPath(first.resource, None, None, NIC_TO_NIC)
+        key = (first.target.node, last.source.node)
+        if key not in self._between:
+            self._between[key] = self._switch_routes(*key)
+        between = self._between[key]
+        return None if between is None else NicPath(first.resource, last.resource, key, between)
+
+    def _switch_routes(self, ingress: str, egress: str) -> Timeline | None:
+        """The routes between two switches as parts of NIC routes (`Fabric.between`, and the switches
+        crossed); None when no cabled path joins them."""
         switches = self.fabric.switches
         if ingress not in switches or egress not in switches or not self.connected(ingress, egress):
             return None
-        return [
-            (at, tuple(self._nic_route(first, hops, last) for hops in routes))
+        return tuple(
+            (at, tuple(self._switch_route(ingress, hops) for hops in routes))
             for at, routes in self.routes(ingress, egress)
-        ]
+        )
 
-    def _nic_route(self, first: Direction, hops: tuple[Direction, ...], last: Direction) -> NicRoute:
-        crossed = (first.target.node, *(d.target.node for d in hops))
-        return NicRoute(tuple(self.fabric.resources(first, hops, last)), crossed)
+    def _switch_route(self, ingress: str, hops: tuple[Direction, ...]) -> NicRoute:
+        crossed = (ingress, *(d.target.node for d in hops))
+        return NicRoute(tuple(self.fabric.between(ingress, hops)), crossed)
 
     def routes(self, ingress: str, egress: str) -> list[tuple[float, tuple[tuple[Direction, ...], ...]]]:
         """The routes (switch-to-switch cables, in order) from `ingress` to `egress` from each time
