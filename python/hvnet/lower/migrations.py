@@ -26,7 +26,7 @@ the way it drives connections do the work.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from hvnet.calibration import Calibration
 from hvnet.errors import Problem
@@ -112,7 +112,7 @@ def migration_requests(
         vm = scenario.vm(move.vm)
         source, target = scenario.host(move.source), scenario.host(move.target)
         option = str(source.live_migration.option.value)
-        compression = compressed if option == "compression" else None
+        compression = None if option != "compression" else _for_content(compressed, vm.populated, vm.incompressible)
         key = (option in ("smb", "smb_direct"), source.name, move.target)
         if key not in transports:  # the same for every migration between two hosts
             if key[0]:
@@ -303,3 +303,12 @@ def _channels(model: NetworkModel, m: MigrationRequest, index: dict[str, int]) -
         made[channel] = specs.Channel(nics=pair, cycles_per_byte=cycles, endpoints=endpoints)
         channels.append(made[channel])
     return tuple(channels)
+
+
+def _for_content(compressed: specs.Compression, populated: float, incompressible: float) -> specs.Compression:
+    """Compression's bytes per byte of a VM's populated memory: `ratio` for what compresses, 1 for its
+    incompressible part (sent as it is); zero pages keep `zero_ratio`."""
+    if incompressible <= 0 or populated <= 0:
+        return compressed
+    share = min(1.0, incompressible / populated)
+    return replace(compressed, ratio=(1 - share) * compressed.ratio + share)

@@ -69,6 +69,9 @@ class VM(FrozenModel):
     """Memory assigned to the VM, e.g. 55GiB; a live migration copies it."""
     populated: Size = Field(default=0, validate_default=False, json_schema_extra=_no_default)
     """The part of memory that is not zero pages; at most memory. Absent: all of memory."""
+    incompressible: Size = 0
+    """The part of populated memory that no compressor shrinks (encrypted or already compressed data); the
+    Compression option sends it as it is. At most populated."""
     dirty_rate: Annotated[BitRate, Field(le=FASTEST_LINK_BPS)] = 0.0
     """How fast the guest writes to its memory, e.g. 200MBps; 0bps: it writes nothing."""
     working_set: Size = Field(default=0, validate_default=False, json_schema_extra=_no_default)

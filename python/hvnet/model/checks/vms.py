@@ -62,11 +62,11 @@ def check_host_memory(ctx: Context) -> None:
 
 
 def check_vm_memory(ctx: Context, at: Loc, vm: Mapping[str, object]) -> None:
-    """populated and working_set are parts of memory."""
-    if "populated" not in vm and "working_set" not in vm:
-        return  # both are all of memory (nearly every VM)
+    """populated and working_set are parts of memory, incompressible a part of populated."""
+    if "populated" not in vm and "working_set" not in vm and "incompressible" not in vm:
+        return  # all of memory, and none (nearly every VM)
     sizes: dict[str, int] = {}
-    for key in ("memory", "populated", "working_set"):
+    for key in ("memory", "populated", "working_set", "incompressible"):
         if (value := size(vm.get(key))) is not None:  # (pydantic reports a size that is not one)
             sizes[key] = value
     if "memory" not in sizes:
@@ -76,6 +76,14 @@ def check_vm_memory(ctx: Context, at: Loc, vm: Mapping[str, object]) -> None:
         if key in sizes and sizes[key] > sizes["memory"]:
             memory, shown = format_bytes(sizes["memory"]), format_bytes(sizes[key])
             ctx.report((*at, key), f"{shown} is more than memory ({memory}); {key} is {meaning}, at most memory")
+    populated = sizes.get("populated", sizes["memory"])
+    if sizes.get("incompressible", 0) > populated:
+        shown, part = format_bytes(sizes["incompressible"]), format_bytes(populated)
+        ctx.report(
+            (*at, "incompressible"),
+            f"{shown} is more than populated ({part}); incompressible is the part of the memory that is not "
+            "zero pages that does not compress, at most populated",
+        )
 
 
 def check_vm_team(ctx: Context, at: Loc, team: Mapping[str, object], host: str | None) -> None:
