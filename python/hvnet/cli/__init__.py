@@ -1,8 +1,9 @@
 """The `hvnet` command: a thin face over the model and the engine.
 
 `app` (`cli.app`) holds what every command shares; the commands that run the simulator are in
-`cli.running`, those that answer about a design or a real cluster in `cli.answering`. `hvnet
---help` imports neither the model nor the engine: each command imports what it runs.
+`cli.running`, those that answer about a design or a real cluster in `cli.answering`, the topology
+generators in `cli.topology`, `serve` and `lab` in their own. `hvnet --help` imports neither the model
+nor the engine: each command imports what it runs.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from typing import Annotated
 
 import typer
 
-from hvnet.cli import answering, lab, running, serving  # noqa: F401  (their commands join the app)
+from hvnet.cli import answering, lab, running, serving, topology  # noqa: F401  (their commands join the app)
 from hvnet.cli.app import app, console
 
 __all__ = ["YOUNG_COLLECTION", "app", "main"]

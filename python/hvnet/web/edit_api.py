@@ -144,7 +144,7 @@ class TopologyRequest(BaseModel):
 
 
 def _generate(ask: TopologyRequest) -> str:
-    """What `hvnet topology` prints for the same options (cli.running._generated)."""
+    """What `hvnet topology` prints for the same options (cli.topology._generated)."""
     from hvnet.errors import UnitError
     from hvnet.model import LoadBalancing, MigrationOption, TeamingMode, TeamKind, parse_scenario
     from hvnet.topology import Design, choice, leaf_spine, star
