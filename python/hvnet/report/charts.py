@@ -33,7 +33,7 @@ from typing import Any
 import pydantic_core
 
 from hvnet.report.resample import Grid, rounded, significant
-from hvnet.results import AdapterSeries, MigrationResult, OperationResult, Results
+from hvnet.results import AdapterSeries, Results
 from hvnet.series import Series
 from hvnet.units import format_bitrate, human_duration
 
@@ -45,14 +45,12 @@ __all__ = [
     "adapter_chart",
     "adapter_chart_title",
     "adapter_figure",
+    "chart_title",
     "cpu_figure",
     "cpu_heatmap",
     "failure_marks",
     "figure_div",
-    "hosts_timeline_figure",
     "marked",
-    "migration_figure",
-    "migration_timeline",
     "time_labels",
     "time_labels_id",
     "to_json",
@@ -105,7 +103,7 @@ def figure_div(div_id: str, figure: Figure) -> str:
     )
 
 
-def _title(text: str) -> dict[str, Any]:
+def chart_title(text: str) -> dict[str, Any]:
     return {"text": text, "x": 0.01, "xanchor": "left", "font": {"size": 13}}
 
 
@@ -275,7 +273,7 @@ def adapter_figure(adapter: AdapterSeries, grid: Grid, end_s: float) -> Figure:
         },
     ]
     layout = {
-        "title": _title(adapter_chart_title(adapter)),
+        "title": chart_title(adapter_chart_title(adapter)),
         "height": 230,
         "margin": {"l": 52, "r": 14, "t": 40, "b": 40},
         "paper_bgcolor": "#ffffff",
@@ -314,7 +312,7 @@ def cpu_figure(title: str, rows: list[tuple[str, Series]], grid: Grid, end_s: fl
         "hovertemplate": "%{y}: %{z:.0f} % busy at %{x}<extra></extra>",
     }
     layout = {
-        "title": _title(title),
+        "title": chart_title(title),
         "height": max(160, 26 + 14 * len(rows) + 70),
         "margin": {"l": 64, "r": 14, "t": 40, "b": 40},
         "font": FONT,
@@ -328,138 +326,6 @@ def cpu_figure(title: str, rows: list[tuple[str, Series]], grid: Grid, end_s: fl
 def cpu_heatmap(title: str, rows: list[tuple[str, Series]], grid: Grid, end_s: float, div_id: str) -> str:
     """`cpu_figure` as a div."""
     return figure_div(div_id, cpu_figure(title, rows, grid, end_s))
-
-
-QUEUED, PASS, PASS2, BLACKOUT, DOWN, MIGRATING = "#c7ced6", "#2f6fb0", "#6f9fd0", "#c0392b", "#8e6bb8", "#2f6fb0"
-
-
-class _Bars:
-    """Horizontal bars of one kind (one trace, one legend entry): a row, a start, an end each, on
-    a time axis; hovered, a bar reads its text."""
-
-    def __init__(self, name: str, color: str, axis: TimeAxis, digits: int = 7) -> None:
-        self.name, self.color, self.axis, self.digits = name, color, axis, digits
-        self.rows: list[str] = []
-        self.starts: list[float] = []
-        self.widths: list[float] = []
-        self.texts: list[str] = []
-        self.colors: list[str] = []
-
-    def add(self, row: str, start: float, end: float, text: str, color: str | None = None) -> None:
-        self.rows.append(row)
-        self.starts.append(significant(start / self.axis.seconds, self.digits))
-        self.widths.append(significant((end - start) / self.axis.seconds, self.digits))
-        self.texts.append(text)
-        self.colors.append(color or self.color)
-
-    def trace(self, opacity: float = 1.0) -> dict[str, Any]:
-        trace: dict[str, Any] = {
-            "type": "bar",
-            "orientation": "h",
-            "name": self.name,
-            "y": self.rows,
-            "x": self.widths,
-            "base": self.starts,
-            "customdata": self.texts,
-            "hovertemplate": "%{y}: %{customdata}<extra></extra>",
-            "marker": {"color": self.colors if len(set(self.colors)) > 1 else self.color},
-        }
-        if opacity < 1:
-            trace["opacity"] = opacity
-        return trace
-
-
-def _timeline_layout(title: str, rows: list[str], row_px: int, left: int, axis: TimeAxis) -> dict[str, Any]:
-    return {
-        "barmode": "overlay",
-        "title": {**_title(title)},
-        "height": max(200, 110 + row_px * len(rows)),
-        "margin": {"l": left, "r": 14, "t": 64, "b": 40},
-        "font": FONT,
-        "legend": {"orientation": "h", "x": 1, "xanchor": "right", "y": 1.02, "yanchor": "bottom"},
-        "xaxis": {**axis.layout(), "rangemode": "tozero", **AXIS},
-        "yaxis": {"categoryorder": "array", "categoryarray": list(reversed(rows)), "automargin": True},
-    }
-
-
-def _last(migrations: list[MigrationResult], operations: list[OperationResult] | None) -> float:
-    """When the last thing a timeline draws ends: its axis's length."""
-    ends = [m.end_s or m.start_s or m.queued_s for m in migrations]
-    ends += [node.back_s or 0.0 for o in operations or [] for node in o.nodes]
-    return max(ends, default=0.0)
-
-
-def migration_figure(
-    migrations: list[MigrationResult],
-    operations: list[OperationResult] | None = None,
-    title: str = "Live migrations",
-    row_px: int = 34,
-    axis: TimeAxis | None = None,
-) -> Figure:
-    """One bar per VM: waiting in the queue (grey), each pre-copy pass (blue,
-    alternating shades) and the blackout (red); above them, for a rolling
-    update, one bar per node while it is down for its patch (purple). On `axis`
-    (default: in the unit of the timeline's length)."""
-    axis = axis or TimeAxis.of(_last(migrations, operations))
-    down, queued = _Bars("node down", DOWN, axis), _Bars("queued", QUEUED, axis)
-    passes, blackout = _Bars("pre-copy pass", PASS, axis), _Bars("blackout", BLACKOUT, axis)
-    rows = []
-    for o in operations or []:
-        for node in o.nodes:
-            if node.down_s is None or node.back_s is None:
-                continue
-            row = f"{node.node} down for its patch"
-            rows.append(row)
-            text = f"down at {human_duration(node.down_s)}, back at {human_duration(node.back_s)}"
-            down.add(row, node.down_s, node.back_s, text)
-    for m in migrations:
-        row = f"{m.vm} ({m.source} → {m.destination}, {m.option})"
-        rows.append(row)
-        if m.start_s is not None and m.start_s > m.queued_s:
-            queued.add(row, m.queued_s, m.start_s, f"queued for {human_duration(m.start_s - m.queued_s)}")
-        for k, p in enumerate(m.pass_details, start=1):
-            text = f"pass {k}: {p.bytes / 2**30:.2f} GiB in {human_duration(p.end_s - p.start_s)}"
-            passes.add(row, p.start_s, p.end_s, text, PASS if k % 2 else PASS2)
-        if m.end_s is not None and m.blackout_s is not None:
-            blackout.add(row, m.end_s - m.blackout_s, m.end_s, f"blackout {human_duration(m.blackout_s)}")
-    data = [bars.trace() for bars in (down, queued, passes, blackout) if bars.rows]
-    return {"data": data, "layout": _timeline_layout(title, rows, row_px, 260, axis)}
-
-
-def migration_timeline(
-    migrations: list[MigrationResult], div_id: str, operations: list[OperationResult] | None = None
-) -> str:
-    """`migration_figure` as a div."""
-    return figure_div(div_id, migration_figure(migrations, operations))
-
-
-def hosts_timeline_figure(
-    groups: Sequence[tuple[str, list[MigrationResult]]],
-    operations: list[OperationResult] | None = None,
-    axis: TimeAxis | None = None,
-) -> Figure:
-    """The timeline of a large scenario at a glance: a row per source host, a bar (blue, half
-    transparent, so that simultaneous ones show darker) per migration from it, from its start to
-    its end, and the host's time down for its patch (purple) on the same row."""
-    rows = [host for host, _ in groups]
-    axis = axis or TimeAxis.of(_last([m for _, ms in groups for m in ms], operations))
-    down = _Bars("node down", DOWN, axis)
-    moving = _Bars("migrating a VM away", MIGRATING, axis, 5)
-    for o in operations or []:
-        for node in o.nodes:
-            if node.down_s is not None and node.back_s is not None and node.node in rows:
-                text = f"down at {human_duration(node.down_s)} for {human_duration(node.back_s - node.down_s)}"
-                down.add(node.node, node.down_s, node.back_s, text)
-    for host, migrations in groups:
-        for m in migrations:
-            if m.start_s is not None:
-                end = m.end_s if m.end_s is not None else m.start_s
-                text = f"{m.vm} from {human_duration(m.start_s)} for {human_duration(end - m.start_s)}"
-                moving.add(host, m.start_s, end, text)
-    data = [bars.trace() for bars in (down,) if bars.rows] + [moving.trace(opacity=0.5)]
-    layout = _timeline_layout("Live migrations by source host", rows, 14, 80, axis)
-    layout["yaxis"]["title"] = {"text": "source host"}
-    return {"data": data, "layout": layout}
 
 
 #: A failure's mark, and a repair's.
