@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 from hvnet import Scenario, parse_scenario
 from hvnet.report.diagram import design_svg
-from hvnet.report.layout import PAGE_WIDTH
+from hvnet.report.shapes import PAGE_WIDTH
 from hvnet.topology import leaf_spine
 
 SVG = "{http://www.w3.org/2000/svg}"

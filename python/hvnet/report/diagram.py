@@ -13,7 +13,8 @@ from __future__ import annotations
 from xml.sax.saxutils import escape, quoteattr
 
 from hvnet.model import Scenario, split_endpoint
-from hvnet.report.layout import (
+from hvnet.report.layout import lay_out
+from hvnet.report.shapes import (
     LINE,
     NIC_H,
     PORT_H,
@@ -22,7 +23,6 @@ from hvnet.report.layout import (
     Layout,
     arc_depth,
     host_lines,
-    lay_out,
     switch_detail,
     team_lines,
     text_width,
