@@ -152,8 +152,39 @@ def _leave_one_out(crossed: CrossValidation, notes: dict[str, str]) -> list[str]
         )
     lines += ["", "Outside their band (✗), and why:", ""]
     lines += [f"- **{figure}**: {notes.get(figure) or 'not explained yet'}." for figure in outside]
+    lines += _gap(crossed)
     lines += ["", "Not fitted on, as the model does not claim to predict them:", ""]
     lines += [f"- **{figure}**: {why}." for figure, why in NOT_MODELLED.items()]
+    return lines
+
+
+#: Why the largest leave-one-out errors are as large, and what would close the gap (issue 23).
+GAP_CAUSES = (
+    "They share two causes, both unreported by their sources. The rate of one TCP stream, which the hosts' "
+    "processors and NICs' offloads (RSC) set and hvnet must assume where a source does not say: F1's one 10 "
+    "GbE stream moved 2.7 Gbps and Savill's about 4 (M23/one), where C1's Dell R720 moved 6.3 Gbps, and M22's "
+    "IBM hosts gained more from 10 GbE than the processor assumed for them lets one stream gain. And "
+    "memory sent below the VMs' stated sizes: F1's 10 and 20 VMs on 1 GbE and M21's 18 VMs on 10 GbE moved "
+    "more than their links carry in the times reported. No parameter shared by every cluster can meet both "
+    "sides (C1 and F1's 10 GbE figures ask for single streams 2.3 times apart), so the fit does not try. What "
+    "would close it: the same measurements with the hosts' processors, their NICs' RSC state "
+    "(Get-NetAdapterRsc) and the VMs' assigned memory (Get-VM's MemoryAssigned) reported; the script of `hvnet import "
+    "collect-script` gathers all three from a host, and `hvnet explain` sets a measurement beside the twin."
+)
+
+
+def _gap(crossed: CrossValidation) -> list[str]:
+    """The goal against the run, and where the 90th percentile's gap comes from."""
+    beyond = [r.id for r in sorted(crossed.rows, key=lambda r: -abs(r.loo_error_pct)) if abs(r.loo_error_pct) > 25]
+    met = [
+        f"the median {'meets' if crossed.median_pct <= 10 else 'misses'} its goal ({crossed.median_pct:.1f} % "
+        "against 10 %)",
+        f"the 90th percentile {'meets' if crossed.p90_pct <= 25 else 'misses'} its goal ({crossed.p90_pct:.1f} % "
+        "against 25 %)",
+    ]
+    lines = ["", f"**The goal.** Over these {len(crossed.rows)} figures {met[0]}, and {met[1]}."]
+    if beyond:
+        lines[-1] += f" The figures more than 25 % off, largest first: {', '.join(beyond)}. {GAP_CAUSES}"
     return lines
 
 
