@@ -57,6 +57,21 @@ def test_a_run_returns_typed_reports() -> None:
     assert report.migrations == [] and report.series is None
 
 
+def test_connection_reports_are_a_sequence_made_when_read() -> None:
+    spec = _spec()
+    spec = dataclasses.replace(
+        spec, connections=(*spec.connections, specs.Connection(0, 1, (49153, 5001), 50.0, 0.0, None))
+    )
+    reports = _core.run(spec).connections
+    assert isinstance(reports, _core.ConnectionReports) and len(reports) == 2
+    by_index = [reports[0], reports[1]]
+    assert [r.sent_bytes for r in by_index] == [r.sent_bytes for r in reports] == [100.0, 50.0]
+    assert reports[-1].end_s == by_index[1].end_s and reports[-2].members == by_index[0].members
+    for k in (2, -3):
+        with pytest.raises(IndexError):
+            reports[k]
+
+
 def test_a_recorded_run_returns_each_resources_change_points() -> None:
     spec = dataclasses.replace(_spec(), record=True)
     report = _core.run(spec)

@@ -15,6 +15,7 @@ import json
 import re
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pydantic
 import pytest
@@ -248,3 +249,36 @@ def test_every_results_field_is_mentioned_in_output_md() -> None:
     ):
         for field in model.model_fields:
             assert f"`{field}`" in text, f"docs/output.md does not mention {model.__name__}.{field}"
+
+
+def _as_validated(model: BaseModel) -> None:
+    """`model` and every model in it are what validating their fields makes: equal, of the same field
+    types, the same fields set, and in the same order (read-back builds them with `results.trusted`)."""
+    again = type(model)(**{name: value for name, value in model if name in model.model_fields_set})
+    assert again == model and list(again.__dict__) == list(model.__dict__)
+    assert again.model_fields_set == model.model_fields_set
+    assert [type(v) for v in again.__dict__.values()] == [type(v) for v in model.__dict__.values()]
+    for value in model.__dict__.values():
+        for item in value if isinstance(value, list) else [value]:
+            if isinstance(item, BaseModel):
+                _as_validated(item)
+
+
+@pytest.mark.parametrize("example", ["rolling-update.yaml", "validation/v2-lacp-migrations-cpu.yaml"])
+def test_read_back_builds_each_model_as_validation_would(example: str) -> None:
+    from hvnet.model import load_scenario
+
+    results = simulate(load_scenario(Path(__file__).parents[1] / "python/hvnet/examples" / example))
+    assert results.migrations and results.cores and results.cores_utilisation and results.utilisation
+    _as_validated(results)
+
+
+def test_trusted_makes_what_model_construct_makes() -> None:
+    from hvnet.results import trusted
+
+    values: dict[str, Any] = {"bytes": 3, "start_s": 1.0, "end_s": 2.0}
+    made = trusted(MigrationPass, dict(values))
+    assert made == MigrationPass(**values) == MigrationPass.model_construct(bytes=3, start_s=1.0, end_s=2.0)
+    assert made.model_fields_set == set(values) and made.model_dump_json() == MigrationPass(**values).model_dump_json()
+    with pytest.raises(pydantic.ValidationError):
+        made.bytes = 4  # type: ignore[misc]  # still frozen

@@ -1,11 +1,13 @@
 """Type stubs of the Rust core (crates/python)."""
 
+from collections.abc import Iterator
 from typing import final
 
 from hvnet.lower.specs import RunSpec
 
 __all__ = [
     "ConnectionReport",
+    "ConnectionReports",
     "CoreError",
     "MigrationReport",
     "RunReport",
@@ -49,6 +51,14 @@ class ConnectionReport:
     def receive_core_s(self) -> float: ...
 
 @final
+class ConnectionReports:
+    """The run's connections; each report is made when it is read."""
+
+    def __len__(self) -> int: ...
+    def __getitem__(self, key: int, /) -> ConnectionReport: ...
+    def __iter__(self) -> Iterator[ConnectionReport]: ...
+
+@final
 class MigrationReport:
     @property
     def queued_s(self) -> float: ...
@@ -76,7 +86,7 @@ class MigrationReport:
 @final
 class RunReport:
     @property
-    def connections(self) -> list[ConnectionReport]: ...
+    def connections(self) -> ConnectionReports: ...
     @property
     def migrations(self) -> list[MigrationReport]: ...
     @property

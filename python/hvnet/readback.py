@@ -36,6 +36,7 @@ from hvnet.results import (
     Results,
     TrafficResult,
     VcpuSeries,
+    trusted,
 )
 from hvnet.run import NetworkRun
 from hvnet.series import ROUNDING, Series
@@ -113,7 +114,7 @@ class ConnectionOutcome:
 class _Connections(Sequence[ConnectionOutcome]):
     """The run's connections as outcomes, each made when it is read."""
 
-    def __init__(self, reports: list[_core.ConnectionReport], names: Sequence[str]) -> None:
+    def __init__(self, reports: _core.ConnectionReports, names: Sequence[str]) -> None:
         self._reports = reports
         self._names = names
 
@@ -128,24 +129,62 @@ class _Connections(Sequence[ConnectionOutcome]):
         return (ConnectionOutcome(r, names) for r in self._reports)
 
 
-@dataclass(frozen=True)
 class MigrationOutcome:
-    """What a migration did: times in seconds, bytes of memory moved, its peak in bits/s."""
+    """What a migration did: times in seconds, bytes of memory moved, its peak in bits/s; a view of
+    the core's report, as `ConnectionOutcome`."""
 
-    queued_s: float
-    start_s: float | None
-    end_s: float | None
-    #: (bytes, start, end) of each pre-copy pass.
-    passes: list[tuple[float, float, float]]
-    blackout_s: float | None
-    bytes_sent: float
-    peak_bps: float
-    peak_wire_bps: float
-    #: Its connections, as indices into `Outcomes.connections`.
-    connections: list[int]
-    #: Core-seconds it cost the source and the destination host (the core's count).
-    cpu_core_s_source: float = 0.0
-    cpu_core_s_destination: float = 0.0
+    __slots__ = ("_report",)
+
+    def __init__(self, report: _core.MigrationReport) -> None:
+        self._report = report
+
+    @property
+    def queued_s(self) -> float:
+        return self._report.queued_s
+
+    @property
+    def start_s(self) -> float | None:
+        return self._report.start_s
+
+    @property
+    def end_s(self) -> float | None:
+        return self._report.end_s
+
+    @property
+    def passes(self) -> list[tuple[float, float, float]]:
+        """(bytes, start, end) of each pre-copy pass."""
+        return self._report.passes
+
+    @property
+    def blackout_s(self) -> float | None:
+        return self._report.blackout_s
+
+    @property
+    def bytes_sent(self) -> float:
+        return self._report.bytes_sent
+
+    @property
+    def peak_bps(self) -> float:
+        return bits_per_s(self._report.peak_bytes_per_s)
+
+    @property
+    def peak_wire_bps(self) -> float:
+        return bits_per_s(self._report.peak_wire_bytes_per_s)
+
+    @property
+    def connections(self) -> list[int]:
+        """Its connections, as indices into `Outcomes.connections`."""
+        return self._report.connections
+
+    @property
+    def cpu_core_s_source(self) -> float:
+        """Core-seconds it cost the source host (the core's count)."""
+        return self._report.cpu_core_s_source
+
+    @property
+    def cpu_core_s_destination(self) -> float:
+        """Core-seconds it cost the destination host (the core's count)."""
+        return self._report.cpu_core_s_destination
 
 
 @dataclass(frozen=True)
@@ -158,23 +197,8 @@ class Outcomes:
 
 
 def outcomes(run: NetworkRun) -> Outcomes:
-    """The run's report, named: its connections (views), its migrations (peaks in bits/s)."""
-    migrations = [
-        MigrationOutcome(
-            queued_s=m.queued_s,
-            start_s=m.start_s,
-            end_s=m.end_s,
-            passes=list(m.passes),
-            blackout_s=m.blackout_s,
-            bytes_sent=m.bytes_sent,
-            peak_bps=bits_per_s(m.peak_bytes_per_s),
-            peak_wire_bps=bits_per_s(m.peak_wire_bytes_per_s),
-            connections=list(m.connections),
-            cpu_core_s_source=m.cpu_core_s_source,
-            cpu_core_s_destination=m.cpu_core_s_destination,
-        )
-        for m in run.migrations
-    ]
+    """The run's report, named: its connections and migrations (views; peaks in bits/s)."""
+    migrations = [MigrationOutcome(m) for m in run.migrations]
     return Outcomes(_Connections(run.connections, run.lowered.model.nic_names), migrations, run.end_s)
 
 
@@ -230,7 +254,7 @@ def _scaled(run: NetworkRun, wanted: Sequence[tuple[int, float]]) -> list[Series
     if not run.recorded:
         return [Series() for _ in wanted]
     points = run.scaled_series([r for r, _ in wanted], [scale for _, scale in wanted], ROUNDING)
-    return [Series.model_construct(t_s=t_s, values=values) for t_s, values in points]
+    return [trusted(Series, {"t_s": t_s, "values": values}) for t_s, values in points]
 
 
 #: bits/s per byte/s (`units.bits_per_s`, the one place a rate crosses, applied to each value).
@@ -249,13 +273,16 @@ def adapter_series(scenario: Scenario, run: NetworkRun) -> list[AdapterSeries]:
     cabled = [d.resource for _, _, _, send, receive in nics for d in (send, receive) if d is not None]
     scaled = iter(_scaled(run, [(r, _BITS) for r in cabled]))
     return [
-        AdapterSeries.model_construct(  # the core's series, already checked: no second pass over each point
-            host=host.name,
-            nic=nic.name,
-            team=team,
-            speed_bps=nic.speed,
-            send_bps=next(scaled) if send else Series(),
-            receive_bps=next(scaled) if receive else Series(),
+        trusted(  # the core's series, already checked: no second pass over each point
+            AdapterSeries,
+            {
+                "host": host.name,
+                "nic": nic.name,
+                "team": team,
+                "speed_bps": nic.speed,
+                "send_bps": next(scaled) if send else Series(),
+                "receive_bps": next(scaled) if receive else Series(),
+            },
         )
         for host, nic, team, send, receive in nics
     ]
@@ -275,7 +302,7 @@ def core_series(model: NetworkModel, run: NetworkRun) -> list[CoreSeries]:
     cores = [(host, k, resource) for host, resources in model.cpu.cores.items() for k, resource in enumerate(resources)]
     busy = _busy(model, run, [resource for _, _, resource in cores])
     return [
-        CoreSeries.model_construct(host=host, core=k, busy=share)  # as AdapterSeries
+        trusted(CoreSeries, {"host": host, "core": k, "busy": share})  # as AdapterSeries
         for (host, k, _), share in zip(cores, busy)
     ]
 
@@ -287,7 +314,7 @@ def vcpu_series(model: NetworkModel, run: NetworkRun) -> list[VcpuSeries]:
     vcpus = [(vm, k, resource) for vm, resources in model.cpu.vcpus.items() for k, resource in enumerate(resources)]
     busy = _busy(model, run, [resource for _, _, resource in vcpus])
     return [
-        VcpuSeries.model_construct(vm=vm, vcpu=k, busy=share)  # as AdapterSeries
+        trusted(VcpuSeries, {"vm": vm, "vcpu": k, "busy": share})  # as AdapterSeries
         for (vm, k, _), share in zip(vcpus, busy)
     ]
 
@@ -310,28 +337,35 @@ def _option(request: MigrationRequest) -> str:
 
 
 def _record(request: MigrationRequest, outcome: MigrationOutcome, operation: int) -> MigrationResult:
-    duration = None if outcome.end_s is None or outcome.start_s is None else outcome.end_s - outcome.start_s
-    return MigrationResult(
-        vm=request.vm,
-        source=request.source,
-        destination=request.target,
-        option=_option(request),
-        queued_s=outcome.queued_s,
-        start_s=outcome.start_s,
-        end_s=outcome.end_s,
-        duration_s=duration,
-        bytes_sent=round(outcome.bytes_sent),
-        passes=len(outcome.passes),
-        pass_details=[MigrationPass(bytes=round(b), start_s=s, end_s=e) for b, s, e in outcome.passes],
-        blackout_s=outcome.blackout_s,
-        blackout_start_s=None
-        if outcome.blackout_s is None or outcome.end_s is None
-        else outcome.end_s - outcome.blackout_s,
-        peak_bps=outcome.peak_bps,
-        peak_wire_bps=outcome.peak_wire_bps,
-        cpu_core_s_source=outcome.cpu_core_s_source,
-        cpu_core_s_destination=outcome.cpu_core_s_destination,
-        operation=operation,
+    """Its record, made as validation would make it (`results.trusted`): the core's figures, each
+    of the type of its field."""
+    report = outcome._report  # the figures read once each, not through the view
+    start_s, end_s, blackout_s = report.start_s, report.end_s, report.blackout_s
+    passes = report.passes
+    return trusted(
+        MigrationResult,
+        {
+            "vm": request.vm,
+            "source": request.source,
+            "destination": request.target,
+            "option": _option(request),
+            "queued_s": report.queued_s,
+            "start_s": start_s,
+            "end_s": end_s,
+            "duration_s": None if end_s is None or start_s is None else end_s - start_s,
+            "bytes_sent": round(report.bytes_sent),
+            "passes": len(passes),
+            "pass_details": [
+                trusted(MigrationPass, {"bytes": round(b), "start_s": s, "end_s": e}) for b, s, e in passes
+            ],
+            "blackout_s": blackout_s,
+            "blackout_start_s": None if blackout_s is None or end_s is None else end_s - blackout_s,
+            "peak_bps": bits_per_s(report.peak_bytes_per_s),
+            "peak_wire_bps": bits_per_s(report.peak_wire_bytes_per_s),
+            "cpu_core_s_source": report.cpu_core_s_source,
+            "cpu_core_s_destination": report.cpu_core_s_destination,
+            "operation": operation,
+        },
     )
 
 

@@ -26,8 +26,9 @@ class NetworkRun:
     """What one run of the core produced, by index and in the core's units, with what it ran."""
 
     lowered: Lowered
-    #: One per connection (the requests', then those the migrations opened), and per migration.
-    connections: list[_core.ConnectionReport]
+    #: One per connection (the requests', then those the migrations opened; each report made when it is
+    #: read), and per migration.
+    connections: _core.ConnectionReports
     migrations: list[_core.MigrationReport]
     end_s: float
     events: int

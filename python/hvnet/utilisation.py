@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from typing import Literal
 
 from hvnet import _core
-from hvnet.results import AdapterSeries, CoreSeries, CoreUtilisation, NicUtilisation, TeamUtilisation
+from hvnet.results import AdapterSeries, CoreSeries, CoreUtilisation, NicUtilisation, TeamUtilisation, trusted
 from hvnet.series import Series
 
 __all__ = [
@@ -69,7 +69,8 @@ def _figures(series: Series, scale: float, end_s: float) -> dict[str, float]:
 
 
 def _all_figures(series: Sequence[Series], scales: Sequence[float], end_s: float) -> list[dict[str, float]]:
-    """The percentiles, max, busy time and headroom of each `series × scale` over `[0, end_s)`:
+    """The percentiles, max, busy time and headroom of each `series × scale` over `[0, end_s)`, in the
+    order of the models' fields (`trusted` keeps it):
     what `Series.percentile`, `peak` and `busy_time` give, each series' pieces sorted once, all
     in one call into the core (`ChangePoints::percentiles_and_busy`, `peak`: a 64-host run has
     thousands of series)."""
@@ -84,8 +85,8 @@ def _all_figures(series: Sequence[Series], scales: Sequence[float], end_s: float
     for k, (shares, busy_s, peak) in zip(live, computed):
         scale = scales[k]
         figures = {name: share * scale for (_, name), share in zip(_PERCENTILES, shares)}
-        figures["busy_s"] = busy_s
         figures["max_share"] = peak * scale
+        figures["busy_s"] = busy_s
         figures["headroom_share"] = 1.0 - figures["p99_share"]
         out[k] = figures
     return out
@@ -108,15 +109,18 @@ def nic_utilisation(adapters: Sequence[AdapterSeries], end_s: float) -> list[Nic
     for (adapter, direction, _, moved), figured in zip(rows, figures):
         team_bytes = carried.get((adapter.host, adapter.team, direction), 0.0)
         out.append(
-            NicUtilisation(
-                host=adapter.host,
-                nic=adapter.nic,
-                team=adapter.team,
-                direction=direction,
-                speed_bps=adapter.speed_bps,
-                carried_bytes=round(moved),
-                team_share=moved / team_bytes if adapter.team is not None and team_bytes > 0 else None,
-                **figured,
+            trusted(  # the fields as validation leaves them (`_figures`: floats), in the model's order
+                NicUtilisation,
+                {
+                    "host": adapter.host,
+                    "nic": adapter.nic,
+                    "team": adapter.team,
+                    "direction": direction,
+                    "speed_bps": float(adapter.speed_bps),
+                    **figured,
+                    "carried_bytes": round(moved),
+                    "team_share": moved / team_bytes if adapter.team is not None and team_bytes > 0 else None,
+                },
             )
         )
     return out
@@ -150,4 +154,4 @@ def team_utilisation(nics: Sequence[NicUtilisation]) -> list[TeamUtilisation]:
 def core_utilisation(cores: Sequence[CoreSeries], end_s: float) -> list[CoreUtilisation]:
     """Each core's busy share, in the order of `cores`."""
     figures = _all_figures([c.busy for c in cores], [1.0] * len(cores), end_s)
-    return [CoreUtilisation(host=c.host, core=c.core, **f) for c, f in zip(cores, figures)]
+    return [trusted(CoreUtilisation, {"host": c.host, "core": c.core, **f}) for c, f in zip(cores, figures)]

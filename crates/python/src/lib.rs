@@ -230,6 +230,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("CoreError", m.py().get_type::<CoreError>())?;
     m.add_class::<RunReport>()?;
     m.add_class::<reports::ConnectionReport>()?;
+    m.add_class::<reports::ConnectionReports>()?;
     m.add_class::<reports::MigrationReport>()?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
     m.add_function(wrap_pyfunction!(toeplitz, m)?)?;

@@ -1,9 +1,11 @@
 //! What a run reports, as frozen Python classes: one [`ConnectionReport`]
-//! per connection, one [`MigrationReport`] per migration, in a [`RunReport`].
+//! per connection (made when it is read, from [`ConnectionReports`]), one
+//! [`MigrationReport`] per migration, in a [`RunReport`].
 
 use hvnet_engine::ChangePoints;
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::{PyIterator, PyList};
 
 /// Where one connection went and how it fared; times in seconds.
 #[pyclass(frozen, get_all, module = "hvnet._core")]
@@ -22,6 +24,42 @@ pub struct ConnectionReport {
     sent_bytes: f64,
     send_core_s: f64,
     receive_core_s: f64,
+}
+
+/// The run's connections, in the core's form: a sequence whose items,
+/// [`ConnectionReport`]s, are made when they are read (a run of thousands of
+/// migrations opens tens of thousands of connections, few of them read).
+#[pyclass(frozen, sequence, module = "hvnet._core")]
+pub struct ConnectionReports {
+    reports: Vec<hvnet_network::ConnectionReport>,
+}
+
+#[pymethods]
+impl ConnectionReports {
+    fn __len__(&self) -> usize {
+        self.reports.len()
+    }
+
+    /// The report of connection `k` (negative: from the end); IndexError out of range.
+    fn __getitem__(&self, k: isize) -> PyResult<ConnectionReport> {
+        let n = self.reports.len() as isize;
+        let at = if k < 0 { k + n } else { k };
+        if at < 0 || at >= n {
+            return Err(PyIndexError::new_err(format!(
+                "connection {k} is not one of the run's {n}"
+            )));
+        }
+        Ok(ConnectionReport::from(&self.reports[at as usize]))
+    }
+
+    /// Every report, in order.
+    fn __iter__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyIterator>> {
+        let py = slf.py();
+        let all = (slf.get().reports.iter())
+            .map(|c| Py::new(py, ConnectionReport::from(c)))
+            .collect::<PyResult<Vec<_>>>()?;
+        PyList::new(py, all)?.as_any().try_iter()
+    }
 }
 
 /// What one migration did.
@@ -47,7 +85,7 @@ pub struct MigrationReport {
 #[pyclass(frozen, module = "hvnet._core")]
 pub struct RunReport {
     #[pyo3(get)]
-    connections: Vec<Py<ConnectionReport>>,
+    connections: Py<ConnectionReports>,
     #[pyo3(get)]
     migrations: Vec<Py<MigrationReport>>,
     #[pyo3(get)]
@@ -151,9 +189,12 @@ impl From<&hvnet_migration::MigrationReport> for MigrationReport {
 impl RunReport {
     pub fn new(py: Python<'_>, report: hvnet_migration::RunReport, wall_s: f64) -> PyResult<Self> {
         Ok(RunReport {
-            connections: (report.connections.iter())
-                .map(|c| Py::new(py, ConnectionReport::from(c)))
-                .collect::<PyResult<_>>()?,
+            connections: Py::new(
+                py,
+                ConnectionReports {
+                    reports: report.connections,
+                },
+            )?,
             migrations: (report.migrations.iter())
                 .map(|m| Py::new(py, MigrationReport::from(m)))
                 .collect::<PyResult<_>>()?,

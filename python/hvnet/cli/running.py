@@ -28,7 +28,6 @@ from hvnet.cli.app import (
 from hvnet.words import counted
 
 if TYPE_CHECKING:
-
     from hvnet.model import Scenario
     from hvnet.results import Results
 

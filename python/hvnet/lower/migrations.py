@@ -93,10 +93,9 @@ def migration_requests(
 ) -> tuple[Plan, list[MigrationRequest], list[Problem]]:
     """The migrations the scenario's operations make (`operations.py`), as
     requests for the core, each sent with its source host's option."""
-    parameters, cpu = calibration.migration, calibration.cpu
+    parameters = calibration.migration
     plan, problems = plan_operations(scenario, filename)
     requests = []
-    transports: dict[tuple[bool, str, str], tuple[tuple[SmbChannel, ...], tuple[str, str] | None] | str] = {}
     known = Known()  # each host's interfaces, made once
     c = calibration.compression
     compressed = specs.Compression(
@@ -107,61 +106,104 @@ def migration_requests(
         zero_cycles_per_byte=c.zero_cycles_per_byte,
         weight=c.weight,
     )
-    switchover: dict[tuple[str, str], float] = {}  # by pair of hosts
+    setup_serial_s = min(parameters.setup_serial_s, parameters.setup_s)
+    #: What every migration between two hosts shares (hosts, option, transport, queues, switch-over), by pair.
+    pairs: dict[tuple[str, str], _Pair | str] = {}
+    #: Each VM's memory, read once (a rolling update moves it out and back).
+    memories: dict[str, tuple[float, float, float, float, float, float]] = {}
     for move in plan.moves:
-        vm = scenario.vm(move.vm)
-        source, target = scenario.host(move.source), scenario.host(move.target)
-        option = str(source.live_migration.option.value)
-        compression = None if option != "compression" else _for_content(compressed, vm.populated, vm.incompressible)
-        key = (option in ("smb", "smb_direct"), source.name, move.target)
-        if key not in transports:  # the same for every migration between two hosts
-            if key[0]:
-                transports[key] = smb_channels(scenario, source.name, move.target, calibration.smb, known)
-            else:
-                network = migration_network(scenario, routing, source.name, move.target, known)
-                transports[key] = network if isinstance(network, str) else ((), network)
-        picked = transports[key]
-        if isinstance(picked, str):
-            problems.append(Problem(filename, None, f"events[{move.event}]", picked))
-            continue
-        channels, via = picked
-        if option == "smb_direct" and not any(channel.rdma for channel in channels):
-            why = (
-                f"{source.name} asks for smb_direct, but {source.name} and {move.target} do not both have an RDMA "
-                "interface for live migration (a NIC with rdma: true outside LBFO teams, or a SET team of RDMA "
-                "NICs); SMB would run over TCP: use option smb to simulate that"
+        pair = pairs.get((move.source, move.target))
+        if pair is None:
+            pair = pairs[move.source, move.target] = _pair(
+                scenario, filename, calibration, routing, known, move.source, move.target
             )
-            problems.append(Problem(filename, None, f"events[{move.event}]", why))
+        if isinstance(pair, str):
+            problems.append(Problem(filename, None, f"events[{move.event}]", pair))
             continue
+        memory = memories.get(move.vm)
+        if memory is None:
+            vm = scenario.vm(move.vm)
+            memory = memories[move.vm] = (
+                float(vm.memory),
+                float(vm.populated),
+                bytes_per_s(vm.dirty_rate),
+                float(vm.working_set),
+                float(vm.device_state),
+                vm.incompressible,
+            )
+        compression = None if pair.option != "compression" else _for_content(compressed, memory[1], memory[5])
         requests.append(
             MigrationRequest(
-                vm=vm.name,
-                source=source.name,
+                vm=move.vm,
+                source=move.source,
                 target=move.target,
                 at_s=move.gate.at_s,
-                assigned_bytes=float(vm.memory),
-                populated_bytes=float(vm.populated),
-                dirty_bytes_per_s=bytes_per_s(vm.dirty_rate),
-                working_set_bytes=float(vm.working_set),
-                device_state_bytes=float(vm.device_state),
-                simultaneous=source.live_migration.simultaneous,
-                simultaneous_in=target.live_migration.simultaneous,
+                assigned_bytes=memory[0],
+                populated_bytes=memory[1],
+                dirty_bytes_per_s=memory[2],
+                working_set_bytes=memory[3],
+                device_state_bytes=memory[4],
+                simultaneous=pair.simultaneous,
+                simultaneous_in=pair.simultaneous_in,
                 max_passes=parameters.max_passes,
                 stop_bytes=parameters.stop_bytes,
-                switchover_s=switchover[key[1:]]
-                if key[1:] in switchover
-                else switchover.setdefault(key[1:], parameters.switchover_s(source, target, cpu)),
+                switchover_s=pair.switchover_s,
                 setup_s=parameters.setup_s,
-                setup_serial_s=min(parameters.setup_serial_s, parameters.setup_s),
+                setup_serial_s=setup_serial_s,
                 prepare_bytes_per_s=parameters.prepare_bytes_per_s,
-                channels=channels,
+                channels=pair.channels,
                 compression=compression,
                 after=move.gate.after,
                 delay_s=move.gate.delay_s,
-                via=via,
+                via=pair.via,
             )
         )
     return plan, requests, _unique(problems)
+
+
+@dataclass(frozen=True, slots=True)
+class _Pair:
+    """What every migration from one host to another shares."""
+
+    option: str
+    channels: tuple[SmbChannel, ...]
+    via: tuple[str, str] | None
+    simultaneous: int
+    simultaneous_in: int
+    switchover_s: float
+
+
+def _pair(
+    scenario: Scenario,
+    filename: str,
+    calibration: Calibration,
+    routing: Routing,
+    known: Known,
+    source: str,
+    target: str,
+) -> _Pair | str:
+    """The transport, queues and switch-over of the migrations from `source` to `target` (its source's
+    option), or why none can go."""
+    host, other = scenario.host(source), scenario.host(target)
+    option = str(host.live_migration.option.value)
+    if option in ("smb", "smb_direct"):
+        picked = smb_channels(scenario, source, target, calibration.smb, known)
+    else:
+        network = migration_network(scenario, routing, source, target, known)
+        picked = network if isinstance(network, str) else ((), network)
+    if isinstance(picked, str):
+        return picked
+    channels, via = picked
+    if option == "smb_direct" and not any(channel.rdma for channel in channels):
+        return (
+            f"{source} asks for smb_direct, but {source} and {target} do not both have an RDMA "
+            "interface for live migration (a NIC with rdma: true outside LBFO teams, or a SET team of RDMA "
+            "NICs); SMB would run over TCP: use option smb to simulate that"
+        )
+    switchover_s = calibration.migration.switchover_s(host, other, calibration.cpu)
+    return _Pair(
+        option, channels, via, host.live_migration.simultaneous, other.live_migration.simultaneous, switchover_s
+    )
 
 
 def _unique(problems: list[Problem]) -> list[Problem]:
@@ -173,21 +215,30 @@ def migration_ends(model: NetworkModel, migrations: Sequence[MigrationRequest]) 
     """The endpoints each migration's connections leave and arrive by: its hosts', or
     their endpoints on its live migration network (added to the model's endpoints)."""
     ends = []
-    done = set()  # the hosts and channels whose endpoints are added (`via` adds each once)
+    #: Each pair of hosts' ends, by its transport (`via`, and the channels: one tuple for all the pair's
+    #: migrations, `migration_requests`), whose endpoints are added once.
+    made: dict[tuple[str, str, tuple[str, str] | None, int], tuple[str, str]] = {}
     for m in migrations:
-        source, target = model.scenario.host(m.source), model.scenario.host(m.target)
-        if m.via is None:
-            ends.append((m.source, m.target))
-        else:
-            ends.append((model.endpoints.via(source, m.via[0]), model.endpoints.via(target, m.via[1])))
-        if (m.source, m.target, m.channels) in done:
-            continue
-        done.add((m.source, m.target, m.channels))
-        for channel in m.channels:  # SMB over several team interfaces: each channel from its own
-            if channel.via is not None:
-                model.endpoints.via(source, channel.via[0])
-                model.endpoints.via(target, channel.via[1])
+        key = (m.source, m.target, m.via, id(m.channels))
+        end = made.get(key)
+        if end is None:
+            end = made[key] = _ends(model, m)
+        ends.append(end)
     return ends
+
+
+def _ends(model: NetworkModel, m: MigrationRequest) -> tuple[str, str]:
+    """A migration's endpoints, its channels' endpoints added (`migration_ends`)."""
+    source, target = model.scenario.host(m.source), model.scenario.host(m.target)
+    if m.via is None:
+        end = (m.source, m.target)
+    else:
+        end = (model.endpoints.via(source, m.via[0]), model.endpoints.via(target, m.via[1]))
+    for channel in m.channels:  # SMB over several team interfaces: each channel from its own
+        if channel.via is not None:
+            model.endpoints.via(source, channel.via[0])
+            model.endpoints.via(target, channel.via[1])
+    return end
 
 
 def smb_limits(model: NetworkModel, migrations: Sequence[MigrationRequest]) -> dict[str, int]:
@@ -242,12 +293,12 @@ def migration_specs(
     hosts = {h.name: i for i, h in enumerate(model.scenario.hosts)}
     out: list[specs.Migration] = []
     #: The channels of the migrations between two endpoints over the same SMB channels (made once).
-    made: dict[tuple[str, str, tuple[SmbChannel, ...]], tuple[specs.Channel, ...]] = {}
+    made: dict[tuple[str, str, int], tuple[specs.Channel, ...]] = {}  # by the channels' tuple (one per pair)
     #: Memories and pre-copy parameters alike are one spec (VMs of one size, hosts of one kind).
     memories: dict[tuple[float, ...], specs.GuestMemory] = {}
     precopies: dict[tuple[float, ...], specs.Precopy] = {}
     for i, (m, (source, target)) in enumerate(zip(migrations, ends)):
-        key = (source, target, m.channels)
+        key = (source, target, id(m.channels))
         if key not in made:
             model.add_paths(source, target)
             made[key] = _channels(model, m, index)
