@@ -135,29 +135,28 @@ def bands(
     def high(name: str) -> float | None:
         return None if any(v is None for v in seen[name]) else max(v for v in seen[name] if v is not None)
 
-    def widened(name: str) -> tuple[float | None, float | None]:
-        value, lowest, highest = base[name][0], low(name), high(name)
-        truth = None if value is None or not validated(name) else residuals.truth_between(value, "time")
+    def band(name: str, value: float | None, unit: str) -> FigureBand:
+        lowest, highest = low(name), high(name)
+        truth = residuals.truth_between(value, "time") if value is not None and validated(name) else None
         if truth is None:
-            return lowest, highest
-        return (
-            truth[0] if lowest is None else min(lowest, truth[0]),
-            None if highest is None else max(highest, truth[1]),
-        )
-
-    return [
-        FigureBand(
+            return FigureBand(
+                figure=name, unit=unit, predicted=value, low=lowest, high=highest, parameters_low=lowest,
+                parameters_high=highest, moved_most_by=moved[name][1], residual_low_pct=None,
+                residual_high_pct=None, residual_figures=0,
+            )  # fmt: skip
+        assert interval is not None  # there are residuals of the kind: truth_between gave an answer
+        return FigureBand(
             figure=name,
             unit=unit,
             predicted=value,
-            low=widened(name)[0],
-            high=widened(name)[1],
-            parameters_low=low(name),
-            parameters_high=high(name),
+            low=truth[0] if lowest is None else min(lowest, truth[0]),
+            high=None if highest is None else max(highest, truth[1]),
+            parameters_low=lowest,
+            parameters_high=highest,
             moved_most_by=moved[name][1],
-            residual_low_pct=None if interval is None or not validated(name) else round(interval[0], 1),
-            residual_high_pct=None if interval is None or not validated(name) else round(interval[1], 1),
-            residual_figures=len(residuals.of("time")) if validated(name) else 0,
+            residual_low_pct=round(interval[0], 1),
+            residual_high_pct=round(interval[1], 1),
+            residual_figures=len(residuals.of("time")),
         )
-        for name, (value, unit) in base.items()
-    ]
+
+    return [band(name, value, unit) for name, (value, unit) in base.items()]
