@@ -101,18 +101,19 @@ def uncertainty_table(results: Results) -> Table:
     """Each headline figure's band (`hvnet.uncertainty`): predicted, low, high (the wider of the parameters'
     runs and the validation's leave-one-out residuals), the parameters' runs alone, and what moved it most."""
     first = next((b for b in results.uncertainty if b.residual_figures), None)
+    parameters = "every unconfirmed parameter at either end of its range, one at a time (parameters)"
     if first is None or first.residual_low_pct is None or first.residual_high_pct is None:
-        residuals = "no leave-one-out residuals"
+        caption = f"low to high: {parameters}; the leave-one-out residuals widen durations only, none here"
     else:
-        residuals = (
-            f"for durations, where nine in ten of hvnet validate's {first.residual_figures} figures in seconds "
-            f"lie by their leave-one-out errors ({first.residual_low_pct:+g} % to {first.residual_high_pct:+g} %)"
+        caption = (
+            f"low to high: the wider of {parameters} and, for durations, where nine in ten of hvnet validate's "
+            f"{first.residual_figures} figures in seconds lie by their leave-one-out errors "
+            f"({first.residual_low_pct:+g} % to {first.residual_high_pct:+g} %)"
         )
     table = FittedTable(
         title="uncertainty: each figure's band, and the parameter that moves it most",
         title_justify="left",
-        caption=f"low to high: the wider of every unconfirmed parameter at either end of its range, one at a "
-        f"time (parameters), and {residuals}",
+        caption=caption,
         caption_justify="left",
     )
     for header, right in (
