@@ -189,3 +189,19 @@ def test_markdown_never_overwrites_a_file_it_did_not_write(cli: Invoke, tmp_path
     result = cli("validate", "--markdown", str(mine))
     assert result.exit_code == 2
     assert mine.read_text() == "my notes\n"
+
+
+def test_a_counter_sampled_each_second_reads_a_short_burst_spread_over_its_second() -> None:
+    """Windows' counters (perfmon, Task Manager) are means over one-second samples: a 0.5 s burst at
+    8 Gbps reads 4 Gbps at most, whatever the samples' phase; a rate held for seconds reads as itself; two
+    bursts 0.5 s apart are caught by one sample between them."""
+    from hvnet.series import Series
+    from hvnet.validate.check import counted_peak
+
+    burst = Series(t_s=[3.0, 3.5], values=[8e9, 0.0])
+    assert counted_peak(burst, 10.0) == pytest.approx(4e9)
+    steady = Series(t_s=[1.0, 6.0], values=[5e9, 0.0])
+    assert counted_peak(steady, 10.0) == pytest.approx(5e9)
+    two = Series(t_s=[2.0, 2.25, 2.75, 3.0], values=[8e9, 0.0, 8e9, 0.0])
+    assert counted_peak(two, 10.0) == pytest.approx(4e9)
+    assert counted_peak(burst, 0.5) == pytest.approx(0.0)  # a run shorter than a sample: nothing before 3 s

@@ -10,8 +10,22 @@ from importlib import resources
 from hvnet.calibration import Calibration
 from hvnet.lower import frames
 from hvnet.model import Scenario, parse_scenario
+from hvnet.series import Series
 
-__all__ = ["TOLERANCE_PCT", "Check", "counted_bps", "number", "testbed", "with_note"]
+__all__ = [
+    "COUNTER_INTERVAL_S",
+    "TOLERANCE_PCT",
+    "Check",
+    "counted_bps",
+    "counted_peak",
+    "number",
+    "testbed",
+    "with_note",
+]
+
+#: How often Windows' counters are sampled where a source read them (perfmon's default sample interval and
+#: Task Manager's update speed "Normal": one second); each sample is the mean rate over its interval.
+COUNTER_INTERVAL_S = 1.0
 
 #: How close a prediction must be to count as explained.
 TOLERANCE_PCT = 15.0
@@ -80,3 +94,14 @@ def counted_bps(line_bps: float, mtu: int) -> float:
     preamble, the gap and the FCS (so 1 GbE at MTU 1500 reads at most 123.0 MB/s, 98.4 %)."""
     counted = mtu + frames.ETHERNET_HEADER_BYTES
     return line_bps * counted / (mtu + frames.FRAME_OVERHEAD_BYTES)
+
+
+def counted_peak(series: Series, end_s: float, interval_s: float = COUNTER_INTERVAL_S) -> float:
+    """The most a counter sampled every `interval_s` reads of `series` (each sample the mean over its
+    interval), whatever the samples' phase: the highest mean over any window of that length within the
+    run. A burst shorter than the interval reads as its bytes spread over the whole interval. The mean over
+    a window is highest with an edge at a change point, so only those windows are tried."""
+    if end_s <= interval_s:
+        return series.integral(0.0, end_s) / interval_s
+    starts = {min(max(t + shift, 0.0), end_s - interval_s) for t in series.t_s for shift in (0.0, -interval_s)}
+    return max((series.integral(a, a + interval_s) / interval_s for a in starts), default=0.0)

@@ -70,14 +70,20 @@ def speed_up(calibration: Calibration | None = None) -> list[Check]:
         (m.vm, speed): m.duration_s or float("inf") for speed, r in ((10, fast), (1, slow)) for m in r.migrations
     }
     ratio = max(duration[vm.name, 1] / duration[vm.name, 10] for vm in scenario.vms)
-    return [
-        number(
-            "M22/speed-up",
-            "1 GbE time over 10 GbE time, one VM of 4-32 GiB, the largest (up to 82 % shorter), 2008 R2",
-            ratio,
-            round(1 / (1 - 0.82), 3),
-        )
-    ]
+    (adapter,) = [a for a in fast.adapters if a.host == "hv1"]
+    stream = (
+        f"on 10 GbE one TCP/IP stream without RSC (Windows Server 2008 R2) is bound here by its receiving core "
+        f"on the assumed Xeon X5670 at the balanced plan, at {adapter.send_bps.peak() / 1e9:.1f} Gbps, so the "
+        f"largest VM gains {ratio:.2f} x where the paper's best gained up to 5.6 x: its hosts' stream was "
+        "faster; their power plan and NICs' receive offloads are not reported"
+    )
+    check = number(
+        "M22/speed-up",
+        "1 GbE time over 10 GbE time, one VM of 4-32 GiB, the largest (up to 82 % shorter), 2008 R2",
+        ratio,
+        round(1 / (1 - 0.82), 3),
+    )
+    return [with_note(check, stream)]
 
 
 def dynamic_memory(calibration: Calibration | None = None) -> list[Check]:
