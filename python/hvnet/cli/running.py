@@ -74,7 +74,8 @@ def simulate(
         typer.Option(
             "--uncertainty",
             help="Also band each headline figure: simulated again with every unconfirmed parameter at either end "
-            'of its range, one at a time (docs/model.md, "Uncertainty"; some 48 more runs).',
+            "of its range, one at a time (two runs a parameter), durations widened to the validation's "
+            'leave-one-out residuals (docs/model.md, "Uncertainty").',
         ),
     ] = False,
     failure_costs: Annotated[

@@ -134,7 +134,13 @@ async def simulate_input(
     failure_costs: Annotated[
         int | None, Query(ge=0, description="Cost this many failures, the first in time (default 16).")
     ] = None,
-    uncertainty: Annotated[bool, Query(description="Band each headline figure (some 48 more runs).")] = False,
+    uncertainty: Annotated[
+        bool,
+        Query(
+            description="Band each headline figure: every unconfirmed parameter at either end of its range "
+            "(two runs a parameter), durations widened to the validation's leave-one-out residuals."
+        ),
+    ] = False,
 ) -> Task:
     return await _yaml_task(request, "simulate", name, {"failure_costs": failure_costs, "uncertainty": uncertainty})
 
