@@ -1,37 +1,23 @@
 """A seeded, fast slice of bench/fuzz.py, in this process: each mutated scenario or traffic
 matrix is either run to a clean result (strict JSON, no NaN or infinity) or refused with one
 clear line per problem, `file[:line]: [field: ]message`. The full fuzzer runs each case in a
-child process with time and memory limits (docs/reliability.md)."""
+child process with time and memory limits (docs/reliability.md). Its cases, entry points and
+classes come from its package, bench/fuzzing/ (conftest.py puts bench/ on the path)."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 import tempfile
 from pathlib import Path
-from types import ModuleType
 
 import pytest
+from fuzzing import cases, entries, outcomes
 from hypothesis import HealthCheck, Phase, given, seed, settings
 from hypothesis import strategies as st
 
 import hvnet
 from hvnet.flows import read_flows, run_flows
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def _fuzz_module() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("hvnet_bench_fuzz", ROOT / "bench" / "fuzz.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
-
-
-fuzz = _fuzz_module()
 SLICE = settings(
     max_examples=40,
     database=None,
@@ -48,7 +34,7 @@ def assert_clean_refusal(error: hvnet.HvnetError, name: str) -> None:
     lines = str(error).splitlines()
     assert lines, "a refusal says why"
     for line in lines:
-        assert fuzz.CLEAN_LINE.match(line) and line.startswith(name), f"not one clear line: {line!r}"
+        assert outcomes.CLEAN_LINE.match(line) and line.startswith(name), f"not one clear line: {line!r}"
 
 
 def _simulable(scenario: hvnet.Scenario) -> bool:
@@ -61,7 +47,7 @@ def _simulable(scenario: hvnet.Scenario) -> bool:
 @SLICE
 @given(st.data())
 def test_mutated_scenarios_give_a_result_or_one_clear_line_each(data: st.DataObject) -> None:
-    _, _, raw = fuzz.scenario_case(data)
+    _, _, raw = cases.scenario_case(data)
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "case.yaml"
         path.write_bytes(raw)
@@ -78,8 +64,8 @@ def test_mutated_scenarios_give_a_result_or_one_clear_line_each(data: st.DataObj
 @settings(SLICE, max_examples=20)
 @given(st.data())
 def test_mutated_traffic_matrices_give_a_result_or_one_clear_line_each(data: st.DataObject) -> None:
-    _, _, raw = fuzz.flows_case(data)
-    scenario = hvnet.load(fuzz.FLOWS_SCENARIO)
+    _, _, raw = cases.flows_case(data)
+    scenario = hvnet.load(cases.FLOWS_SCENARIO)
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "case.csv"
         path.write_bytes(raw)
@@ -91,22 +77,22 @@ def test_mutated_traffic_matrices_give_a_result_or_one_clear_line_each(data: st.
 
 
 def _entry_case(target: str, raw: bytes, origin: str, folder: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    (folder / fuzz.case_file(target, origin)).write_bytes(raw)
+    (folder / cases.case_file(target, origin)).write_bytes(raw)
     if target == "ntttcp":
-        (folder / "scenario.yaml").write_bytes(fuzz.FLOWS_SCENARIO.read_bytes())
+        (folder / "scenario.yaml").write_bytes(cases.FLOWS_SCENARIO.read_bytes())
     if target in ("prices", "candidates"):
-        (folder / "scenario.yaml").write_bytes(fuzz.DESIGN_SCENARIO.read_bytes())
+        (folder / "scenario.yaml").write_bytes(cases.DESIGN_SCENARIO.read_bytes())
     capsys.readouterr()
-    code = fuzz.entry(target)
+    code = entries.entry(target)
     err = capsys.readouterr().err
     if code == 0:
         json.loads((folder / "out.json").read_text(), parse_constant=lambda c: pytest.fail(f"the result holds {c}"))
         return
     assert code == 2
-    named = fuzz.NTTTCP_NAMED
+    named = outcomes.NTTTCP_NAMED
     assert err.strip(), "a refusal with nothing on standard error"
     for line in err.splitlines():
-        assert fuzz.CLEAN_LINE.match(line) and line.startswith(named), f"not one clear line: {line!r}"
+        assert outcomes.CLEAN_LINE.match(line) and line.startswith(named), f"not one clear line: {line!r}"
 
 
 @pytest.mark.parametrize("target", ["ntttcp", "variants", "measurement", "config", "prices", "candidates"])
@@ -114,8 +100,8 @@ def test_the_other_entry_points_give_a_result_or_one_clear_line_each(
     target: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    cases = fuzz.generate(target, 12, 15)
-    for case in cases:
+    drawn = cases.generate(target, 12, 15)
+    for case in drawn:
         folder = tmp_path / f"{case.number:03d}"
         folder.mkdir()
         monkeypatch.chdir(folder)
