@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 from hvnet.calibration import Calibration
 from hvnet.errors import Problem
@@ -110,7 +111,7 @@ def migration_requests(
     #: What every migration between two hosts shares (hosts, option, transport, queues, switch-over), by pair.
     pairs: dict[tuple[str, str], _Pair | str] = {}
     #: Each VM's memory, read once (a rolling update moves it out and back).
-    memories: dict[str, tuple[float, float, float, float, float, float]] = {}
+    memories: dict[str, _Memory] = {}
     for move in plan.moves:
         pair = pairs.get((move.source, move.target))
         if pair is None:
@@ -123,26 +124,30 @@ def migration_requests(
         memory = memories.get(move.vm)
         if memory is None:
             vm = scenario.vm(move.vm)
-            memory = memories[move.vm] = (
+            memory = memories[move.vm] = _Memory(
                 float(vm.memory),
                 float(vm.populated),
                 bytes_per_s(vm.dirty_rate),
                 float(vm.working_set),
                 float(vm.device_state),
-                vm.incompressible,
+                float(vm.incompressible),
             )
-        compression = None if pair.option != "compression" else _for_content(compressed, memory[1], memory[5])
+        compression = (
+            None
+            if pair.option != "compression"
+            else _for_content(compressed, memory.populated_bytes, memory.incompressible_bytes)
+        )
         requests.append(
             MigrationRequest(
                 vm=move.vm,
                 source=move.source,
                 target=move.target,
                 at_s=move.gate.at_s,
-                assigned_bytes=memory[0],
-                populated_bytes=memory[1],
-                dirty_bytes_per_s=memory[2],
-                working_set_bytes=memory[3],
-                device_state_bytes=memory[4],
+                assigned_bytes=memory.assigned_bytes,
+                populated_bytes=memory.populated_bytes,
+                dirty_bytes_per_s=memory.dirty_bytes_per_s,
+                working_set_bytes=memory.working_set_bytes,
+                device_state_bytes=memory.device_state_bytes,
                 simultaneous=pair.simultaneous,
                 simultaneous_in=pair.simultaneous_in,
                 max_passes=parameters.max_passes,
@@ -159,6 +164,17 @@ def migration_requests(
             )
         )
     return plan, requests, _unique(problems)
+
+
+class _Memory(NamedTuple):
+    """A VM's memory as its migrations send it, in bytes and bytes/s."""
+
+    assigned_bytes: float
+    populated_bytes: float
+    dirty_bytes_per_s: float
+    working_set_bytes: float
+    device_state_bytes: float
+    incompressible_bytes: float
 
 
 @dataclass(frozen=True, slots=True)
