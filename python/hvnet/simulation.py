@@ -15,6 +15,10 @@ completed.
 
 from __future__ import annotations
 
+import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 from hvnet.calibration import Calibration
 from hvnet.errors import Problem, ScenarioError
 from hvnet.lower import lower
@@ -23,7 +27,7 @@ from hvnet.readback import readback
 from hvnet.results import Results
 from hvnet.run import run
 
-__all__ = ["OPERATIONS", "nothing_to_simulate", "simulate"]
+__all__ = ["OPERATIONS", "collector_paused", "nothing_to_simulate", "simulate"]
 
 #: The events that move VMs: with traffic and demand, what a run has to simulate.
 OPERATIONS = frozenset({"migrate", "drain", "rolling_update"})
@@ -66,9 +70,27 @@ def simulate(
     half the machine's physical memory) raises `errors.RunTooLarge`, one line
     naming the cause and the knob."""
     filename = scenario.source if filename is None else filename
-    lowered = lower(scenario, calibration, filename=filename)
-    if not lowered.runnable:
-        unreachable = {lowered.owner[k]: why for k, why in lowered.unreachable}
-        problems = [Problem(filename, None, f"traffic[{i}]", why) for i, why in sorted(unreachable.items())]
-        raise ScenarioError([*problems, *lowered.refused])
-    return readback(run(lowered, max_memory_bytes))
+    with collector_paused():
+        lowered = lower(scenario, calibration, filename=filename)
+        if not lowered.runnable:
+            unreachable = {lowered.owner[k]: why for k, why in lowered.unreachable}
+            problems = [Problem(filename, None, f"traffic[{i}]", why) for i, why in sorted(unreachable.items())]
+            raise ScenarioError([*problems, *lowered.refused])
+        return readback(run(lowered, max_memory_bytes))
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Python's cycle collector paused while a run is lowered and read back, and resumed as it was.
+
+    Lowering and read-back make tens of thousands of objects that outlive the call (the specs,
+    the results), and the collector scans them again and again while they are made: a fifth
+    to a quarter of Python's time on a 64-host rolling update. Reference counting still frees
+    what they drop; the few cycles they may leave are collected once the collector runs again."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()

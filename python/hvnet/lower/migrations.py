@@ -34,12 +34,22 @@ from hvnet.errors import Problem
 from hvnet.lower import specs
 from hvnet.lower.interfaces import Known, SmbChannel, migration_network, smb_channels
 from hvnet.lower.network import NetworkModel
-from hvnet.lower.operations import Plan, plan_operations
+from hvnet.lower.operations import Gate, Plan, plan_operations
 from hvnet.lower.routing import Routing
 from hvnet.model import Scenario
 from hvnet.units import bytes_per_s
 
-__all__ = ["MigrationRequest", "guest_specs", "migration_ends", "migration_requests", "migration_specs", "smb_limits"]
+__all__ = [
+    "MigrationRequest",
+    "MigrationRoute",
+    "Steps",
+    "VmMemory",
+    "guest_specs",
+    "migration_ends",
+    "migration_requests",
+    "migration_specs",
+    "smb_limits",
+]
 
 #: Live migration over TCP/IP listens on port 6600 (BEHAVIOUR.md).
 LIVE_MIGRATION_PORT = 6600
@@ -47,43 +57,89 @@ LIVE_MIGRATION_PORT = 6600
 MIGRATION_SOURCE_PORT = 64000
 
 
-@dataclass(frozen=True)
-class MigrationRequest:
-    """A VM's live migration between two hosts (TCP/IP: one connection per step)."""
+class Steps(NamedTuple):
+    """Pre-copy's limits and set-up, the same for every migration of a run (`MigrationParameters`)."""
 
-    vm: str
-    source: str
-    target: str
-    at_s: float
+    max_passes: int
+    stop_bytes: float
+    setup_s: float
+    #: The part of `setup_s` each host does for one migration at a time (`MigrationParameters.setup_serial_s`).
+    setup_serial_s: float
+    #: Bytes of memory per second the source prepares, in series with the transfer; None: no such time.
+    prepare_bytes_per_s: float | None
+
+
+class VmMemory(NamedTuple):
+    """A VM's memory as its migrations send it, in bytes and bytes/s."""
+
     assigned_bytes: float
     populated_bytes: float
     #: Bytes per second the guest writes.
     dirty_bytes_per_s: float
     working_set_bytes: float
     device_state_bytes: float
+    incompressible_bytes: float
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class MigrationRoute:
+    """What every migration from one host to another shares: the source's option, its transport,
+    the hosts' queues and the switch-over (made once per pair of hosts; equal only to itself)."""
+
+    source: str
+    target: str
+    option: str
+    #: SMB's connections (`interfaces.SmbChannel`); empty for TCP/IP and Compression.
+    channels: tuple[SmbChannel, ...]
+    #: The NIC or team each host uses (a live migration network); None: the host's own.
+    via: tuple[str, str] | None
     #: How many migrations its source and its destination host each take part in at once (the rest wait).
     simultaneous: int
     simultaneous_in: int
-    max_passes: int
-    stop_bytes: float
     switchover_s: float
-    #: Before the first pass: negotiation, the destination's VM and its checks (`MigrationParameters.setup_s`).
-    setup_s: float
-    #: The part of it each host does for one migration at a time (`MigrationParameters.setup_serial_s`).
-    setup_serial_s: float = 0.0
-    #: Bytes of memory per second the source prepares, in series with the transfer; None: no such time.
-    prepare_bytes_per_s: float | None = None
-    #: SMB's connections (`interfaces.SmbChannel`); empty for TCP/IP and Compression.
-    channels: tuple[SmbChannel, ...] = ()
+
+
+class MigrationRequest(NamedTuple):
+    """A VM's live migration between two hosts (TCP/IP: one connection per step): the VM, what it
+    shares with every migration between the same hosts (`route`), its memory, when it is asked for
+    (`gate`: at `at_s`, or `delay_s` after the migrations of `after`, earlier ones, end) and
+    pre-copy's limits; made once per migration, so a few fields, the rest read through them."""
+
+    vm: str
+    route: MigrationRoute
+    memory: VmMemory
+    gate: Gate
+    steps: Steps
     #: The Compression option's costs; None for the other options.
-    compression: specs.Compression | None = None
-    #: Migrations (indices, earlier ones) that must end before it is asked
-    #: for, and the pause after the last of them: it is asked for then, or at
-    #: `at_s` if later. Empty: at `at_s`.
-    after: tuple[int, ...] = ()
-    delay_s: float = 0.0
-    #: The NIC or team each host uses for it (a live migration network); None: the host's own.
-    via: tuple[str, str] | None = None
+    compression: specs.Compression | None
+
+    @property
+    def source(self) -> str:
+        return self.route.source
+
+    @property
+    def target(self) -> str:
+        return self.route.target
+
+    @property
+    def channels(self) -> tuple[SmbChannel, ...]:
+        return self.route.channels
+
+    @property
+    def via(self) -> tuple[str, str] | None:
+        return self.route.via
+
+    @property
+    def at_s(self) -> float:
+        return self.gate.at_s
+
+    @property
+    def after(self) -> tuple[int, ...]:
+        return self.gate.after
+
+    @property
+    def delay_s(self) -> float:
+        return self.gate.delay_s
 
 
 def migration_requests(
@@ -107,24 +163,30 @@ def migration_requests(
         zero_cycles_per_byte=c.zero_cycles_per_byte,
         weight=c.weight,
     )
-    setup_serial_s = min(parameters.setup_serial_s, parameters.setup_s)
-    #: What every migration between two hosts shares (hosts, option, transport, queues, switch-over), by pair.
-    pairs: dict[tuple[str, str], _Pair | str] = {}
+    steps = Steps(
+        parameters.max_passes,
+        parameters.stop_bytes,
+        parameters.setup_s,
+        min(parameters.setup_serial_s, parameters.setup_s),
+        parameters.prepare_bytes_per_s,
+    )
+    #: What every migration between two hosts shares, by pair (a text: why none can go).
+    routes: dict[tuple[str, str], MigrationRoute | str] = {}
     #: Each VM's memory, read once (a rolling update moves it out and back).
-    memories: dict[str, _Memory] = {}
+    memories: dict[str, VmMemory] = {}
     for move in plan.moves:
-        pair = pairs.get((move.source, move.target))
-        if pair is None:
-            pair = pairs[move.source, move.target] = _pair(
-                scenario, filename, calibration, routing, known, move.source, move.target
+        route = routes.get((move.source, move.target))
+        if route is None:
+            route = routes[move.source, move.target] = _route(
+                scenario, calibration, routing, known, move.source, move.target
             )
-        if isinstance(pair, str):
-            problems.append(Problem(filename, None, f"events[{move.event}]", pair))
+        if isinstance(route, str):
+            problems.append(Problem(filename, None, f"events[{move.event}]", route))
             continue
         memory = memories.get(move.vm)
         if memory is None:
             vm = scenario.vm(move.vm)
-            memory = memories[move.vm] = _Memory(
+            memory = memories[move.vm] = VmMemory(
                 float(vm.memory),
                 float(vm.populated),
                 bytes_per_s(vm.dirty_rate),
@@ -134,70 +196,21 @@ def migration_requests(
             )
         compression = (
             None
-            if pair.option != "compression"
+            if route.option != "compression"
             else _for_content(compressed, memory.populated_bytes, memory.incompressible_bytes)
         )
-        requests.append(
-            MigrationRequest(
-                vm=move.vm,
-                source=move.source,
-                target=move.target,
-                at_s=move.gate.at_s,
-                assigned_bytes=memory.assigned_bytes,
-                populated_bytes=memory.populated_bytes,
-                dirty_bytes_per_s=memory.dirty_bytes_per_s,
-                working_set_bytes=memory.working_set_bytes,
-                device_state_bytes=memory.device_state_bytes,
-                simultaneous=pair.simultaneous,
-                simultaneous_in=pair.simultaneous_in,
-                max_passes=parameters.max_passes,
-                stop_bytes=parameters.stop_bytes,
-                switchover_s=pair.switchover_s,
-                setup_s=parameters.setup_s,
-                setup_serial_s=setup_serial_s,
-                prepare_bytes_per_s=parameters.prepare_bytes_per_s,
-                channels=pair.channels,
-                compression=compression,
-                after=move.gate.after,
-                delay_s=move.gate.delay_s,
-                via=pair.via,
-            )
-        )
+        requests.append(MigrationRequest(move.vm, route, memory, move.gate, steps, compression))
     return plan, requests, _unique(problems)
 
 
-class _Memory(NamedTuple):
-    """A VM's memory as its migrations send it, in bytes and bytes/s."""
-
-    assigned_bytes: float
-    populated_bytes: float
-    dirty_bytes_per_s: float
-    working_set_bytes: float
-    device_state_bytes: float
-    incompressible_bytes: float
-
-
-@dataclass(frozen=True, slots=True)
-class _Pair:
-    """What every migration from one host to another shares."""
-
-    option: str
-    channels: tuple[SmbChannel, ...]
-    via: tuple[str, str] | None
-    simultaneous: int
-    simultaneous_in: int
-    switchover_s: float
-
-
-def _pair(
+def _route(
     scenario: Scenario,
-    filename: str,
     calibration: Calibration,
     routing: Routing,
     known: Known,
     source: str,
     target: str,
-) -> _Pair | str:
+) -> MigrationRoute | str:
     """The transport, queues and switch-over of the migrations from `source` to `target` (its source's
     option), or why none can go."""
     host, other = scenario.host(source), scenario.host(target)
@@ -217,8 +230,15 @@ def _pair(
             "NICs); SMB would run over TCP: use option smb to simulate that"
         )
     switchover_s = calibration.migration.switchover_s(host, other, calibration.cpu)
-    return _Pair(
-        option, channels, via, host.live_migration.simultaneous, other.live_migration.simultaneous, switchover_s
+    return MigrationRoute(
+        source,
+        target,
+        option,
+        channels,
+        via,
+        host.live_migration.simultaneous,
+        other.live_migration.simultaneous,
+        switchover_s,
     )
 
 
@@ -230,27 +250,25 @@ def _unique(problems: list[Problem]) -> list[Problem]:
 def migration_ends(model: NetworkModel, migrations: Sequence[MigrationRequest]) -> list[tuple[str, str]]:
     """The endpoints each migration's connections leave and arrive by: its hosts', or
     their endpoints on its live migration network (added to the model's endpoints)."""
+    #: Each route's ends (one route per pair of hosts, `migration_requests`), whose endpoints are added once.
+    made: dict[MigrationRoute, tuple[str, str]] = {}
     ends = []
-    #: Each pair of hosts' ends, by its transport (`via`, and the channels: one tuple for all the pair's
-    #: migrations, `migration_requests`), whose endpoints are added once.
-    made: dict[tuple[str, str, tuple[str, str] | None, int], tuple[str, str]] = {}
     for m in migrations:
-        key = (m.source, m.target, m.via, id(m.channels))
-        end = made.get(key)
+        end = made.get(m.route)
         if end is None:
-            end = made[key] = _ends(model, m)
+            end = made[m.route] = _ends(model, m.route)
         ends.append(end)
     return ends
 
 
-def _ends(model: NetworkModel, m: MigrationRequest) -> tuple[str, str]:
-    """A migration's endpoints, its channels' endpoints added (`migration_ends`)."""
-    source, target = model.scenario.host(m.source), model.scenario.host(m.target)
-    if m.via is None:
-        end = (m.source, m.target)
+def _ends(model: NetworkModel, route: MigrationRoute) -> tuple[str, str]:
+    """A route's endpoints, its channels' endpoints added (`migration_ends`)."""
+    source, target = model.scenario.host(route.source), model.scenario.host(route.target)
+    if route.via is None:
+        end = (route.source, route.target)
     else:
-        end = (model.endpoints.via(source, m.via[0]), model.endpoints.via(target, m.via[1]))
-    for channel in m.channels:  # SMB over several team interfaces: each channel from its own
+        end = (model.endpoints.via(source, route.via[0]), model.endpoints.via(target, route.via[1]))
+    for channel in route.channels:  # SMB over several team interfaces: each channel from its own
         if channel.via is not None:
             model.endpoints.via(source, channel.via[0])
             model.endpoints.via(target, channel.via[1])
@@ -308,47 +326,66 @@ def migration_specs(
     ports: crates/migration/src/transport.rs), compression and waits."""
     hosts = {h.name: i for i, h in enumerate(model.scenario.hosts)}
     out: list[specs.Migration] = []
-    #: The channels of the migrations between two endpoints over the same SMB channels (made once).
-    made: dict[tuple[str, str, int], tuple[specs.Channel, ...]] = {}  # by the channels' tuple (one per pair)
-    #: Memories and pre-copy parameters alike are one spec (VMs of one size, hosts of one kind).
-    memories: dict[tuple[float, ...], specs.GuestMemory] = {}
-    precopies: dict[tuple[float, ...], specs.Precopy] = {}
+    #: What the core is given alike for each migration of a route (endpoints, hosts, queues, channels,
+    #: limit, pre-copy), made once per route and pair of endpoints.
+    made: dict[tuple[str, str, MigrationRoute], _Shared] = {}
+    #: Memories alike are one spec (VMs of one size).
+    memories: dict[VmMemory, specs.GuestMemory] = {}
     for i, (m, (source, target)) in enumerate(zip(migrations, ends)):
-        key = (source, target, id(m.channels))
-        if key not in made:
+        route = m.route
+        shared = made.get((source, target, route))
+        if shared is None:
             model.add_paths(source, target)
-            made[key] = _channels(model, m, index)
-        size = (m.assigned_bytes, m.populated_bytes, m.dirty_bytes_per_s, m.working_set_bytes, m.device_state_bytes)
-        memory = memories.get(size)
+            shared = made[source, target, route] = _Shared(
+                index[source],
+                index[target],
+                (hosts[route.source], hosts[route.target]),
+                (route.simultaneous, route.simultaneous_in),
+                _channels(model, route, index),
+                limits.get(route.source) if route.channels else None,
+                specs.Precopy(
+                    m.steps.max_passes, m.steps.stop_bytes, route.switchover_s, m.steps.setup_s, m.steps.setup_serial_s
+                ),
+            )
+        memory = memories.get(m.memory)
         if memory is None:
-            memory = memories[size] = specs.GuestMemory(*size)
-        steps = (m.max_passes, m.stop_bytes, m.switchover_s, m.setup_s, m.setup_serial_s)
-        precopy = precopies.get(steps)
-        if precopy is None:
-            precopy = precopies[steps] = specs.Precopy(*steps)
+            memory = memories[m.memory] = specs.GuestMemory(*m.memory[:5])
+        gate = m.gate
         out.append(
             specs.Migration(
-                source=index[source],
-                target=index[target],
-                ports=(MIGRATION_SOURCE_PORT + i % 1000, LIVE_MIGRATION_PORT),
-                memory=memory,
-                precopy=precopy,
-                prepare_bytes_per_s=m.prepare_bytes_per_s,
-                at_s=m.at_s,
-                hosts=(hosts[m.source], hosts[m.target]),
-                simultaneous=(m.simultaneous, m.simultaneous_in),
-                channels=made[key],
-                compression=m.compression,
-                after=tuple(m.after),
-                delay_s=m.delay_s,
-                through=limits.get(m.source) if m.channels else None,
+                shared.source,
+                shared.target,
+                (MIGRATION_SOURCE_PORT + i % 1000, LIVE_MIGRATION_PORT),
+                memory,
+                shared.precopy,
+                m.steps.prepare_bytes_per_s,
+                gate.at_s,
+                shared.hosts,
+                shared.simultaneous,
+                shared.channels,
+                m.compression,
+                gate.after,
+                gate.delay_s,
+                shared.through,
             )
         )
     return out
 
 
-def _channels(model: NetworkModel, m: MigrationRequest, index: dict[str, int]) -> tuple[specs.Channel, ...]:
-    """A migration's SMB channels for the core (each bound to its NIC pair, or its team interfaces'
+class _Shared(NamedTuple):
+    """The fields of `specs.Migration` every migration of a route between two endpoints shares."""
+
+    source: int
+    target: int
+    hosts: tuple[int, int]
+    simultaneous: tuple[int, int]
+    channels: tuple[specs.Channel, ...]
+    through: int | None
+    precopy: specs.Precopy
+
+
+def _channels(model: NetworkModel, m: MigrationRoute, index: dict[str, int]) -> tuple[specs.Channel, ...]:
+    """A route's SMB channels for the core (each bound to its NIC pair, or its team interfaces'
     endpoints), their paths recorded."""
     channels: list[specs.Channel] = []
     rdma_cost = model.cpu.parameters.rdma_cost() if model.cpu is not None else 0.0
