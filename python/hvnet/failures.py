@@ -27,7 +27,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from hvnet.lower.changes import down_at, failure_pairs
 from hvnet.lower.fabric import Port
@@ -46,17 +46,26 @@ __all__ = ["failure_results", "never_warnings"]
 _SAME_S = 1e-9
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class _Work:
     """A traffic entry or a migration, with its connections."""
 
     kind: str
     index: int
     name: str
-    #: How a warning names it.
-    label: str
+    #: Its two ends, as a warning names them ("hv1 → hv2").
+    route: str
+    #: Whether a traffic entry has a name of its own.
+    named: bool
     connections: list[int]
     end_s: float | None
+
+    @property
+    def label(self) -> str:
+        """How a warning names it."""
+        if self.kind == "migration":
+            return f"the live migration of {self.name} ({self.route})"
+        return f"traffic {self.name} ({self.route})" if self.named else f"traffic {self.route}"
 
 
 @dataclass(frozen=True)
@@ -77,8 +86,15 @@ class _Failure:
 
 
 def _work(
-    scenario: Scenario, run: Outcomes, owner: Sequence[int], migrations: Sequence[MigrationResult]
+    scenario: Scenario,
+    run: Outcomes,
+    owner: Sequence[int],
+    migrations: Sequence[MigrationResult],
+    unfinished: bool = False,
+    touching: set[int] | None = None,
 ) -> list[_Work]:
+    """Each traffic entry and migration with its connections (`unfinished`: only those that never ended;
+    `touching`: only those with one of these connections)."""
     per_traffic: list[list[int]] = [[] for _ in scenario.traffic]
     for k, entry in enumerate(owner):
         per_traffic[entry].append(k)
@@ -86,13 +102,18 @@ def _work(
     for index, (traffic, connections) in enumerate(zip(scenario.traffic, per_traffic)):
         ends = [run.connections[k].end_s for k in connections]
         end = None if any(e is None for e in ends) else max((e for e in ends if e is not None), default=traffic.start)
+        if (unfinished and end is not None) or (touching is not None and touching.isdisjoint(connections)):
+            continue
         route = f"{traffic.src} → {traffic.dst}"
-        name = traffic.name or route
-        label = f"traffic {traffic.name} ({route})" if traffic.name else f"traffic {route}"
-        work.append(_Work("traffic", index, name, label, connections, end))
+        work.append(_Work("traffic", index, traffic.name or route, route, bool(traffic.name), connections, end))
     for index, (migration, outcome) in enumerate(zip(migrations, run.migrations)):
-        label = f"the live migration of {migration.vm} ({migration.source} → {migration.destination})"
-        work.append(_Work("migration", index, migration.vm, label, list(outcome.connections), migration.end_s))
+        if unfinished and migration.end_s is not None:
+            continue
+        connections = outcome.connections
+        if touching is not None and touching.isdisjoint(connections):
+            continue
+        route = f"{migration.source} → {migration.destination}"
+        work.append(_Work("migration", index, migration.vm, route, False, connections, migration.end_s))
     return work
 
 
@@ -138,8 +159,52 @@ def _moments(failure: _Failure, lacp_timeouts_s: Sequence[float]) -> list[float]
     return moments
 
 
+class _Facts(NamedTuple):
+    """What a connection did that a failure may have caused (`failure_results`)."""
+
+    blackholes: list[tuple[float, float]]
+    moves: list[float]
+    #: Since when its path was down for good, when it never ended; None otherwise.
+    stalled_since_s: float | None
+
+
 def _moves(outcome: ConnectionOutcome) -> list[float]:
-    return [t for t, _, _ in outcome.nics[1:]] + list(outcome.rerouted_s)
+    """When it moved: to another NIC or team member, or to another route."""
+    return [*outcome.moved_s, *outcome.rerouted_s]
+
+
+def _hit(
+    failure: _Failure, failures: Sequence[_Failure], at: Sequence[float], work: _Work, facts: dict[int, _Facts]
+) -> FlowHit | None:
+    """What `failure` (its moments `at`) did to `work`'s connections; None: nothing."""
+    blackholed: dict[int, float] = {}
+    moved = 0
+    never = False
+    for k in work.connections:
+        fact = facts.get(k)
+        if fact is None:
+            continue
+        for start, end in fact.blackholes:
+            if failure in _responsible(failures, start):
+                blackholed[k] = max(blackholed.get(k, 0.0), end - start)
+        if any(abs(m - t) <= _SAME_S for m in fact.moves for t in at):
+            moved += 1
+        since = fact.stalled_since_s
+        if since is not None and failure in _responsible(failures, since):
+            never = True
+    if not (blackholed or moved or never):
+        return None
+    return FlowHit(
+        kind=work.kind,
+        index=work.index,
+        name=work.name,
+        connections=len(work.connections),
+        blackholed_connections=len(blackholed),
+        moved_connections=moved,
+        blackholed_s=max(blackholed.values(), default=0.0),
+        never=never,
+        end_s=work.end_s,
+    )
 
 
 def _time(t: float | None) -> float | None:
@@ -160,38 +225,19 @@ def failure_results(
     teaming = model.calibration.teaming
     lacp = (teaming.lacp_timeout_s, teaming.lacp_slow_timeout_s)
     moments = {f.event: _moments(f, lacp) for f in failures}
-    works = _work(scenario, run, owner, migrations)
+    #: What each connection did that a failure may have caused (its black-holed stretches, the times it
+    #: moved, since when it stalled), read once: a connection that did none of it is hit by none, nor
+    #: is work with no such connection.
+    facts: dict[int, _Facts] = {}
+    for k in run.connections.disturbed():
+        outcome = run.connections[k]
+        since = outcome.stalled_since_s if outcome.end_s is None else None
+        facts[k] = _Facts(outcome.blackholes, _moves(outcome), since)
+    works = _work(scenario, run, owner, migrations, touching=set(facts))
     results = []
     for failure in failures:
-        hits = []
-        for work in works:
-            blackholed: dict[int, float] = {}
-            moved = 0
-            never = False
-            for k in work.connections:
-                outcome = run.connections[k]
-                for start, end in outcome.blackholes:
-                    if failure in _responsible(failures, start):
-                        blackholed[k] = max(blackholed.get(k, 0.0), end - start)
-                if any(abs(m - t) <= _SAME_S for m in _moves(outcome) for t in moments[failure.event]):
-                    moved += 1
-                since = outcome.stalled_since_s
-                if outcome.end_s is None and since is not None and failure in _responsible(failures, since):
-                    never = True
-            if blackholed or moved or never:
-                hits.append(
-                    FlowHit(
-                        kind=work.kind,
-                        index=work.index,
-                        name=work.name,
-                        connections=len(work.connections),
-                        blackholed_connections=len(blackholed),
-                        moved_connections=moved,
-                        blackholed_s=max(blackholed.values(), default=0.0),
-                        never=never,
-                        end_s=work.end_s,
-                    )
-                )
+        at = moments[failure.event]
+        hits = [hit for work in works if (hit := _hit(failure, failures, at, work, facts)) is not None]
         results.append(
             FailureResult(
                 event=failure.event,
@@ -226,9 +272,7 @@ def never_warnings(
     no path is left for it."""
     held = down_at(scenario, model.fabric, run.end_s)
     warnings = []
-    for work in _work(scenario, run, owner, migrations):
-        if work.end_s is not None:
-            continue
+    for work in _work(scenario, run, owner, migrations, unfinished=True):
         stalled = [
             k
             for k in work.connections

@@ -45,6 +45,7 @@ from hvnet.utilisation import core_utilisation, nic_utilisation, team_utilisatio
 
 __all__ = [
     "ConnectionOutcome",
+    "ConnectionOutcomes",
     "MigrationOutcome",
     "Outcomes",
     "adapter_series",
@@ -82,6 +83,11 @@ class ConnectionOutcome:
         ]
 
     @property
+    def moved_s(self) -> list[float]:
+        """When it moved to other NICs (the times of `nics` after its start), without naming them."""
+        return [t for t, _, _ in self._report.members[1:]]
+
+    @property
     def blackholed_s(self) -> float:
         return self._report.blackholed_s
 
@@ -111,7 +117,7 @@ class ConnectionOutcome:
         return self._report.sent_bytes
 
 
-class _Connections(Sequence[ConnectionOutcome]):
+class ConnectionOutcomes(Sequence[ConnectionOutcome]):
     """The run's connections as outcomes, each made when it is read."""
 
     def __init__(self, reports: _core.ConnectionReports, names: Sequence[str]) -> None:
@@ -127,6 +133,10 @@ class _Connections(Sequence[ConnectionOutcome]):
     def __iter__(self) -> Iterator[ConnectionOutcome]:
         names = self._names
         return (ConnectionOutcome(r, names) for r in self._reports)
+
+    def disturbed(self) -> list[int]:
+        """The connections a failure may have touched (black-holed, moved, stalled for good), in order."""
+        return self._reports.disturbed()
 
 
 class MigrationOutcome:
@@ -191,7 +201,7 @@ class MigrationOutcome:
 class Outcomes:
     """A run's connections and migrations named as the scenario names things, and its end."""
 
-    connections: Sequence[ConnectionOutcome]
+    connections: ConnectionOutcomes
     migrations: list[MigrationOutcome]
     end_s: float
 
@@ -199,7 +209,7 @@ class Outcomes:
 def outcomes(run: NetworkRun) -> Outcomes:
     """The run's report, named: its connections and migrations (views; peaks in bits/s)."""
     migrations = [MigrationOutcome(m) for m in run.migrations]
-    return Outcomes(_Connections(run.connections, run.lowered.model.nic_names), migrations, run.end_s)
+    return Outcomes(ConnectionOutcomes(run.connections, run.lowered.model.nic_names), migrations, run.end_s)
 
 
 def readback(run: NetworkRun) -> Results:

@@ -52,6 +52,22 @@ impl ConnectionReports {
         Ok(ConnectionReport::from(&self.reports[at as usize]))
     }
 
+    /// The connections (indices, in order) that a failure may have touched:
+    /// black-holed, moved to another NIC or route, or stalled for good (it
+    /// never completed because its path went down). The others' reports
+    /// need not be read to know what failures did.
+    fn disturbed(&self) -> Vec<usize> {
+        (self.reports.iter().enumerate())
+            .filter(|(_, c)| {
+                !c.blackholes.is_empty()
+                    || c.members.len() > 1
+                    || !c.rerouted.is_empty()
+                    || (c.end.is_none() && c.stalled_since.is_some())
+            })
+            .map(|(k, _)| k)
+            .collect()
+    }
+
     /// Every report, in order.
     fn __iter__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyIterator>> {
         let py = slf.py();
