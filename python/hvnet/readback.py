@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from hvnet import _core
 from hvnet.failures import failure_results, never_warnings
 from hvnet.lower.fabric import Port
-from hvnet.lower.migrations import MigrationRequest
+from hvnet.lower.migrations import MigrationRequest, MigrationRoute
 from hvnet.lower.network import NetworkModel
 from hvnet.lower.operations import Plan
 from hvnet.model import Scenario
@@ -131,8 +131,8 @@ class ConnectionOutcomes(Sequence[ConnectionOutcome]):
         return ConnectionOutcome(self._reports[k], self._names)
 
     def __iter__(self) -> Iterator[ConnectionOutcome]:
-        names = self._names
-        return (ConnectionOutcome(r, names) for r in self._reports)
+        reports, names = self._reports, self._names  # each report made as it is reached
+        return (ConnectionOutcome(reports[k], names) for k in range(len(reports)))
 
     def disturbed(self) -> list[int]:
         """The connections a failure may have touched (black-holed, moved, stalled for good), in order."""
@@ -332,10 +332,14 @@ def vcpu_series(model: NetworkModel, run: NetworkRun) -> list[VcpuSeries]:
 def migration_results(plan: Plan, requests: list[MigrationRequest], named: Outcomes) -> list[MigrationResult]:
     """One record per migration, in the order they were asked for; its CPU cost is the
     core's count (each byte's cycles on the cores it used, compression included)."""
-    return [
-        _record(request, outcome, move.operation)
-        for move, request, outcome in zip(plan.moves, requests, named.migrations)
-    ]
+    options: dict[MigrationRoute, str] = {}  # the same for every migration of a route
+    records = []
+    for move, request, outcome in zip(plan.moves, requests, named.migrations):
+        option = options.get(request.route)
+        if option is None:
+            option = options[request.route] = _option(request)
+        records.append(_record(request, outcome, move.operation, option))
+    return records
 
 
 def _option(request: MigrationRequest) -> str:
@@ -346,7 +350,7 @@ def _option(request: MigrationRequest) -> str:
     return "smb_direct" if any(channel.rdma for channel in request.channels) else "smb"
 
 
-def _record(request: MigrationRequest, outcome: MigrationOutcome, operation: int) -> MigrationResult:
+def _record(request: MigrationRequest, outcome: MigrationOutcome, operation: int, option: str) -> MigrationResult:
     """Its record, made as validation would make it (`results.trusted`): the core's figures, each
     of the type of its field."""
     report = outcome._report  # the figures read once each, not through the view
@@ -358,7 +362,7 @@ def _record(request: MigrationRequest, outcome: MigrationOutcome, operation: int
             "vm": request.vm,
             "source": request.source,
             "destination": request.target,
-            "option": _option(request),
+            "option": option,
             "queued_s": report.queued_s,
             "start_s": start_s,
             "end_s": end_s,
