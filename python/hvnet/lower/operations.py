@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import heapq
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from hvnet.errors import Problem
 from hvnet.model import Event, Scenario
@@ -63,9 +64,8 @@ class Gate:
         return max(self.at_s, last + self.delay_s)
 
 
-@dataclass(frozen=True)
-class Move:
-    """One VM's live migration that an operation asks for."""
+class Move(NamedTuple):
+    """One VM's live migration that an operation asks for (thousands in a rolling update: a tuple)."""
 
     vm: str
     source: str
