@@ -268,10 +268,10 @@ def _ends(model: NetworkModel, route: MigrationRoute) -> tuple[str, str]:
         end = (route.source, route.target)
     else:
         end = (model.endpoints.via(source, route.via[0]), model.endpoints.via(target, route.via[1]))
-    for channel in route.channels:  # SMB over several team interfaces: each channel from its own
-        if channel.via is not None:
-            model.endpoints.via(source, channel.via[0])
-            model.endpoints.via(target, channel.via[1])
+    # SMB over several team interfaces: each channel from its own (several channels per interface).
+    for out, into in dict.fromkeys(channel.via for channel in route.channels if channel.via is not None):
+        model.endpoints.via(source, out)
+        model.endpoints.via(target, into)
     return end
 
 
