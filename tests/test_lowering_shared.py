@@ -4,9 +4,11 @@ Lowering a 64-host rolling update records thousands of NIC pairs, SMB
 transports and VM core sets that differ only in a few indices; the pipeline
 makes the shared parts once (`lower/paths.py`, `Routing.path`,
 `interfaces.smb_channels`' `Known`, `CpuModel.vm_cores`) and reads the
-recording back in one call into the core (`RunReport.scaled_series`,
-`_core.series_figures`). Each test here computes the same thing the direct
-way, as the pipeline did before, and asks for equality, exactly.
+recording back in one call into the core (`RunReport.scaled_series`; with
+the NICs' and cores' utilisation figures, `RunReport.figured_series`;
+`_core.series_figures` for series made in Python). Each test here computes
+the same thing the direct way, as the pipeline did before, and asks for
+equality, exactly.
 """
 
 from __future__ import annotations
@@ -28,10 +30,19 @@ from hvnet.lower.interfaces import Known, smb_channels
 from hvnet.lower.network import NetworkModel
 from hvnet.lower.routing import Routing
 from hvnet.model import Scenario, load_scenario
+from hvnet.readback import figured_adapters, figured_cores
 from hvnet.run import run
 from hvnet.series import ROUNDING, Series
 from hvnet.topology import leaf_spine
-from hvnet.utilisation import BUSY_SHARE, _all_figures
+from hvnet.utilisation import (
+    BUSY_SHARE,
+    PERCENTILES,
+    _all_figures,
+    _figures,
+    core_utilisation,
+    figures,
+    nic_utilisation,
+)
 
 EXAMPLES = sorted((Path(__file__).parents[1] / "python" / "hvnet" / "examples").glob("**/*.yaml"))
 
@@ -295,6 +306,45 @@ def test_the_figures_of_many_series_are_each_series_own() -> None:
     scales = [rng.choice([0.0, 1.0, 1e-9, 0.25]) for _ in many]
     for end in (0.0, 3.0, 12.0):
         assert _all_figures(many, scales, end) == [figures_one_by_one(s, scale, end) for s, scale in zip(many, scales)]
+
+
+def test_the_figures_read_with_the_series_are_the_series_own() -> None:
+    """`RunReport.figured_series` gives each series as `scaled_series` does and, from its points in the
+    same call, what `Series.percentile`, `peak`, `busy_time` and `integral` give of them times its share:
+    all 0 for a resource never used and for a share of 0 (a resource of no capacity, a NIC of no speed).
+    Read-back's NIC and core utilisation from it are `nic_utilisation` and `core_utilisation` of its
+    series, for a run that recorded and for one that did not."""
+    lowered = lower(cluster(4, "smb", failure=True))
+    ran = run(lowered)
+    assert ran.series is not None
+    capacities = lowered.model.fabric.capacities
+    wanted = [
+        (r, 1 / cap if cap > 0 else 1.0, (1.0, 1e-9, 0.25)[r % 3] if cap > 0 else 0.0)
+        for r, cap in enumerate(capacities)
+    ]
+    used = next(r for r, (t_s, _) in enumerate(ran.series) if len(t_s) > 3)
+    wanted.append((used, 2.0, 0.0))
+    assert any(not t_s for t_s, _ in ran.series) and 0.0 in capacities
+    for end in (ran.end_s, ran.end_s / 3, 0.0):
+        computed = ran.report.figured_series(wanted, ROUNDING, end, list(PERCENTILES), BUSY_SHARE)
+        for (r, scale, share), (t_s, values, shares, busy_s, peak, integral) in zip(wanted, computed, strict=True):
+            series = Series.of(*ran.series[r], scale)
+            assert (t_s, values, integral) == (series.t_s, series.values, series.integral(0.0, end))
+            if share > 0 and end > 0 and series.nonzero():
+                assert shares == [series.percentile(p, 0.0, end) * share for p in PERCENTILES]
+                assert (peak, busy_s) == (series.peak() * share, series.busy_time(BUSY_SHARE / share, end))
+            else:
+                assert (shares, busy_s, peak) == ([0.0] * len(PERCENTILES), 0.0, 0.0)
+            assert figures(shares, busy_s, peak) == _figures(series, share, end)
+    with pytest.raises(ValueError, match="not one of the run's"):
+        ran.figured_series([(len(capacities), 1.0, 1.0)], ROUNDING, PERCENTILES, BUSY_SHARE)
+    for recorded in (ran, run(lower(cluster(3, "smb"), record=False))):
+        adapters, nics = figured_adapters(recorded.lowered.scenario, recorded)
+        assert nics == nic_utilisation(adapters, recorded.end_s)
+        cores, busy = figured_cores(recorded.lowered.model, recorded)
+        assert len(cores) > 0 and busy == core_utilisation(cores, recorded.end_s)
+    with pytest.raises(ValueError, match="did not record"):
+        recorded.report.figured_series([(0, 1.0, 1.0)], ROUNDING, 1.0, list(PERCENTILES), BUSY_SHARE)
 
 
 def figures_one_by_one(series: Series, scale: float, end_s: float) -> dict[str, float]:

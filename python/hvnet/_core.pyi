@@ -103,6 +103,14 @@ class RunReport:
     def scaled_series(
         self, resources: list[int], scales: list[float], rounding: float
     ) -> list[tuple[list[float], list[float]]]: ...
+    def figured_series(
+        self,
+        wanted: list[tuple[int, float, float]],
+        rounding: float,
+        end: float,
+        percentiles: list[float],
+        busy_share: float,
+    ) -> list[tuple[list[float], list[float], list[float], float, float, float]]: ...
 
 def run(spec: RunSpec) -> RunReport: ...
 def toeplitz(data: bytes, key: bytes | None = None) -> int: ...

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from hvnet import _core
 from hvnet.failures import failure_results, never_warnings
@@ -28,9 +29,11 @@ from hvnet.results import (
     AdapterSeries,
     ConnectionResult,
     CoreSeries,
+    CoreUtilisation,
     MigrationPass,
     MigrationResult,
     NicChoice,
+    NicUtilisation,
     NodeResult,
     OperationResult,
     Results,
@@ -41,7 +44,7 @@ from hvnet.results import (
 from hvnet.run import NetworkRun
 from hvnet.series import ROUNDING, Series
 from hvnet.units import bits_per_s
-from hvnet.utilisation import core_utilisation, nic_utilisation, team_utilisation
+from hvnet.utilisation import BUSY_SHARE, PERCENTILES, core_rows, figures, nic_rows, nic_scale, team_utilisation
 
 __all__ = [
     "ConnectionOutcome",
@@ -50,6 +53,8 @@ __all__ = [
     "Outcomes",
     "adapter_series",
     "core_series",
+    "figured_adapters",
+    "figured_cores",
     "migration_results",
     "operation_results",
     "outcomes",
@@ -219,8 +224,7 @@ def readback(run: NetworkRun) -> Results:
     scenario, model = lowered.scenario, lowered.model
     named = outcomes(run)
     migrated = migration_results(lowered.plan, list(lowered.migrations), named)
-    adapters, cores = adapter_series(scenario, run), core_series(model, run)
-    nics = nic_utilisation(adapters, run.end_s)
+    (adapters, nics), (cores, busy) = figured_adapters(scenario, run), figured_cores(model, run)
     return Results(
         scenario=scenario.name,
         end_s=run.end_s,
@@ -232,7 +236,7 @@ def readback(run: NetworkRun) -> Results:
         vcpus=vcpu_series(model, run),
         utilisation=nics,
         teams_utilisation=team_utilisation(nics),
-        cores_utilisation=core_utilisation(cores, run.end_s),
+        cores_utilisation=busy,
         migrations=migrated,
         operations=operation_results(lowered.plan, migrated),
         warnings=[*lowered.warnings, *never_warnings(scenario, model, named, lowered.owner, migrated)],
@@ -267,39 +271,60 @@ def _scaled(run: NetworkRun, wanted: Sequence[tuple[int, float]]) -> list[Series
     return [trusted(Series, {"t_s": t_s, "values": values}) for t_s, values in points]
 
 
+def _figured(
+    run: NetworkRun, wanted: Sequence[tuple[int, float, float] | None]
+) -> list[tuple[Series, float, dict[str, float]]]:
+    """Each (resource, scale, share)'s change points as `_scaled` gives them, their integral over the
+    run, and the utilisation figures of them times the share (`utilisation.figures`), all from the
+    one call into the core that scales them (`RunReport.figured_series`: no points sent back for
+    their figures). For None, and each resource of a run that did not record: no points, 0, idle."""
+    read = [w for w in wanted if w is not None] if run.recorded else []
+    computed = iter(run.figured_series(read, ROUNDING, PERCENTILES, BUSY_SHARE) if read else [])
+    idle = figures([0.0] * len(PERCENTILES), 0.0, 0.0)
+    out: list[tuple[Series, float, dict[str, float]]] = []
+    for w in wanted:
+        if w is None or not read:
+            out.append((Series(), 0.0, idle))
+            continue
+        t_s, values, shares, busy_s, peak, integral = next(computed)
+        out.append((trusted(Series, {"t_s": t_s, "values": values}), integral, figures(shares, busy_s, peak)))
+    return out
+
+
 #: bits/s per byte/s (`units.bits_per_s`, the one place a rate crosses, applied to each value).
 _BITS = bits_per_s(1.0)
 
 
 def adapter_series(scenario: Scenario, run: NetworkRun) -> list[AdapterSeries]:
     """Each NIC's send and receive over time, in bits/s, as the change points of its use."""
+    return figured_adapters(scenario, run)[0]
+
+
+def figured_adapters(scenario: Scenario, run: NetworkRun) -> tuple[list[AdapterSeries], list[NicUtilisation]]:
+    """`adapter_series`, and `utilisation.nic_utilisation` of them, its bits and figures from the call
+    that scales the series (`_figured`)."""
     fabric = run.lowered.model.fabric
-    nics = []
+    nics: list[dict[str, Any]] = []
+    wanted: list[tuple[int, float, float] | None] = []  # send, then receive; None: not cabled
     for host in scenario.hosts:
         team_of = {member: team.name for team in host.teams for member in team.members}
         for nic in host.nics:
             port = Port(host.name, nic.name)
-            nics.append((host, nic, team_of.get(nic.name), fabric.out_of.get(port), fabric.into.get(port)))
-    cabled = [d.resource for _, _, _, send, receive in nics for d in (send, receive) if d is not None]
-    scaled = iter(_scaled(run, [(r, _BITS) for r in cabled]))
-    return [
+            nics.append({"host": host.name, "nic": nic.name, "team": team_of.get(nic.name), "speed_bps": nic.speed})
+            for d in (fabric.out_of.get(port), fabric.into.get(port)):
+                wanted.append(None if d is None else (d.resource, _BITS, nic_scale(nic.speed)))
+    read = _figured(run, wanted)
+    adapters = [
         trusted(  # the core's series, already checked: no second pass over each point
-            AdapterSeries,
-            {
-                "host": host.name,
-                "nic": nic.name,
-                "team": team,
-                "speed_bps": nic.speed,
-                "send_bps": next(scaled) if send else Series(),
-                "receive_bps": next(scaled) if receive else Series(),
-            },
+            AdapterSeries, {**fields, "send_bps": read[2 * k][0], "receive_bps": read[2 * k + 1][0]}
         )
-        for host, nic, team, send, receive in nics
+        for k, fields in enumerate(nics)
     ]
+    return adapters, nic_rows(adapters, [bits for _, bits, _ in read], [own for _, _, own in read])
 
 
 def _busy(model: NetworkModel, run: NetworkRun, resources: Sequence[int]) -> list[Series]:
-    """Each core's or vCPU's use as a share of its capacity."""
+    """Each vCPU's use as a share of its capacity."""
     capacities = model.fabric.capacities
     shares = iter(_scaled(run, [(r, 1 / capacities[r]) for r in resources if capacities[r] > 0]))
     return [next(shares) if capacities[r] > 0 else Series() for r in resources]
@@ -307,14 +332,22 @@ def _busy(model: NetworkModel, run: NetworkRun, resources: Sequence[int]) -> lis
 
 def core_series(model: NetworkModel, run: NetworkRun) -> list[CoreSeries]:
     """How busy each physical core of each host was over time."""
+    return figured_cores(model, run)[0]
+
+
+def figured_cores(model: NetworkModel, run: NetworkRun) -> tuple[list[CoreSeries], list[CoreUtilisation]]:
+    """`core_series`, and `utilisation.core_utilisation` of them, its figures from the call that
+    scales the series (`_figured`)."""
     if model.cpu is None:
-        return []
+        return [], []
     cores = [(host, k, resource) for host, resources in model.cpu.cores.items() for k, resource in enumerate(resources)]
-    busy = _busy(model, run, [resource for _, _, resource in cores])
-    return [
-        trusted(CoreSeries, {"host": host, "core": k, "busy": share})  # as AdapterSeries
-        for (host, k, _), share in zip(cores, busy)
+    capacities = model.fabric.capacities
+    read = _figured(run, [(r, 1 / capacities[r], 1.0) if capacities[r] > 0 else None for _, _, r in cores])
+    series = [
+        trusted(CoreSeries, {"host": host, "core": k, "busy": busy})  # as AdapterSeries
+        for (host, k, _), (busy, _, _) in zip(cores, read)
     ]
+    return series, core_rows(series, [own for _, _, own in read])
 
 
 def vcpu_series(model: NetworkModel, run: NetworkRun) -> list[VcpuSeries]:

@@ -34,7 +34,7 @@ class NetworkRun:
     events: int
     wall_s: float
     #: The core's report, which keeps the recording in the core's form until it is read (`series`,
-    #: `scaled_series`).
+    #: `scaled_series`, `figured_series`).
     report: _core.RunReport
 
     @functools.cached_property
@@ -55,6 +55,19 @@ class NetworkRun:
         """The change points of each resource, each value times its scale, as `hvnet.series.Series.of`
         makes them (`rounding`: its `ROUNDING`), converted once, in one call (the run recorded)."""
         return self.report.scaled_series(list(resources), list(scales), rounding)
+
+    def figured_series(
+        self,
+        wanted: Sequence[tuple[int, float, float]],
+        rounding: float,
+        percentiles: Sequence[float],
+        busy_share: float,
+    ) -> list[tuple[list[float], list[float], list[float], float, float, float]]:
+        """For each (resource, scale, share): its points as `scaled_series` gives them and, from them in
+        the same call, over `[0, end_s)`, the `percentiles` and peak of the points times the share, the
+        seconds that product is above `busy_share` (all 0 when idle), and the points' integral
+        (`RunReport.figured_series`; `hvnet.utilisation.figures`)."""
+        return self.report.figured_series(list(wanted), rounding, self.end_s, list(percentiles), busy_share)
 
 
 def run(lowered: Lowered, max_memory_bytes: int | None = None) -> NetworkRun:

@@ -13,7 +13,9 @@ From the recorded change points (`hvnet.series.Series`) over the whole run,
                        team's bytes in a direction while another carried almost none
 
 A NIC or core idle for the whole run has all its figures 0 and its headroom 1.
-Read-back computes them (`hvnet.readback`); their models are part of `Results`
+Read-back computes them (`hvnet.readback`: in the core, in the call that scales
+the series, `RunReport.figured_series`; here, of `Series` made in Python,
+`_core.series_figures`); their models are part of `Results`
 (docs/output.md); `tables.utilisation_table` prints them,
 `report.sections.utilisation_section` shows them.
 """
@@ -31,10 +33,15 @@ __all__ = [
     "BUSY_SHARE",
     "COLD_SHARE",
     "HOT_SHARE",
+    "PERCENTILES",
     "CoreUtilisation",
     "NicUtilisation",
     "TeamUtilisation",
+    "core_rows",
     "core_utilisation",
+    "figures",
+    "nic_rows",
+    "nic_scale",
     "nic_utilisation",
     "team_utilisation",
 ]
@@ -50,6 +57,10 @@ COLD_SHARE = 0.10
 
 #: The percentiles each figure set holds, and their fields.
 _PERCENTILES = ((50.0, "p50_share"), (90.0, "p90_share"), (99.0, "p99_share"))
+#: The percentiles alone, in that order (what the core is asked for).
+PERCENTILES = tuple(p for p, _ in _PERCENTILES)
+#: A NIC's send or receive, in the order each NIC's rows come.
+_DIRECTIONS: tuple[Literal["send"], Literal["receive"]] = ("send", "receive")
 
 
 #: The figures of a NIC direction or core idle for the whole run.
@@ -61,6 +72,17 @@ _IDLE = {
     "busy_s": 0.0,
     "headroom_share": 1.0,
 }
+
+
+def figures(shares: Sequence[float], busy_s: float, peak: float) -> dict[str, float]:
+    """The figures of `series × scale`, in the order of the models' fields, from its `PERCENTILES` and
+    peak (each already times the scale) and its busy time; headroom 1 − p99. All 0 (the core's figures
+    of an idle series, `RunReport.figured_series`) make `_IDLE`."""
+    out = {name: share for (_, name), share in zip(_PERCENTILES, shares)}
+    out["max_share"] = peak
+    out["busy_s"] = busy_s
+    out["headroom_share"] = 1.0 - out["p99_share"]
+    return out
 
 
 def _figures(series: Series, scale: float, end_s: float) -> dict[str, float]:
@@ -78,35 +100,46 @@ def _all_figures(series: Sequence[Series], scales: Sequence[float], end_s: float
     computed = _core.series_figures(
         [(series[k].t_s, series[k].values) for k in live],
         end_s,
-        [p for p, _ in _PERCENTILES],
+        list(PERCENTILES),
         [BUSY_SHARE / scales[k] for k in live],
     )
     out = [dict(_IDLE) for _ in series]
     for k, (shares, busy_s, peak) in zip(live, computed):
         scale = scales[k]
-        figures = {name: share * scale for (_, name), share in zip(_PERCENTILES, shares)}
-        figures["max_share"] = peak * scale
-        figures["busy_s"] = busy_s
-        figures["headroom_share"] = 1.0 - figures["p99_share"]
-        out[k] = figures
+        out[k] = figures([share * scale for share in shares], busy_s, peak * scale)
     return out
+
+
+def nic_scale(speed_bps: float) -> float:
+    """A NIC direction's utilisation per bit/s: 1 / its speed (0 for a NIC of no speed: idle figures)."""
+    return 1 / speed_bps if speed_bps > 0 else 0.0
 
 
 def nic_utilisation(adapters: Sequence[AdapterSeries], end_s: float) -> list[NicUtilisation]:
     """Each NIC's send, then receive, in the order of `adapters`."""
+    series = [s for adapter in adapters for s in (adapter.send_bps, adapter.receive_bps)]
+    scales = [nic_scale(adapter.speed_bps) for adapter in adapters for _ in _DIRECTIONS]
+    bits = [s.integral(0.0, end_s) for s in series]
+    return nic_rows(adapters, bits, _all_figures(series, scales, end_s))
+
+
+def nic_rows(
+    adapters: Sequence[AdapterSeries], bits: Sequence[float], figured: Sequence[dict[str, float]]
+) -> list[NicUtilisation]:
+    """Each NIC's send, then receive, in the order of `adapters`, of each direction's bits over the run
+    and its figures, in that order (`nic_utilisation`'s; read-back's, from the core)."""
     carried: dict[tuple[str, str | None, str], float] = {}
-    rows: list[tuple[AdapterSeries, Literal["send", "receive"], Series, float]] = []
+    rows: list[tuple[AdapterSeries, Literal["send", "receive"], float]] = []
+    moved_bits = iter(bits)
     for adapter in adapters:
-        for direction, series in (("send", adapter.send_bps), ("receive", adapter.receive_bps)):
-            moved = float(round(series.integral(0.0, end_s) / 8))
-            rows.append((adapter, direction, series, moved))  # type: ignore[arg-type]
+        for direction in _DIRECTIONS:
+            moved = float(round(next(moved_bits) / 8))
+            rows.append((adapter, direction, moved))
             if adapter.team is not None:
                 key = (adapter.host, adapter.team, direction)
                 carried[key] = carried.get(key, 0.0) + moved
-    scales = [1 / adapter.speed_bps if adapter.speed_bps > 0 else 0.0 for adapter, _, _, _ in rows]
-    figures = _all_figures([series for _, _, series, _ in rows], scales, end_s)
     out = []
-    for (adapter, direction, _, moved), figured in zip(rows, figures):
+    for (adapter, direction, moved), own in zip(rows, figured):
         team_bytes = carried.get((adapter.host, adapter.team, direction), 0.0)
         out.append(
             trusted(  # the fields as validation leaves them (`_figures`: floats), in the model's order
@@ -117,7 +150,7 @@ def nic_utilisation(adapters: Sequence[AdapterSeries], end_s: float) -> list[Nic
                     "team": adapter.team,
                     "direction": direction,
                     "speed_bps": float(adapter.speed_bps),
-                    **figured,
+                    **own,
                     "carried_bytes": round(moved),
                     "team_share": moved / team_bytes if adapter.team is not None and team_bytes > 0 else None,
                 },
@@ -153,5 +186,10 @@ def team_utilisation(nics: Sequence[NicUtilisation]) -> list[TeamUtilisation]:
 
 def core_utilisation(cores: Sequence[CoreSeries], end_s: float) -> list[CoreUtilisation]:
     """Each core's busy share, in the order of `cores`."""
-    figures = _all_figures([c.busy for c in cores], [1.0] * len(cores), end_s)
-    return [trusted(CoreUtilisation, {"host": c.host, "core": c.core, **f}) for c, f in zip(cores, figures)]
+    return core_rows(cores, _all_figures([c.busy for c in cores], [1.0] * len(cores), end_s))
+
+
+def core_rows(cores: Sequence[CoreSeries], figured: Sequence[dict[str, float]]) -> list[CoreUtilisation]:
+    """Each core's busy share of its figures, in the order of `cores` (`core_utilisation`'s; read-back's,
+    from the core)."""
+    return [trusted(CoreUtilisation, {"host": c.host, "core": c.core, **f}) for c, f in zip(cores, figured)]

@@ -213,3 +213,55 @@ fn scaled_points_drop_what_says_nothing() {
     assert_eq!(times, vec![1.0, 2.0, 3.0, 4.0]);
     assert_eq!(values, vec![40.0, 56.0, 0.0, 40.0]);
 }
+
+/// `ChangePoints::percentiles_and_busy` as it was, its pieces in a stable
+/// sort by `partial_cmp`: what `hvnet.series.Series.percentile` gives.
+fn percentiles_stably(f: &hvnet_engine::ChangePoints, end: f64, percentiles: &[f64]) -> Vec<f64> {
+    let (times, values) = (f.times(), f.values());
+    let mut pieces = Vec::new();
+    if times.first().is_some_and(|&first| first > 0.0) {
+        pieces.push((0.0, times[0].min(end)));
+    }
+    for i in 0..times.len() {
+        let to = times.get(i + 1).copied().unwrap_or(end).min(end);
+        if to - times[i].max(0.0) > 0.0 {
+            pieces.push((values[i], to - times[i].max(0.0)));
+        }
+    }
+    let order = |a: f64, b: f64| a.partial_cmp(&b).unwrap_or(std::cmp::Ordering::Equal);
+    pieces.sort_by(|a, b| order(a.0, b.0).then(order(a.1, b.1)));
+    let mut out = vec![pieces.last().map_or(0.0, |p| p.0); percentiles.len()];
+    let (mut covered, mut wanted) = (0.0, 0);
+    for &(value, duration) in &pieces {
+        covered += duration;
+        while wanted < percentiles.len() && covered >= percentiles[wanted] / 100.0 * end {
+            out[wanted] = value;
+            wanted += 1;
+        }
+    }
+    out
+}
+
+proptest! {
+    /// The percentiles are those of the stable sort to the bit, on few values and
+    /// durations (ties of both), -0.0 among them or not.
+    #[test]
+    fn percentiles_are_the_stable_sorts(
+        steps in prop::collection::vec((1u32..40, 0usize..5), 1..60),
+        end in 1u32..2000,
+    ) {
+        let values = [0.0, -0.0, 0.25, 0.1 + 0.2, 1.0];
+        let mut t = 0.0;
+        let (mut times, mut vals) = (Vec::new(), Vec::new());
+        for (gap, v) in steps {
+            t += f64::from(gap) * 0.1;
+            times.push(t);
+            vals.push(values[v]);
+        }
+        let f = hvnet_engine::ChangePoints::from_points(times, vals);
+        let (end, percentiles) = (f64::from(end) * 0.1, [0.0, 50.0, 90.0, 99.0, 100.0]);
+        let (got, _) = f.percentiles_and_busy(end, &percentiles, 0.0);
+        let bits = |xs: &[f64]| xs.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        prop_assert_eq!(bits(&got), bits(&percentiles_stably(&f, end, &percentiles)));
+    }
+}
