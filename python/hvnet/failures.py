@@ -38,7 +38,7 @@ from hvnet.results import FailureResult, FlowHit, MigrationResult, RoutingChange
 from hvnet.units import human_duration
 
 if TYPE_CHECKING:
-    from hvnet.readback import ConnectionOutcome, Outcomes
+    from hvnet.outcomes import ConnectionOutcome, Outcomes
 
 __all__ = ["failure_results", "never_warnings"]
 

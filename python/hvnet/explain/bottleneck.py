@@ -35,7 +35,8 @@ from hvnet.calibration import Calibration
 from hvnet.explain.recreate import Test
 from hvnet.model import Scenario
 from hvnet.ntttcp import ntttcp_run
-from hvnet.readback import adapter_series, core_series, outcomes, vcpu_series
+from hvnet.outcomes import outcomes
+from hvnet.readback import adapter_series, core_series, vcpu_series
 from hvnet.results import AdapterSeries
 from hvnet.run import NetworkRun
 from hvnet.series import Series

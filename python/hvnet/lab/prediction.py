@@ -36,7 +36,8 @@ from hvnet.lower.fabric import Port
 from hvnet.lower.migrations import MigrationRequest
 from hvnet.lower.network import ConnectionRequest
 from hvnet.model import Scenario
-from hvnet.readback import ConnectionOutcome, Outcomes, outcomes, readback
+from hvnet.outcomes import ConnectionOutcome, Outcomes, outcomes
+from hvnet.readback import readback
 from hvnet.results import Results
 from hvnet.run import run
 
