@@ -266,8 +266,10 @@ class NetworkModel:
         return min(mtus)
 
     def endpoint_specs(self, talking: set[str]) -> tuple[list[specs.Endpoint], dict[str, int]]:
-        """Every endpoint for the core, and each name's index. `talking`: the VMs whose
-        own stack works (those that send or receive; a migration is the hosts')."""
+        """The endpoints the core needs, and each name's index: every host and host vNIC, and the VMs in
+        `talking`, whose own stack works (those that send or receive; a migration is the hosts'). A VM
+        that does neither is nothing to the core (it reads endpoints only through connections), and
+        a cluster's thousands of them would cost the spec as much again."""
         endpoints: list[specs.Endpoint] = []
         index: dict[str, int] = {}
         vm_names = self._vm_names
@@ -277,6 +279,8 @@ class NetworkModel:
         uplinks: dict[tuple[str, int], specs.Uplink] = {}
         all_cores: dict[str, tuple[int, ...]] = {}
         for name in self.endpoints.names():
+            if name in vm_names and name not in talking:
+                continue
             kind, uplink, nics = self.uplink(name)
             e = self.endpoints[name]
             names = nic_names.get(nics)
