@@ -99,6 +99,39 @@ def test_a_spec_the_core_refuses_raises_core_error() -> None:
         _core.run(dataclasses.replace(spec, network=bad_mode))
 
 
+def test_a_path_given_by_its_middle_is_the_path_its_cables_make_around_it() -> None:
+    """A path may name a middle (`NetworkSpec.middles`) instead of giving its routes: the core puts
+    the cable out of its source NIC and into its target NIC around each route of it, a route a
+    switch drops being the middle's `dropped` route whole; it refuses a middle it does not have,
+    no cable out, and routes and a middle at once."""
+    spec = _spec()
+    middle = specs.Middle(((0.0, ((), None)), (2.0, (((2, 0.5),),))), 1.0, ((1, 1.0),))
+    by_middle = specs.Path(0, 1, (), 0.0, 0.0, 0.0, 0.0, middle=0, out_cable=0, in_cable=3)
+    network = dataclasses.replace(spec.network, paths=(by_middle,), middles=(middle,))
+    composed = (
+        specs.Routes(0.0, (((0, 1.0), (3, 1.0)), ((1, 1.0),))),
+        specs.Routes(2.0, (((0, 1.0), (2, 0.5), (3, 1.0)),)),
+    )
+    explicit = dataclasses.replace(spec.network, paths=(specs.Path(0, 1, composed, 0.0, 0.0, 0.0, 0.0),))
+    assert _core.read_paths(network) == _core.read_paths(explicit)
+    assert _core.read_paths(network)[0][3] == [
+        (0.0, [[(0, 1.0), (3, 1.0)], [(1, 1.0)]]),
+        (2.0, [[(0, 1.0), (2, 0.5), (3, 1.0)]]),
+    ]
+    one_cable = dataclasses.replace(by_middle, in_cable=None)
+    assert _core.read_paths(dataclasses.replace(network, paths=(one_cable,)))[0][3][0] == (
+        0.0,
+        [[(0, 1.0)], [(1, 1.0)]],
+    )
+    for wrong, message in [
+        (dataclasses.replace(by_middle, middle=1), "path from NIC 0 to NIC 1: middle 1 does not exist"),
+        (dataclasses.replace(by_middle, out_cable=None), "a middle needs the cable out of NIC 0"),
+        (dataclasses.replace(by_middle, routing=spec.network.paths[0].routing), "its routes or a middle, not both"),
+    ]:
+        with pytest.raises(_core.CoreError, match=message):
+            _core.run(dataclasses.replace(spec, network=dataclasses.replace(network, paths=(wrong,))))
+
+
 def test_reports_are_frozen() -> None:
     report = _core.run(_spec())
     with pytest.raises(AttributeError):

@@ -2,17 +2,19 @@
 
 Lowering a 64-host rolling update records thousands of NIC pairs, SMB
 transports and VM core sets that differ only in a few indices; the pipeline
-makes the shared parts once (`lower/paths.py`, `Routing.path`,
-`interfaces.smb_channels`' `Known`, `CpuModel.vm_cores`) and reads the
-recording back in one call into the core (`RunReport.scaled_series`; with
-the NICs' and cores' utilisation figures, `RunReport.figured_series`;
-`_core.series_figures` for series made in Python). Each test here computes
-the same thing the direct way, as the pipeline did before, and asks for
-equality, exactly.
+makes the shared parts once (`lower/paths.py`, `Routing.switch_routes`,
+`interfaces.smb_channels`' `Known`, `CpuModel.vm_cores`), lets the core put
+each NIC pair's cables around the routes between switches it shares
+(`specs.Middle`, `_core.read_paths`), and reads the recording back in one
+call into the core (`RunReport.scaled_series`; with the NICs' and cores'
+utilisation figures, `RunReport.figured_series`; `_core.series_figures` for
+series made in Python). Each test here computes the same thing the direct
+way, as the pipeline did before, and asks for equality, exactly.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import ipaddress
 import itertools
 import math
@@ -167,29 +169,39 @@ def routing_one_by_one(
     return tuple(out)
 
 
+def spelled_out(model: NetworkModel, path: specs.Path, black_holes: set[int]) -> specs.Path:
+    """A path given to the core with its routes composed as lowering composed them before the core
+    put each pair's cables around a shared middle (`Path.middle`)."""
+    a, b = path.out_nic, path.in_nic
+    if a >= len(model.nic_ports):  # a virtual switch's internal pair: no link, its route as it is
+        return path
+    packet = min(model.paths.negotiated_mtu(a, b), path.endpoint_mtu or math.inf)
+    mss = frames.mss(int(packet))
+    coefficient = 1.0 if model.links_only else frames.wire_bytes_per_payload_byte(mss)
+    routing = routing_one_by_one(model, a, b, int(packet), coefficient, black_holes)
+    return dataclasses.replace(path, routing=routing, middle=None, out_cable=None, in_cable=None)
+
+
 @pytest.mark.parametrize("links_only", [False, True])
 def test_each_nic_pairs_path_is_the_one_composed_route_by_route(links_only: bool) -> None:
-    """Every path given to the core (failures, frames a spine drops, no cabled path, NIC to NIC,
-    VMs' own MTUs) has the routes composed pair by pair, and the black holes held down are the same."""
-    checked, held = 0, set()
+    """Every path the core reads (failures, frames a spine drops, no cabled path, NIC to NIC, VMs'
+    own MTUs) is the one composed pair by pair in Python, and the black holes held down are the same."""
+    checked, by_middle, held = 0, 0, set()
     for scenario in scenarios():
         lowered = lower(scenario, links_only=links_only)
-        model = lowered.model
+        model, network = lowered.model, lowered.spec.network
         black_holes: set[int] = set()
-        for path in lowered.spec.network.paths:
-            a, b = path.out_nic, path.in_nic
-            if a >= len(model.nic_ports):  # a virtual switch's internal pair: no link
-                continue
-            packet = min(model.paths.negotiated_mtu(a, b), path.endpoint_mtu or math.inf)
-            mss = frames.mss(int(packet))
-            coefficient = 1.0 if links_only else frames.wire_bytes_per_payload_byte(mss)
-            assert path.routing == routing_one_by_one(model, a, b, int(packet), coefficient, black_holes)
-            checked += 1
+        explicit = tuple(spelled_out(model, path, black_holes) for path in network.paths)
+        read = _core.read_paths(network)
+        assert read == _core.read_paths(dataclasses.replace(network, paths=explicit, middles=()))
+        assert len(read) == len(network.paths)  # no pair given twice
         assert model.paths.black_holes == black_holes
+        checked += len(read)
+        by_middle += sum(path.middle is not None for path in network.paths)
         held |= {
             name for name, r in (("frames", model.frames_dropped), ("no route", model.no_route)) if r in black_holes
         }
-    assert checked > 200 and held == {"frames", "no route"}
+    assert checked > 200 and by_middle > 100 and held == {"frames", "no route"}
 
 
 def test_nic_routes_are_those_composed_route_by_route() -> None:

@@ -3,7 +3,7 @@
 from collections.abc import Iterator
 from typing import final
 
-from hvnet.lower.specs import RunSpec
+from hvnet.lower.specs import NetworkSpec, RunSpec
 
 __all__ = [
     "ConnectionReport",
@@ -15,6 +15,7 @@ __all__ = [
     "bin_integrals",
     "bin_means",
     "percentiles_and_busy",
+    "read_paths",
     "rss_hash",
     "run",
     "scaled_points",
@@ -113,6 +114,11 @@ class RunReport:
     ) -> list[tuple[list[float], list[float], list[float], float, float, float]]: ...
 
 def run(spec: RunSpec) -> RunReport: ...
+def read_paths(
+    network: NetworkSpec,
+) -> list[
+    tuple[int, int, int | None, list[tuple[float, list[list[tuple[int, float]]]]], tuple[float, float, float, float]]
+]: ...
 def toeplitz(data: bytes, key: bytes | None = None) -> int: ...
 def rss_hash(src_ip: str, dst_ip: str, src_port: int | None = None, dst_port: int | None = None) -> int: ...
 def scaled_points(

@@ -15,11 +15,12 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::Instant;
 
 use hvnet_engine::ChangePoints;
-use hvnet_network::{FlowKey, SpecError, MICROSOFT_RSS_KEY};
+use hvnet_network::{FlowKey, Network, SpecError, MICROSOFT_RSS_KEY};
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
+mod paths;
 mod reports;
 mod specs;
 
@@ -81,6 +82,16 @@ fn run(py: Python<'_>, spec: RunSpec) -> PyResult<RunReport> {
         }
     };
     RunReport::new(py, report, wall)
+}
+
+/// The paths a network spec gives the core, as `run` reads them (a middle's
+/// routes composed around each pair's cables, `paths`): by NIC pair and
+/// endpoint MTU (none first), each its routes over time and its cycles per
+/// byte. Two ways of writing a spec can be compared by what they give.
+#[pyfunction]
+fn read_paths(network: specs::NetworkSpec) -> PyResult<Vec<paths::PathReading>> {
+    let network = Network::try_from(network).map_err(core_error)?;
+    Ok(paths::readings(&network))
 }
 
 /// The Toeplitz hash of `data` under `key` (Microsoft's default RSS key when None).
@@ -233,6 +244,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<reports::ConnectionReports>()?;
     m.add_class::<reports::MigrationReport>()?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
+    m.add_function(wrap_pyfunction!(read_paths, m)?)?;
     m.add_function(wrap_pyfunction!(toeplitz, m)?)?;
     m.add_function(wrap_pyfunction!(rss_hash, m)?)?;
     m.add_function(wrap_pyfunction!(scaled_points, m)?)?;

@@ -1,17 +1,19 @@
 //! The specs as Python gives them (`hvnet.lower.specs`, read attribute by
 //! attribute), and their conversion into the crates' types. Names given as
-//! text become types through the crates' own parsers; nothing is checked
-//! here (the crates' `check` functions do that).
+//! text become types through the crates' own parsers; a path given by its
+//! middle gets its routes composed ([`crate::paths`]). Nothing else is
+//! checked here (the crates' `check` functions do that).
 
 use std::collections::HashMap;
 
 use hvnet_engine::Sharing;
 use hvnet_migration::{Channel, Compression, Guest, GuestMemory, Migration, PrecopyParameters};
 use hvnet_network::{
-    spec, Change, Connection, Cores, DynamicVmq, Endpoint, Load, Network, Nic, Path, Routes,
-    SpecError, Team,
+    spec, Change, Connection, Cores, DynamicVmq, Endpoint, Load, Network, Nic, SpecError, Team,
 };
 use pyo3::FromPyObject;
+
+use crate::paths::{MiddleSpec, PathSpec};
 
 #[derive(FromPyObject)]
 pub struct Resource {
@@ -62,24 +64,6 @@ pub struct EndpointSpec {
 }
 
 #[derive(FromPyObject)]
-pub struct RoutesSpec {
-    from_s: f64,
-    ecmp: Vec<Vec<(usize, f64)>>,
-}
-
-#[derive(FromPyObject)]
-pub struct PathSpec {
-    out_nic: u32,
-    in_nic: u32,
-    routing: Vec<RoutesSpec>,
-    send_cycles_per_byte: f64,
-    receive_cycles_per_byte: f64,
-    guest_send_cycles_per_byte: f64,
-    guest_receive_cycles_per_byte: f64,
-    endpoint_mtu: Option<u32>,
-}
-
-#[derive(FromPyObject)]
 pub struct DynamicVmqSpec {
     interval_s: f64,
     busy: f64,
@@ -98,6 +82,7 @@ pub struct NetworkSpec {
     dynamic_vmq: Option<DynamicVmqSpec>,
     shared_queue_overhead: f64,
     loads: Vec<LoadSpec>,
+    middles: Vec<MiddleSpec>,
 }
 
 #[derive(FromPyObject)]
@@ -251,24 +236,6 @@ impl TryFrom<EndpointSpec> for Endpoint {
     }
 }
 
-impl From<PathSpec> for (u32, u32, Option<u32>, Path) {
-    fn from(p: PathSpec) -> Self {
-        let path = Path {
-            routing: (p.routing.into_iter())
-                .map(|r| Routes {
-                    from: r.from_s,
-                    ecmp: r.ecmp,
-                })
-                .collect(),
-            send_cycles_per_byte: p.send_cycles_per_byte,
-            receive_cycles_per_byte: p.receive_cycles_per_byte,
-            guest_send_cycles_per_byte: p.guest_send_cycles_per_byte,
-            guest_receive_cycles_per_byte: p.guest_receive_cycles_per_byte,
-        };
-        (p.out_nic, p.in_nic, p.endpoint_mtu, path)
-    }
-}
-
 impl TryFrom<NetworkSpec> for Network {
     type Error = SpecError;
 
@@ -284,11 +251,8 @@ impl TryFrom<NetworkSpec> for Network {
             .map(|n| Cores::try_from(std::mem::take(&mut n.rss)))
             .collect::<Result<Vec<_>, _>>()?;
         let (mut paths, mut paths_by_endpoint_mtu) = (HashMap::new(), HashMap::new());
-        for (a, b, mtu, path) in n
-            .paths
-            .into_iter()
-            .map(<(u32, u32, Option<u32>, Path)>::from)
-        {
+        for p in n.paths {
+            let (a, b, mtu, path) = p.into_path(&n.middles)?;
             match mtu {
                 None => paths.insert((a, b), path),
                 Some(mtu) => paths_by_endpoint_mtu.insert((a, b, mtu), path),

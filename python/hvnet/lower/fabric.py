@@ -24,9 +24,9 @@ __all__ = [
     "NIC_TO_NIC",
     "Direction",
     "Fabric",
-    "NicPath",
     "NicRoute",
     "Port",
+    "SwitchRoutes",
     "Timeline",
     "build_fabric",
     "fastest_link_bytes_per_s",
@@ -73,19 +73,18 @@ class NicRoute:
 Timeline = tuple[tuple[float, tuple[NicRoute, ...]], ...]
 
 
-class NicPath(NamedTuple):
-    """A NIC pair's routes in parts (`Routing.path`): each route's resources are `(out,) + its
-    resources in between + (into,)`, `between` shared by the pairs whose cables meet the same two
-    `switches` (a cable from NIC to NIC: the cable alone, `into` None)."""
+class SwitchRoutes(NamedTuple):
+    """The parts of NIC routes between two switches (`Routing.switch_routes`), shared by every NIC
+    pair whose cables meet those two `switches`: each of a pair's routes is the cable out of its
+    source NIC, a route of `between`, the cable into its target NIC (`NIC_TO_NIC`: the one cable)."""
 
-    out: int
-    into: int | None
+    #: (ingress, egress); None: a cable from NIC to NIC.
     switches: tuple[str, str] | None
     between: Timeline
 
 
-#: The one route of a cable from NIC to NIC: nothing between its two ends.
-NIC_TO_NIC: Timeline = ((0.0, (NicRoute((), ()),)),)
+#: A cable from NIC to NIC: nothing between its two ends, one route.
+NIC_TO_NIC = SwitchRoutes(None, ((0.0, (NicRoute((), ()),)),))
 
 
 @dataclass

@@ -150,11 +150,18 @@ class NetworkModel:
         #: Names of the NICs the core sees: the hosts' NICs, then the virtual switches' internal ones.
         self.nic_names: list[str] = [str(p) for p in self.nic_ports]
         self._nic_text: dict[str, int] = {}
-        #: What carries the traffic of each (host, uplink) (`uplink`), made once.
+        #: What carries the traffic of each (host, uplink) and of each endpoint (`uplink`), made once.
         self._uplinks: dict[tuple[str, str], tuple[str, int, tuple[int, ...]]] = {}
+        self._uplink_of: dict[str, tuple[str, int, tuple[int, ...]]] = {}
 
     def uplink(self, name: str) -> tuple[str, int, tuple[int, ...]]:
         """What carries an endpoint's traffic: ("team", its index, its members) or ("nic", its index, (it,))."""
+        found = self._uplink_of.get(name)
+        if found is None:  # once per endpoint
+            found = self._uplink_of[name] = self._uplink(name)
+        return found
+
+    def _uplink(self, name: str) -> tuple[str, int, tuple[int, ...]]:
         endpoint = self.endpoints[name]
         team = self.vm_team_index.get(name)
         if team is not None:
@@ -212,14 +219,16 @@ class NetworkModel:
     def add_paths(self, source: str, target: str, endpoint_mtu: int | None = None) -> None:
         """Records the routes of every pair of NICs the two endpoints' uplinks may use
         (and, for endpoints that send at most `endpoint_mtu` bytes, their variant for them)."""
-        if (source, target, endpoint_mtu) in self._pairs_added:
+        key = (source, target, endpoint_mtu)
+        if key in self._pairs_added:
             return
-        self._pairs_added.add((source, target, endpoint_mtu))
+        self._pairs_added.add(key)
+        paths, ins = self.paths, self.uplink(target)[2]
         for a in self.uplink(source)[2]:
-            for b in self.uplink(target)[2]:
-                self.add_path(a, b)
+            for b in ins:
+                paths.add(a, b)
                 if endpoint_mtu is not None:
-                    self.paths.add_framed(a, b, endpoint_mtu)
+                    paths.add_framed(a, b, endpoint_mtu)
 
     def _ports(self, name: str) -> tuple[str, set[str]]:
         """The host an endpoint is on and the virtual switches its port is on (a host: its vNIC's, the first)."""
@@ -367,18 +376,20 @@ class NetworkModel:
         NIC pair recorded so far with its use per byte, and the teaming and VMQ parameters."""
         teaming, vmq = self.calibration.teaming, self.calibration.vmq
         dynamic_queues = any(e.queue_cores for e in endpoints)
+        paths, middles = self.paths.path_specs()
         return specs.NetworkSpec(
             resources=tuple(specs.Resource(c, f) for c, f in zip(self.fabric.capacities, self.fabric.fatpipe)),
             nics=tuple(specs.Nic(send, receive, self._nic_rss(i)) for i, (send, receive) in enumerate(self.nics)),
             teams=tuple(self.teams),
             endpoints=tuple(endpoints),
-            paths=self.paths.path_specs(),
+            paths=paths,
             lacp_timeout_s=teaming.lacp_timeout_s,
             nic_lacp_timeouts_s=self._lacp_timeouts(),
             rebalance_interval_s=teaming.rebalance_interval_s if self.dynamic else None,
             dynamic_vmq=specs.DynamicVmq(vmq.interval_s, vmq.busy) if dynamic_queues else None,
             shared_queue_overhead=self.calibration.cpu.shared_queue_overhead,
             loads=self._loads(),
+            middles=middles,
         )
 
     def _lacp_timeouts(self) -> tuple[float, ...]:

@@ -15,9 +15,12 @@ last two are held down from 0 s (`black_holes`, `changes.py`), so the run
 reports what lands on them as black-holed.
 
 A rolling update of 64 hosts records thousands of NIC pairs over a few
-pairs of switches, so the part between the switches, the frames' check and
-the costs are made once per pair of switches, packet size and MSS, and each
-pair's path is that shared part between its own two cables.
+pairs of switches, so the routes between the switches, the frames' check
+and the costs are made once per pair of switches, packet size and MSS (a
+`specs.Middle`), and each pair's path names its middle and its own two
+cables: the core puts each route of the middle between them
+(`crates/python/src/paths.rs`). A pair with no cabled path and a virtual
+switch's internal pair give their one route as it is (`Path.routing`).
 """
 
 from __future__ import annotations
@@ -26,14 +29,17 @@ from collections.abc import Sequence
 
 from hvnet.calibration import CpuParameters
 from hvnet.lower import frames, specs
-from hvnet.lower.fabric import Fabric, NicPath, NicRoute, Port
+from hvnet.lower.fabric import NIC_TO_NIC, Fabric, NicRoute, Port, SwitchRoutes
 from hvnet.lower.routing import Routing
 
 __all__ = ["Paths"]
 
-#: Each route between two switches for the core at one packet size and use per byte: its
-#: resources between the NICs' cables, or None where a switch on it drops the packets.
-_Middles = tuple[tuple[float, tuple[specs.Route | None, ...]], ...]
+#: Cycles per payload byte on the sending and receiving core and vCPU.
+Costs = tuple[float, float, float, float]
+#: What a path costs the cores and vCPUs without the CPU model: nothing.
+_FREE: Costs = (0.0, 0.0, 0.0, 0.0)
+#: The one route of a virtual switch's internal pair: no link on the way.
+_INSIDE = (specs.Routes(0.0, ((),)),)
 
 
 class Paths:
@@ -60,27 +66,49 @@ class Paths:
         self.cpu = cpu
         self.links_only = links_only
         self.unreachable_resource, self.frames_dropped, self.no_route = black_hole
-        #: The cable out of each NIC and into it (None: not cabled).
-        self._out = [fabric.out_of.get(port) for port in nic_ports]
-        self._into = [fabric.into.get(port) for port in nic_ports]
+        out = [fabric.out_of.get(port) for port in nic_ports]
+        into = [fabric.into.get(port) for port in nic_ports]
+        #: The resource of the cable out of each NIC and into it, and the node at its other end (None: not cabled).
+        self._out_cable = [None if d is None else d.resource for d in out]
+        self._in_cable = [None if d is None else d.resource for d in into]
+        self._up = [None if d is None else d.target.node for d in out]
+        self._down = [None if d is None else d.source.node for d in into]
+        #: The NIC each NIC's cable out goes straight to (-1: a switch, or not cabled).
+        index = {port: i for i, port in enumerate(nic_ports)}
+        self._peer = [-1 if d is None else index.get(d.target, -1) for d in out]
+        #: The routes between the nodes two NICs' cables meet (`Routing.switch_routes`; None: not joined).
+        self._between: dict[tuple[str | None, str | None], SwitchRoutes | None] = {}
         #: Those of the last two that a path given to the core goes through (held down from 0 s).
         self.black_holes: set[int] = set()
-        #: Each NIC pair's routes over time (`Routing.nic_path`); None when no cabled path joins them.
-        self.pairs: dict[tuple[int, int], NicPath | None] = {}
+        #: Each NIC pair recorded: the routes between the switches its cables meet (`Routing.switch_routes`,
+        #: shared); None when no cabled path joins them.
+        self.pairs: dict[tuple[int, int], SwitchRoutes | None] = {}
         #: The NIC pairs' paths for connections whose endpoints send at most `mtu`: (a, b, mtu) -> its MSS.
         self.framed: dict[tuple[int, int, int], int] = {}
-        self._middles: dict[tuple[tuple[str, str] | None, int, float], _Middles] = {}
-        self._costs: dict[tuple[int, bool], tuple[float, float, float, float]] = {}
+        #: The middles made for the core, and each one's index by its switches, packet size and use per byte.
+        self._middles: list[specs.Middle] = []
+        self._middle_index: dict[tuple[tuple[str, str] | None, int, float], int] = {}
+        self._costs: dict[tuple[int, bool], Costs] = {}
         self._frames: dict[int, tuple[int, float]] = {}
         self._unreachable: dict[float, tuple[specs.Routes, ...]] = {}
 
     def add(self, a: int, b: int) -> bool:
         """Records the routes from NIC `a` to NIC `b`; whether a cabled path joins them."""
         key = (a, b)
-        if key not in self.pairs:  # as `Routing.nic_path`, from each NIC's cable found once
-            first, last = self._out[a], self._into[b]
-            self.pairs[key] = None if first is None or last is None else self.routing.path(first, last)
-        return self.pairs[key] is not None
+        if key in self.pairs:
+            return self.pairs[key] is not None
+        if self._peer[a] == b:
+            between: SwitchRoutes | None = NIC_TO_NIC
+        else:  # as `Routing.nic_routes`, from the nodes each NIC's cables meet, once per two of them
+            ends = (self._up[a], self._down[b])
+            if ends in self._between:
+                between = self._between[ends]
+            else:
+                up, down = ends
+                joined = None if up is None or down is None else self.routing.switch_routes(up, down)
+                between = self._between[ends] = joined
+        self.pairs[key] = between
+        return between is not None
 
     def negotiated_mtu(self, a: int, b: int) -> int:
         """The MTU both NICs' ends assume: the smaller NIC MTU."""
@@ -93,46 +121,97 @@ class Paths:
             return
         self.framed[(a, b, mtu)] = frames.mss(min(mtu, self.negotiated_mtu(a, b)))
 
-    def path_specs(self) -> tuple[specs.Path, ...]:
-        """The path of every pair recorded, then of every framed pair, in the order recorded."""
-        return (
-            *(self._path_spec(a, b) for a, b in self.pairs),
-            *(self._framed_spec(a, b, mtu, mss) for (a, b, mtu), mss in self.framed.items()),
-        )
+    def path_specs(self) -> tuple[tuple[specs.Path, ...], tuple[specs.Middle, ...]]:
+        """The path of every pair recorded, then of every framed pair, in the order recorded; and
+        the middles they name (`specs.Middle`)."""
+        paths: list[specs.Path] = []
+        #: What the pairs between two switches at one packet size (and RSC or not) share: the routes of
+        #: no cabled path or their middle, and their costs; by the `id` of their (kept) `SwitchRoutes`.
+        shared: dict[tuple[int, int, bool], tuple[tuple[specs.Routes, ...], int | None, Costs]] = {}
+        mtus, coalesces, out_cable, in_cable = self._mtu, self.coalesces, self._out_cable, self._in_cable
+        for (a, b), between in self.pairs.items():
+            packet, rsc = min(mtus[a], mtus[b]), coalesces[b]
+            key = (id(between), packet, rsc)
+            found = shared.get(key)
+            if found is None:
+                coefficient, costs = self._per_byte(packet, rsc)
+                if between is None:
+                    found = (self._unreachable_routes(coefficient), None, costs)
+                else:
+                    found = ((), self._middle(between, packet, coefficient), costs)
+                shared[key] = found
+            routing, middle, costs = found
+            if between is None:
+                paths.append(specs.Path(a, b, routing, *costs))
+            else:
+                into = None if between.switches is None else in_cable[b]
+                paths.append(specs.Path(a, b, (), *costs, None, middle, out_cable[a], into))
+        paths += [self._framed_spec(a, b, mtu, mss) for (a, b, mtu), mss in self.framed.items()]
+        return tuple(paths), tuple(self._middles)
 
-    def routing_spec(self, a: int, b: int, packet: int, coefficient: float) -> tuple[specs.Routes, ...]:
-        """The pair's routes over time for the core, each link at `coefficient` per payload byte: a
-        route with a switch that drops packets of `packet` bytes goes through the frames-dropped
-        resource, and no route at all through the no-route one (both held down)."""
-        path = self.pairs.get((a, b))
-        if path is None:  # the same for every such pair
-            unreachable = self._unreachable.get(coefficient)
-            if unreachable is None:
-                unreachable = (specs.Routes(0.0, (((self.unreachable_resource, coefficient),),)),)
-                self._unreachable[coefficient] = unreachable
-            return unreachable
-        head = ((path.out, coefficient),)
-        tail = () if path.into is None else ((path.into, coefficient),)
-        dropped = ((self.frames_dropped, 1.0),)  # a switch drops its full-size frames: black-holed
-        out = []
-        for at, middles in self._middle(path, packet, coefficient):
-            ecmp = tuple(dropped if middle is None else head + middle + tail for middle in middles)
-            if not ecmp:  # the NICs' own cables, and no way between their switches
-                self.black_holes.add(self.no_route)
-                ecmp = (((path.out, coefficient), (self.no_route, 1.0), *tail),)
-            out.append(specs.Routes(at, ecmp))
-        return tuple(out)
+    def _per_byte(self, packet: int, rsc: bool) -> tuple[float, Costs]:
+        """Each link's use per payload byte of a pair's packets of `packet` bytes, and the cores' and
+        vCPUs' cycles per payload byte (the target NIC coalescing, `rsc`, or not)."""
+        if self.links_only:
+            return 1.0, _FREE
+        mss, coefficient = self._frame(packet)
+        return coefficient, _FREE if self.cpu is None else self._cost(mss, rsc)
 
-    def _middle(self, path: NicPath, packet: int, coefficient: float) -> _Middles:
-        """The routes between the pair's switches at `coefficient` per byte, made once per pair of
-        switches, packet size and coefficient."""
-        key = (path.switches, packet, coefficient)
-        found = self._middles.get(key)
+    def _framed_spec(self, a: int, b: int, mtu: int, mss: int) -> specs.Path:
+        """The path of `add_framed`: the pair's routes at the MSS's overhead, and the cores' and vCPUs' costs at it."""
+        rsc = b < len(self.coalesces) and self.coalesces[b]
+        costs = _FREE if self.cpu is None else self._cost(mss, rsc)
+        if a >= len(self.nic_ports):  # a virtual switch's internal pair: no link on the way
+            return specs.Path(a, b, _INSIDE, *costs, mtu)
+        packet = min(mtu, self.negotiated_mtu(a, b))
+        coefficient = frames.wire_bytes_per_payload_byte(mss)
+        return self._path(a, b, self.pairs[(a, b)], packet, coefficient, costs, mtu)
+
+    def _path(
+        self,
+        a: int,
+        b: int,
+        between: SwitchRoutes | None,
+        packet: int,
+        coefficient: float,
+        costs: Costs,
+        endpoint_mtu: int | None = None,
+    ) -> specs.Path:
+        """The pair's two cables around the middle of `between` at `packet` bytes and `coefficient` per
+        byte; no cabled path (`between` None): the no-cabled-path resource, the same for every such pair."""
+        if between is None:
+            return specs.Path(a, b, self._unreachable_routes(coefficient), *costs, endpoint_mtu)
+        middle = self._middle(between, packet, coefficient)
+        into = None if between.switches is None else self._in_cable[b]
+        return specs.Path(a, b, (), *costs, endpoint_mtu, middle, self._out_cable[a], into)
+
+    def _unreachable_routes(self, coefficient: float) -> tuple[specs.Routes, ...]:
+        """The one route of a pair no cabled path joins: the no-cabled-path resource (made once)."""
+        found = self._unreachable.get(coefficient)
         if found is None:
-            found = self._middles[key] = tuple(
-                (at, tuple(self._route(route, packet, coefficient) for route in routes)) for at, routes in path.between
+            found = self._unreachable[coefficient] = (
+                specs.Routes(0.0, (((self.unreachable_resource, coefficient),),)),
             )
         return found
+
+    def _middle(self, between: SwitchRoutes, packet: int, coefficient: float) -> int:
+        """The index of the middle of `between` for the core, made once per pair of switches, packet size
+        and use per byte: each link at `coefficient` per payload byte, a route with a switch that drops
+        packets of `packet` bytes the frames-dropped resource alone, and no route at all the no-route
+        resource between the pair's cables (both held down)."""
+        key = (between.switches, packet, coefficient)
+        index = self._middle_index.get(key)
+        if index is None:
+            routing = []
+            for at, routes in between.between:
+                ecmp = tuple(self._route(route, packet, coefficient) for route in routes)
+                if not ecmp:  # the NICs' own cables, and no way between their switches
+                    self.black_holes.add(self.no_route)
+                    ecmp = (((self.no_route, 1.0),),)
+                routing.append((at, ecmp))
+            index = self._middle_index[key] = len(self._middles)
+            self._middles.append(specs.Middle(tuple(routing), coefficient, ((self.frames_dropped, 1.0),)))
+        return index
 
     def _route(self, route: NicRoute, packet: int, coefficient: float) -> specs.Route | None:
         if any(self.fabric.switch_mtu[s] < packet for s in route.switches):
@@ -140,7 +219,7 @@ class Paths:
             return None
         return tuple((r, coefficient) for r in route.resources)
 
-    def _cost(self, mss: int, rsc: bool) -> tuple[float, float, float, float]:
+    def _cost(self, mss: int, rsc: bool) -> Costs:
         """Cycles per payload byte on the sending and receiving core and vCPU at `mss`, made once."""
         key = (mss, rsc)
         found = self._costs.get(key)
@@ -149,36 +228,6 @@ class Paths:
             send = self.cpu.send_cost()
             found = self._costs[key] = (send, self.cpu.receive_cost(mss, rsc), send, self.cpu.guest_receive_cost(mss))
         return found
-
-    def _framed_spec(self, a: int, b: int, mtu: int, mss: int) -> specs.Path:
-        """The path of `add_framed`: the pair's routes at the MSS's overhead, and the cores' and vCPUs' costs at it."""
-        if a >= len(self.nic_ports):  # a virtual switch's internal pair: no link on the way
-            return self._costed_path(a, b, (specs.Routes(0.0, ((),)),), mss, endpoint_mtu=mtu)
-        packet = min(mtu, self.negotiated_mtu(a, b))
-        routing = self.routing_spec(a, b, packet, frames.wire_bytes_per_payload_byte(mss))
-        return self._costed_path(a, b, routing, mss, endpoint_mtu=mtu)
-
-    def _costed_path(
-        self, a: int, b: int, routing: tuple[specs.Routes, ...], mss: int, endpoint_mtu: int | None = None
-    ) -> specs.Path:
-        """The sending and receiving cores' and vCPUs' cycles at `mss` on the pair's routes."""
-        if self.cpu is None:
-            return specs.Path(a, b, routing, 0.0, 0.0, 0.0, 0.0, endpoint_mtu)
-        rsc = b < len(self.coalesces) and self.coalesces[b]
-        return specs.Path(a, b, routing, *self._cost(mss, rsc), endpoint_mtu)
-
-    def _path_spec(self, a: int, b: int) -> specs.Path:
-        """The routes of a NIC pair with their use per payload byte, the
-        cycles per payload byte on the sending and the receiving core, and
-        on the sending and receiving VM's vCPU (where an end is a VM)."""
-        packet = self.negotiated_mtu(a, b)
-        if self.links_only:
-            return specs.Path(a, b, self.routing_spec(a, b, packet, 1.0), 0.0, 0.0, 0.0, 0.0)
-        mss, coefficient = self._frame(packet)
-        routing = self.routing_spec(a, b, packet, coefficient)
-        if self.cpu is None:
-            return specs.Path(a, b, routing, 0.0, 0.0, 0.0, 0.0)
-        return specs.Path(a, b, routing, *self._cost(mss, self.coalesces[b]))
 
     def _frame(self, packet: int) -> tuple[int, float]:
         """The MSS of packets of `packet` bytes, and each link's use per payload byte at it (once per size)."""

@@ -50,7 +50,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from hvnet.calibration import FabricParameters
-from hvnet.lower.fabric import NIC_TO_NIC, Direction, Fabric, NicPath, NicRoute, Port, Timeline
+from hvnet.lower.fabric import NIC_TO_NIC, Direction, Fabric, NicRoute, Port, SwitchRoutes
 from hvnet.model import Scenario
 from hvnet.model.scenario import Forwarding
 
@@ -146,8 +146,8 @@ class Routing:
         self._routes: dict[tuple[str, str, frozenset[int]], tuple[tuple[Direction, ...], ...]] = {}
         self._trees: dict[frozenset[int], dict[str, tuple[str, Direction] | None]] = {}
         self._distances: dict[tuple[str, frozenset[int]], dict[str, int]] = {}
-        #: The routes between each pair of switches (`path`); None: no cabled path joins them.
-        self._between: dict[tuple[str, str], Timeline | None] = {}
+        #: The routes between each pair of switches (`switch_routes`); None: no cabled path joins them.
+        self._between: dict[tuple[str, str], SwitchRoutes | None] = {}
 
     # ---- when a failure is seen ---------------------------------------------
 
@@ -252,36 +252,36 @@ class Routing:
         """The routes from NIC `source` to NIC `target` from each time on (the first at 0; an empty
         tuple: no route then); None when no cabled path joins them even with everything up."""
         ends = self.fabric.ends(source, target)
-        path = None if ends is None else self.path(*ends)
+        if ends is None:
+            return None
+        first, last = ends
+        nic_to_nic = first.target == last.target
+        path = NIC_TO_NIC if nic_to_nic else self.switch_routes(first.target.node, last.source.node)
         if path is None:
             return None
-        head, tail = (path.out,), () if path.into is None else (path.into,)
+        head, tail = (first.resource,), () if nic_to_nic else (last.resource,)
         return [
             (at, tuple(NicRoute(head + route.resources + tail, route.switches) for route in routes))
             for at, routes in path.between
         ]
 
-    def path(self, first: Direction, last: Direction) -> NicPath | None:
-        """`nic_routes` in parts (`NicPath`), from the cable out of the source NIC and the cable into
-        the target NIC; the routes between their switches made once per pair of switches."""
-        if first.target == last.target:  # a cable from NIC to NIC
-            return NicPath(first.resource, None, None, NIC_TO_NIC)
-        key = (first.target.node, last.source.node)
+    def switch_routes(self, ingress: str, egress: str) -> SwitchRoutes | None:
+        """`nic_routes` between the two switches a NIC pair's cables meet, made once per pair of
+        switches; None when no cabled path joins them."""
+        key = (ingress, egress)
         if key not in self._between:
             self._between[key] = self._switch_routes(*key)
-        between = self._between[key]
-        return None if between is None else NicPath(first.resource, last.resource, key, between)
+        return self._between[key]
 
-    def _switch_routes(self, ingress: str, egress: str) -> Timeline | None:
+    def _switch_routes(self, ingress: str, egress: str) -> SwitchRoutes | None:
         """The routes between two switches as parts of NIC routes (`Fabric.between`, and the switches
         crossed); None when no cabled path joins them."""
         switches = self.fabric.switches
         if ingress not in switches or egress not in switches or not self.connected(ingress, egress):
             return None
-        return tuple(
-            (at, tuple(self._switch_route(ingress, hops) for hops in routes))
-            for at, routes in self.routes(ingress, egress)
-        )
+        timeline = self.routes(ingress, egress)
+        between = tuple((at, tuple(self._switch_route(ingress, hops) for hops in routes)) for at, routes in timeline)
+        return SwitchRoutes((ingress, egress), between)
 
     def _switch_route(self, ingress: str, hops: tuple[Direction, ...]) -> NicRoute:
         crossed = (ingress, *(d.target.node for d in hops))

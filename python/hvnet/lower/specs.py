@@ -5,6 +5,9 @@ Frozen, slotted dataclasses that mirror `crates/network/src/spec.rs` and
 (`crates/python/src/specs.rs`). Everything is by index: resources, NICs,
 teams, endpoints, migrations. Units are in the names: bytes, bytes per
 second, seconds, cycles per byte; a core's capacity is in cycles per second.
+One spec has no counterpart there: a `Path` may name a `Middle`, the routes
+between two switches that many NIC pairs share, and the glue composes each
+pair's routes from it and its two cables (`crates/python/src/paths.rs`).
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ __all__ = [
     "Endpoint",
     "Guest",
     "GuestMemory",
+    "Middle",
     "Migration",
     "NetworkSpec",
     "Nic",
@@ -118,13 +122,31 @@ class Routes:
 
 
 @dataclass(frozen=True, slots=True)
+class Middle:
+    """The routes between two switches at one packet size, shared by the NIC pairs whose cables
+    meet those switches (`Path.middle`): the core makes each of a pair's routes the cable out of
+    its source NIC, a route of the middle, the cable into its target NIC."""
+
+    #: The routes in force from each time on (the first from 0, at least one each time): each
+    #: the resources between the pair's two cables with their use per payload byte, or None
+    #: where a switch on it drops the packets (the pair's route is then `dropped`).
+    routing: tuple[tuple[float, tuple[Route | None, ...]], ...]
+    #: The use per payload byte of the pair's two cables.
+    coefficient: float
+    #: A pair's whole route in place of a route given as None (the frames-dropped resource).
+    dropped: Route = ()
+
+
+@dataclass(frozen=True, slots=True)
 class Path:
-    """What a connection from NIC `out_nic` to NIC `in_nic` uses per payload byte."""
+    """What a connection from NIC `out_nic` to NIC `in_nic` uses per payload byte: its routes as
+    given (`routing`), or those its NICs' cables make around a `middle` other pairs share."""
 
     out_nic: int
     in_nic: int
     #: The routes in force from each time on: the first from 0, then one each time the
-    #: fabric's routing converges on a failure or a repair (`lower/routing.py`).
+    #: fabric's routing converges on a failure or a repair (`lower/routing.py`). Empty
+    #: with a `middle`.
     routing: tuple[Routes, ...]
     send_cycles_per_byte: float
     receive_cycles_per_byte: float
@@ -133,6 +155,12 @@ class Path:
     #: The path of connections whose endpoints send packets of at most this many bytes
     #: (`Connection.endpoint_mtu`); None: the NICs' own path.
     endpoint_mtu: int | None = None
+    #: Its routes between its NICs' switches (`NetworkSpec.middles`, by index) in place of
+    #: `routing`, each between the resources of the cable out of NIC `out_nic` and of the
+    #: cable into NIC `in_nic` (None: a cable from NIC to NIC, the one cable alone).
+    middle: int | None = None
+    out_cable: int | None = None
+    in_cable: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,6 +190,8 @@ class NetworkSpec:
     shared_queue_overhead: float
     #: Measured load replayed on resources (a host NIC's counters), as background work.
     loads: tuple[Load, ...] = ()
+    #: The routes between switches that paths share (`Path.middle`).
+    middles: tuple[Middle, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
