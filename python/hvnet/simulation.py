@@ -71,22 +71,29 @@ def simulate(
     naming the cause and the knob."""
     filename = scenario.source if filename is None else filename
     with collector_paused():
-        lowered = lower(scenario, calibration, filename=filename)
-        if not lowered.runnable:
-            unreachable = {lowered.owner[k]: why for k, why in lowered.unreachable}
-            problems = [Problem(filename, None, f"traffic[{i}]", why) for i, why in sorted(unreachable.items())]
-            raise ScenarioError([*problems, *lowered.refused])
-        return readback(run(lowered, max_memory_bytes))
+        return _simulate(scenario, filename, calibration, max_memory_bytes)
+
+
+def _simulate(
+    scenario: Scenario, filename: str, calibration: Calibration | None, max_memory_bytes: int | None
+) -> Results:
+    """`simulate`'s work; what it lowered and ran is freed when it returns, before the collector resumes."""
+    lowered = lower(scenario, calibration, filename=filename)
+    if not lowered.runnable:
+        unreachable = {lowered.owner[k]: why for k, why in lowered.unreachable}
+        problems = [Problem(filename, None, f"traffic[{i}]", why) for i, why in sorted(unreachable.items())]
+        raise ScenarioError([*problems, *lowered.refused])
+    return readback(run(lowered, max_memory_bytes))
 
 
 @contextmanager
 def collector_paused() -> Iterator[None]:
     """Python's cycle collector paused while a run is lowered and read back, and resumed as it was.
 
-    Lowering and read-back make tens of thousands of objects that outlive the call (the specs,
-    the results), and the collector scans them again and again while they are made: a fifth
-    to a quarter of Python's time on a 64-host rolling update. Reference counting still frees
-    what they drop; the few cycles they may leave are collected once the collector runs again."""
+    Lowering and read-back make tens of thousands of objects, and the collector would scan those
+    alive again and again while they are made. Reference counting still frees what they drop;
+    the few cycles they may leave are collected once the collector runs again, and what was
+    made while it was paused is scanned then, once."""
     was = gc.isenabled()
     gc.disable()
     try:
