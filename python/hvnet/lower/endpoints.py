@@ -15,7 +15,7 @@ members and queues read them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from hvnet.model import Host, Scenario
 
@@ -25,9 +25,8 @@ __all__ = ["Endpoint", "Endpoints"]
 HYPER_V_OUI = (0x00, 0x15, 0x5D)
 
 
-@dataclass(frozen=True)
-class Endpoint:
-    """A host or VM that sends or receives traffic."""
+class Endpoint(NamedTuple):
+    """A host or VM that sends or receives traffic (one per VM of a cluster: a tuple)."""
 
     name: str
     host: Host

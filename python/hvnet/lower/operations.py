@@ -26,6 +26,7 @@ the migrations' end times (`hvnet.readback`).
 from __future__ import annotations
 
 import heapq
+import math
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -126,22 +127,22 @@ class _Planner:
         self.problems: list[Problem] = []
 
     def move(self, vm: str, target: str, gate: Gate, operation: int, event: int) -> int:
-        source = self.where[vm]
-        self.plan.moves.append(Move(vm, source, target, gate, operation, event))
+        source, moves, on, assigned, memory = self.where[vm], self.plan.moves, self.on, self.assigned, self.memory[vm]
+        moves.append(Move(vm, source, target, gate, operation, event))
         self.where[vm] = target
-        self.on[source].discard(vm)
-        self.on[target].add(vm)
-        self.assigned[source] -= self.memory[vm]
-        self.assigned[target] += self.memory[vm]
-        return len(self.plan.moves) - 1
+        on[source].discard(vm)
+        on[target].add(vm)
+        assigned[source] -= memory
+        assigned[target] += memory
+        return len(moves) - 1
 
     def free(self, host: str) -> float:
         """Memory `host` can still give a VM; unlimited when it does not state its memory."""
         memory = self.capacity[host]
-        return float("inf") if memory is None else memory - self.assigned[host]
+        return math.inf if memory is None else memory - self.assigned[host]
 
     def room(self, hosts: list[str]) -> str:
-        return ", ".join(f"{h} {format_bytes(int(self.free(h)))}" for h in hosts if self.free(h) != float("inf"))
+        return ", ".join(f"{h} {format_bytes(int(self.free(h)))}" for h in hosts if self.free(h) != math.inf)
 
     def drain(self, host: str, others: list[str], placement: str, gate: Gate, operation: int, event: int) -> list[int]:
         """Moves every VM of `host` to `others` by the placement policy, each where it fits."""
