@@ -96,8 +96,8 @@ class Known:
     interfaces: dict[str, list[Interface]] = field(default_factory=dict)
     #: What SMB makes of each host's interfaces.
     smb: dict[str, _SmbSide] = field(default_factory=dict)
-    #: SMB's channels between two hosts where no channel names a host's NIC (all over team interfaces),
-    #: by what decides them (`_SmbSide.shape`): the same for every pair of hosts of those kinds.
+    #: SMB's channels between two hosts, their NICs named without the hosts' names, by what decides
+    #: them (`_SmbSide.shape`): the same for every pair of hosts of those kinds.
     channels: dict[tuple[object, ...], tuple[tuple[SmbChannel, ...], tuple[str, str] | None]] = field(
         default_factory=dict
     )
@@ -197,6 +197,8 @@ class _SmbSide(NamedTuple):
     candidates: list[Interface]
     rdma: list[Interface]
     tcp: list[Interface]
+    #: All that SMB's channels from or to the host depend on (`smb_channels`): its RDMA and other
+    #: interfaces' uplinks, kinds and NICs' names (not the host's name).
     shape: tuple[object, ...]
 
 
@@ -207,7 +209,10 @@ def _smb_side(scenario: Scenario, host: Host, known: Known | None) -> _SmbSide:
     candidates = _smb_candidates(scenario, host, known)
     rdma = _preferred(candidates, True) if any(i.rdma for i in candidates) else []
     tcp = _preferred(candidates, False) if candidates else []
-    side = _SmbSide(candidates, rdma, tcp, (bool(rdma), tuple((i.uplink, i.team is not None, i.rss) for i in tcp)))
+    shape = tuple(
+        tuple((i.uplink, i.team is not None, i.rss, tuple(n.name for n in i.nics)) for i in k) for k in (rdma, tcp)
+    )
+    side = _SmbSide(candidates, rdma, tcp, shape)
     if known is not None:
         known.smb[host.name] = side
     return side
@@ -227,8 +232,27 @@ def smb_channels(
         return f"SMB finds no interface for live migration on {empty}: no cabled NIC or team (in its networks setting)"
     smb = smb or SmbParameters()
     key = (sides[0].shape, sides[1].shape, smb)
-    if known is not None and key in known.channels:
-        return known.channels[key]
+    made = None if known is None else known.channels.get(key)
+    if made is None:
+        made = _channels(sides, smb)
+        if known is not None:
+            known.channels[key] = made
+    channels, via = made
+    if all(channel.out_nic is None for channel in channels):  # over team interfaces: no host's name in it
+        return made
+    named: dict[SmbChannel, SmbChannel] = {}  # several channels per interface: each named once
+    for channel in channels:
+        if channel not in named:
+            out, into = channel.out_nic, channel.in_nic
+            named[channel] = channel if out is None else SmbChannel(f"{source}/{out}", f"{target}/{into}", *channel[2:])
+    return tuple(named[channel] for channel in channels), via
+
+
+def _channels(
+    sides: tuple[_SmbSide, _SmbSide], smb: SmbParameters
+) -> tuple[tuple[SmbChannel, ...], tuple[str, str] | None]:
+    """SMB's channels between hosts of these sides, their NICs named without the hosts' names
+    (`smb_channels` names them), and the uplinks its team-interface channels use."""
     # SMB Direct where both hosts have an RDMA interface; else SMB over TCP (BEHAVIOUR.md), over RDMA
     # NICs too when they are in an LBFO team, which gives no RDMA: the team interface is an RSS one.
     rdma = all(side.rdma for side in sides)
@@ -247,16 +271,13 @@ def smb_channels(
     bound: list[tuple[str | None, str | None]]
     for a, b in pairs:
         if a.team is None and b.team is None:
-            bound = [(f"{source}/{a.nics[0].name}", f"{target}/{b.nics[0].name}")]
+            bound = [(a.nics[0].name, b.nics[0].name)]
         elif rdma:  # one RDMA host vNIC per SET member, mapped to it
-            bound = [(f"{source}/{x.name}", f"{target}/{y.name}") for x, y in zip(a.nics, b.nics)]
+            bound = [(x.name, y.name) for x, y in zip(a.nics, b.nics)]
         else:
             bound = [(None, None)]  # the teams' rules place each connection, from these uplinks
         via = None if bound != [(None, None)] else (a.uplink, b.uplink)
         for _ in range(per_interface):
             channels += [SmbChannel(out_nic, in_nic, rdma, via) for out_nic, in_nic in bound]
     # At most MaximumConnectionCountPerServer in all (the interfaces' first ones kept).
-    made = tuple(channels[: smb.max_connections_per_server]), next(iter(unbound), None)
-    if known is not None and all(channel.out_nic is None for channel in made[0]):
-        known.channels[key] = made  # no host's name in it
-    return made
+    return tuple(channels[: smb.max_connections_per_server]), next(iter(unbound), None)
