@@ -16,7 +16,8 @@ after each phase a user waits for:
   NICs), and once with a failure mid-run (a switch down for ten minutes):
   SET teams, vRSS and every host's cores modelled in each.
 
-Phases: **import** (Python starts hvnet and imports the modules the phases run), **load** (read and check the YAML), **simulate** (lower, run the core,
+Phases: **import** (Python starts hvnet and imports the modules the phases
+run), **load** (read and check the YAML), **simulate** (lower, run the core,
 read back; the engine's own time is reported apart, and Python's share is
 the rest), **json** (the results document written), **report** (the HTML
 report written; hosts, VMs and cases sweeps only), and **command** (the whole
