@@ -212,8 +212,9 @@ class Scenario(FrozenModel):
         speeds = [] if cable.speed is None else [cable.speed]
         for end in (cable.a, cable.b):
             device, port = split_endpoint(end)
-            if any(host.name == device for host in self.hosts):
-                speeds.append(self.host(device).nic(port).speed)
+            host = self.by_name["host"].get(device)
+            if host is not None:
+                speeds.append(host.nic(port).speed)
             elif (port_speed := self.switch(device).port_speed) is not None:
                 speeds.append(port_speed)
         if not speeds:
