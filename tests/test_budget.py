@@ -4,6 +4,7 @@ line naming the cause and the knob; the scenarios the fuzzer once ran out of mem
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -11,7 +12,8 @@ import pytest
 import hvnet
 from hvnet import budget
 from hvnet.errors import RunTooLarge
-from hvnet.lower import specs
+from hvnet.lower import lower, specs
+from tests.test_lowering_shared import cluster
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = sorted((ROOT / "python" / "hvnet" / "examples").rglob("*.yaml"))
@@ -149,3 +151,16 @@ def test_a_long_replay_after_the_work_is_done_counts_a_point_a_step() -> None:
     loaded = next(a.send_bps for a in results.adapters if a.host == "h1")  # the link the demand is on
     assert results.events <= estimate.events and len(loaded.t_s) <= estimate.points
     assert estimate.points < 3 * 1441 + 100
+
+
+@pytest.mark.parametrize("option", ["smb", "compression"])
+def test_a_migration_table_is_estimated_as_its_migrations_one_by_one(option: str) -> None:
+    """A lowered rolling update gives its migrations as a table (`RunSpec.migration_table`): the
+    estimate is exactly the one of the same migrations given one by one (`RunSpec.all_migrations`)."""
+    spec = lower(cluster(16, option)).spec
+    assert spec.migration_table is not None and not spec.migrations
+    expanded = dataclasses.replace(spec, migrations=spec.all_migrations(), migration_table=None)
+    assert len(expanded.migrations) == len(spec.migration_table.route) > 16
+    assert budget.estimate(spec) == budget.estimate(expanded)
+    unrecorded = dataclasses.replace(spec, record=False)
+    assert budget.estimate(unrecorded) == budget.estimate(dataclasses.replace(expanded, record=False))

@@ -132,6 +132,109 @@ def test_a_path_given_by_its_middle_is_the_path_its_cables_make_around_it() -> N
             _core.run(dataclasses.replace(spec, network=dataclasses.replace(network, paths=(wrong,))))
 
 
+def test_a_path_table_is_the_paths_of_its_rows_and_a_malformed_one_is_refused() -> None:
+    """`NetworkSpec.pair_paths`: each row is the path its columns name (a middle around its cables,
+    or one of the table's routings), the same as a `Path` per row; the core refuses columns of
+    different lengths and an index out of range."""
+    spec = _spec()
+    middle = specs.Middle(((0.0, ((), None)),), 1.0, ((1, 1.0),))
+    unreachable = (specs.Routes(0.0, (((2, 1.0),),)),)
+    table = specs.PathTable(
+        out_nic=(0, 1),
+        in_nic=(1, 0),
+        middle=(0, None),
+        routing=(None, 0),
+        out_cable=(0, None),
+        in_cable=(3, None),
+        cost=(0, 1),
+        routings=(unreachable,),
+        costs=((1.0, 2.0, 3.0, 4.0), (0.0, 0.0, 0.0, 0.0)),
+    )
+    network = dataclasses.replace(spec.network, paths=(), middles=(middle,), pair_paths=table)
+    rows = (
+        specs.Path(0, 1, (), 1.0, 2.0, 3.0, 4.0, middle=0, out_cable=0, in_cable=3),
+        specs.Path(1, 0, unreachable, 0.0, 0.0, 0.0, 0.0),
+    )
+    assert _core.read_paths(network) == _core.read_paths(dataclasses.replace(network, paths=rows, pair_paths=None))
+    assert _core.run(dataclasses.replace(spec, network=network)).end_s == pytest.approx(10.0)
+    for wrong, message in [
+        (dataclasses.replace(table, in_nic=(1,)), "path table: column in_nic has 1 rows, out_nic 2"),
+        (dataclasses.replace(table, cost=(0,)), "path table: column cost has 1 rows, out_nic 2"),
+        (dataclasses.replace(table, cost=(0, 2)), "path from NIC 1 to NIC 0: cost 2 does not exist"),
+        (dataclasses.replace(table, middle=(1, None)), "path from NIC 0 to NIC 1: middle 1 does not exist"),
+        (dataclasses.replace(table, routing=(None, 1)), "path from NIC 1 to NIC 0: routing 1 does not exist"),
+        (dataclasses.replace(table, routing=(0, 0)), "give one of a routing and a middle"),
+        (dataclasses.replace(table, out_cable=(None, None)), "a middle needs the cable out of NIC 0"),
+    ]:
+        with pytest.raises(_core.CoreError, match=message):
+            _core.run(dataclasses.replace(spec, network=dataclasses.replace(network, pair_paths=wrong)))
+
+
+def test_a_migration_table_is_the_migrations_of_its_rows_and_a_malformed_one_is_refused() -> None:
+    """`RunSpec.migration_table`: each row is the `Migration` its route, memory and compression make
+    (`MigrationTable.migrations`), after the explicit ones; the core refuses columns of different
+    lengths and a route, memory or compression the table does not have."""
+    spec = _spec()
+    memory = specs.GuestMemory(20.0, 20.0, 0.0, 0.0, 0.0)
+    route = specs.MigrationRoute(0, 1, (0, 1), (1, 1), (), None, specs.Precopy(2, 1.0, 0.0))
+    compression = specs.Compression(0.5, 0.1, 0.0, 0.0, 0.0, 1.0)
+    table = specs.MigrationTable(
+        routes=(route,),
+        memories=(memory,),
+        compressions=(compression,),
+        route=(0, 0),
+        memory=(0, 0),
+        ports=((64000, 6600), (64001, 6600)),
+        prepare_bytes_per_s=(None, None),
+        at_s=(0.0, 1.0),
+        after=((), (0,)),
+        delay_s=(0.0, 0.5),
+        compression=(None, 0),
+    )
+    run = dataclasses.replace(spec, connections=(), migration_table=table)
+    rows = table.migrations()
+    assert rows[1] == specs.Migration(
+        0, 1, (64001, 6600), memory, route.precopy, None, 1.0, (0, 1), (1, 1), (), compression, (0,), 0.5, None
+    )
+    explicit = dataclasses.replace(run, migrations=rows, migration_table=None)
+    ran, expected = _core.run(run), _core.run(explicit)
+    assert [(m.start_s, m.end_s, m.bytes_sent) for m in ran.migrations] == [
+        (m.start_s, m.end_s, m.bytes_sent) for m in expected.migrations
+    ]
+    assert len(ran.migrations) == 2 and ran.end_s == expected.end_s
+    split = dataclasses.replace(
+        run,
+        migrations=rows[:1],
+        migration_table=dataclasses.replace(
+            table,
+            **{
+                name: getattr(table, name)[1:]
+                for name in (
+                    "route",
+                    "memory",
+                    "ports",
+                    "prepare_bytes_per_s",
+                    "at_s",
+                    "after",
+                    "delay_s",
+                    "compression",
+                )
+            },
+        ),
+    )
+    assert [m.end_s for m in _core.run(split).migrations] == [m.end_s for m in expected.migrations]
+    assert run.all_migrations() == rows and split.all_migrations() == rows
+    for wrong, message in [
+        (dataclasses.replace(table, memory=(0,)), "migration table: column memory has 1 rows, route 2"),
+        (dataclasses.replace(table, after=((),)), "migration table: column after has 1 rows, route 2"),
+        (dataclasses.replace(table, route=(0, 1)), r"row 1: route 1 does not exist \(the table has 1\)"),
+        (dataclasses.replace(table, memory=(2, 0)), r"row 0: memory 2 does not exist \(the table has 1\)"),
+        (dataclasses.replace(table, compression=(None, 3)), "row 1: compression 3 does not exist"),
+    ]:
+        with pytest.raises(_core.CoreError, match=message):
+            _core.run(dataclasses.replace(run, migration_table=wrong))
+
+
 def test_reports_are_frozen() -> None:
     report = _core.run(_spec())
     with pytest.raises(AttributeError):

@@ -182,6 +182,31 @@ def spelled_out(model: NetworkModel, path: specs.Path, black_holes: set[int]) ->
     return dataclasses.replace(path, routing=routing, middle=None, out_cable=None, in_cable=None)
 
 
+def table_rows(table: specs.PathTable | None) -> tuple[specs.Path, ...]:
+    """The paths of a path table's rows, one `specs.Path` each."""
+    if table is None:
+        return ()
+
+    def row(a: int, b: int, m: int | None, r: int | None, out: int | None, into: int | None, c: int) -> specs.Path:
+        send, receive, guest_send, guest_receive = table.costs[c]
+        routing = () if r is None else table.routings[r]
+        return specs.Path(a, b, routing, send, receive, guest_send, guest_receive, None, m, out, into)
+
+    return tuple(
+        row(a, b, m, r, out, into, c)
+        for a, b, m, r, out, into, c in zip(
+            table.out_nic,
+            table.in_nic,
+            table.middle,
+            table.routing,
+            table.out_cable,
+            table.in_cable,
+            table.cost,
+            strict=True,
+        )
+    )
+
+
 @pytest.mark.parametrize("links_only", [False, True])
 def test_each_nic_pairs_path_is_the_one_composed_route_by_route(links_only: bool) -> None:
     """Every path the core reads (failures, frames a spine drops, no cabled path, NIC to NIC, VMs'
@@ -191,17 +216,37 @@ def test_each_nic_pairs_path_is_the_one_composed_route_by_route(links_only: bool
         lowered = lower(scenario, links_only=links_only)
         model, network = lowered.model, lowered.spec.network
         black_holes: set[int] = set()
-        explicit = tuple(spelled_out(model, path, black_holes) for path in network.paths)
+        given = table_rows(network.pair_paths) + network.paths
+        explicit = tuple(spelled_out(model, path, black_holes) for path in given)
         read = _core.read_paths(network)
-        assert read == _core.read_paths(dataclasses.replace(network, paths=explicit, middles=()))
-        assert len(read) == len(network.paths)  # no pair given twice
+        assert read == _core.read_paths(dataclasses.replace(network, paths=explicit, middles=(), pair_paths=None))
+        assert read == _core.read_paths(dataclasses.replace(network, paths=given, pair_paths=None))
+        assert len(read) == len(given)  # no pair given twice
         assert model.paths.black_holes == black_holes
         checked += len(read)
-        by_middle += sum(path.middle is not None for path in network.paths)
+        by_middle += sum(path.middle is not None for path in given)
         held |= {
             name for name, r in (("frames", model.frames_dropped), ("no route", model.no_route)) if r in black_holes
         }
     assert checked > 200 and by_middle > 100 and held == {"frames", "no route"}
+
+
+@pytest.mark.parametrize("option", ["smb", "smb_direct", "tcp_ip", "compression"])
+def test_a_migration_table_runs_as_its_migrations_one_by_one(option: str) -> None:
+    """The migrations lowering gives as a table (`RunSpec.migration_table`: a row each naming its
+    shared route) run exactly as the same migrations given one by one (`RunSpec.all_migrations`)."""
+    lowered = lower(cluster(4, option, failure=option == "smb"))
+    spec = lowered.spec
+    assert spec.migration_table is not None and len(spec.migration_table.routes) < len(spec.migration_table.route)
+    explicit = dataclasses.replace(spec, migrations=spec.all_migrations(), migration_table=None)
+
+    def outcome(report: _core.RunReport) -> list[tuple[object, ...]]:
+        return [
+            (m.queued_s, m.start_s, m.end_s, m.passes, m.blackout_s, m.bytes_sent, m.connections)
+            for m in report.migrations
+        ] + [(report.end_s, report.events)]
+
+    assert outcome(_core.run(spec)) == outcome(_core.run(explicit))
 
 
 def test_nic_routes_are_those_composed_route_by_route() -> None:

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from hvnet.errors import HvnetError, RunTooLarge
 from hvnet.lower import specs
@@ -96,9 +97,50 @@ def _bytes(value: float) -> str:
     return f"{value:.0f} B"
 
 
+class _Migration(NamedTuple):
+    """What the estimate reads of a migration (a `specs.Migration`'s fields of the same names)."""
+
+    source: int
+    at_s: float
+    delay_s: float
+    memory: specs.GuestMemory
+    precopy: specs.Precopy
+    channels: tuple[specs.Channel, ...]
+    hosts: tuple[int, int]
+    simultaneous: tuple[int, int]
+
+
+def _migrations(spec: specs.RunSpec) -> list[_Migration]:
+    """Every migration of `spec` in the core's order (`RunSpec.all_migrations`), a table's rows read
+    through their routes without making a `specs.Migration` each."""
+    out = [
+        _Migration(m.source, m.at_s, m.delay_s, m.memory, m.precopy, m.channels, m.hosts, m.simultaneous)
+        for m in spec.migrations
+    ]
+    table = spec.migration_table
+    if table is not None:
+        routes, memories = table.routes, table.memories
+        for r, m, at_s, delay_s in zip(table.route, table.memory, table.at_s, table.delay_s, strict=True):
+            route = routes[r]
+            out.append(
+                _Migration(
+                    route.source,
+                    at_s,
+                    delay_s,
+                    memories[m],
+                    route.precopy,
+                    route.channels,
+                    route.hosts,
+                    route.simultaneous,
+                )
+            )
+    return out
+
+
 def estimate(spec: specs.RunSpec) -> Estimate:
     """Bounds the events, change points and memory of running `spec` (linear in its size)."""
     network = spec.network
+    migrations = _migrations(spec)
     speeds = [network.resources[n.send].capacity for n in network.nics if network.resources[n.send].capacity > 0]
     slowest = min(speeds) if speeds else 1.0
     latest = 0.0
@@ -107,7 +149,7 @@ def estimate(spec: specs.RunSpec) -> Estimate:
         latest = max(latest, connection.start_s, connection.stop_s or 0.0)
         moved += connection.amount_bytes
     migration_events = 0.0
-    for migration in spec.migrations:
+    for migration in migrations:
         latest = max(latest, migration.at_s + migration.delay_s)
         guest = migration.memory
         moved += (migration.precopy.max_passes + 1) * guest.assigned_bytes + guest.device_state_bytes
@@ -122,7 +164,7 @@ def estimate(spec: specs.RunSpec) -> Estimate:
     idle_steps = steps - busy_steps
     terms: list[tuple[float, str]] = [
         (2.0 * len(spec.connections), f"{len(spec.connections):,} connections"),
-        (migration_events, f"{len(spec.migrations):,} migrations, their passes and channels"),
+        (migration_events, f"{len(migrations):,} migrations, their passes and channels"),
         (float(len(spec.changes)), f"{len(spec.changes):,} changes"),
         (2.0 * len(spec.guests), f"{len(spec.guests):,} guests"),
         (float(steps), f"{steps:,} steps of measured demand"),
@@ -136,7 +178,7 @@ def estimate(spec: specs.RunSpec) -> Estimate:
             return uplink.kind == "team" and uplink.index in dynamic
 
         leaving = sum(1 for c in spec.connections if on_dynamic(c.source))
-        leaving += sum(max(1, len(m.channels)) for m in spec.migrations if on_dynamic(m.source))
+        leaving += sum(max(1, len(m.channels)) for m in migrations if on_dynamic(m.source))
         what = (
             f"{leaving:,} connections on dynamic teams rebalanced every "
             f"{network.rebalance_interval_s:g} s over {_hours(horizon)}"
@@ -158,7 +200,7 @@ def estimate(spec: specs.RunSpec) -> Estimate:
     # Migrations run at most `simultaneous` at a time per source host (bounding them by it alone
     # over-counts where destinations hold them back: an upper bound).
     queued: dict[int, tuple[int, int, int]] = {}
-    for migration in spec.migrations:
+    for migration in migrations:
         source = migration.hosts[0]
         count, most, channels = queued.get(source, (0, 0, 0))
         queued[source] = (count + 1, max(most, migration.simultaneous[0]), max(channels, len(migration.channels), 1))

@@ -20,6 +20,7 @@ use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
+mod migrations;
 mod paths;
 mod reports;
 mod specs;

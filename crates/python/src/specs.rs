@@ -1,7 +1,8 @@
 //! The specs as Python gives them (`hvnet.lower.specs`, read attribute by
 //! attribute), and their conversion into the crates' types. Names given as
 //! text become types through the crates' own parsers; a path given by its
-//! middle gets its routes composed ([`crate::paths`]). Nothing else is
+//! middle gets its routes composed ([`crate::paths`]), a table of
+//! migrations its rows expanded ([`crate::migrations`]). Nothing else is
 //! checked here (the crates' `check` functions do that).
 
 use std::collections::HashMap;
@@ -13,7 +14,8 @@ use hvnet_network::{
 };
 use pyo3::FromPyObject;
 
-use crate::paths::{MiddleSpec, PathSpec};
+use crate::migrations::MigrationTableSpec;
+use crate::paths::{MiddleSpec, PathSpec, PathTableSpec};
 
 #[derive(FromPyObject)]
 pub struct Resource {
@@ -83,6 +85,8 @@ pub struct NetworkSpec {
     shared_queue_overhead: f64,
     loads: Vec<LoadSpec>,
     middles: Vec<MiddleSpec>,
+    /// The NIC pairs' own paths as a table, before `paths`.
+    pair_paths: Option<PathTableSpec>,
 }
 
 #[derive(FromPyObject)]
@@ -182,6 +186,8 @@ pub struct RunSpec {
     migrations: Vec<MigrationSpec>,
     guests: Vec<GuestSpec>,
     record: bool,
+    /// Migrations as rows of routes they share, after `migrations`.
+    migration_table: Option<MigrationTableSpec>,
 }
 
 /// A run in the crates' types.
@@ -251,6 +257,13 @@ impl TryFrom<NetworkSpec> for Network {
             .map(|n| Cores::try_from(std::mem::take(&mut n.rss)))
             .collect::<Result<Vec<_>, _>>()?;
         let (mut paths, mut paths_by_endpoint_mtu) = (HashMap::new(), HashMap::new());
+        if let Some(table) = n.pair_paths {
+            paths.extend(
+                (table.into_paths(&n.middles)?)
+                    .into_iter()
+                    .map(|(a, b, path)| ((a, b), path)),
+            );
+        }
         for p in n.paths {
             let (a, b, mtu, path) = p.into_path(&n.middles)?;
             match mtu {
@@ -316,8 +329,8 @@ impl From<ConnectionSpec> for Connection {
     }
 }
 
-impl From<CompressionSpec> for Compression {
-    fn from(c: CompressionSpec) -> Self {
+impl From<&CompressionSpec> for Compression {
+    fn from(c: &CompressionSpec) -> Self {
         Compression {
             ratio: c.ratio,
             zero_ratio: c.zero_ratio,
@@ -329,35 +342,50 @@ impl From<CompressionSpec> for Compression {
     }
 }
 
+impl From<&GuestMemorySpec> for GuestMemory {
+    fn from(m: &GuestMemorySpec) -> Self {
+        GuestMemory {
+            assigned: m.assigned_bytes,
+            populated: m.populated_bytes,
+            dirty_rate: m.dirty_bytes_per_s,
+            working_set: m.working_set_bytes,
+            device_state: m.device_state_bytes,
+        }
+    }
+}
+
+impl From<&PrecopySpec> for PrecopyParameters {
+    fn from(p: &PrecopySpec) -> Self {
+        PrecopyParameters {
+            max_passes: p.max_passes,
+            stop_bytes: p.stop_bytes,
+            switchover: p.switchover_s,
+            setup: p.setup_s,
+            setup_serial: p.setup_serial_s,
+        }
+    }
+}
+
+impl From<&ChannelSpec> for Channel {
+    fn from(c: &ChannelSpec) -> Self {
+        Channel {
+            nics: c.nics,
+            cycles: c.cycles_per_byte,
+            endpoints: c.endpoints,
+        }
+    }
+}
+
 impl From<MigrationSpec> for Migration {
     fn from(m: MigrationSpec) -> Self {
-        let memory = m.memory;
         Migration {
             source: m.source,
             target: m.target,
             ports: m.ports,
-            channels: (m.channels.into_iter())
-                .map(|c| Channel {
-                    nics: c.nics,
-                    cycles: c.cycles_per_byte,
-                    endpoints: c.endpoints,
-                })
-                .collect(),
-            compression: m.compression.map(Compression::from),
-            memory: GuestMemory {
-                assigned: memory.assigned_bytes,
-                populated: memory.populated_bytes,
-                dirty_rate: memory.dirty_bytes_per_s,
-                working_set: memory.working_set_bytes,
-                device_state: memory.device_state_bytes,
-            },
-            parameters: PrecopyParameters {
-                max_passes: m.precopy.max_passes,
-                stop_bytes: m.precopy.stop_bytes,
-                switchover: m.precopy.switchover_s,
-                setup: m.precopy.setup_s,
-                setup_serial: m.precopy.setup_serial_s,
-            },
+            channels: m.channels.iter().map(Channel::from).collect(),
+            compression: m.compression.as_ref().map(Compression::from),
+            memory: GuestMemory::from(&m.memory),
+            parameters: PrecopyParameters::from(&m.precopy),
             prepare_rate: m.prepare_bytes_per_s,
             at: m.at_s,
             after: m.after,
@@ -390,7 +418,12 @@ impl TryFrom<RunSpec> for CoreRun {
             changes: (r.changes.into_iter())
                 .map(|c| Ok((c.at_s, Change::from_kind(&c.kind, c.index, c.up)?)))
                 .collect::<Result<_, SpecError>>()?,
-            migrations: r.migrations.into_iter().map(Migration::from).collect(),
+            migrations: (r.migrations.into_iter().map(Migration::from))
+                .chain(match r.migration_table {
+                    None => vec![],
+                    Some(table) => table.into_migrations()?,
+                })
+                .collect(),
             guests: r.guests.into_iter().map(Guest::from).collect(),
             record: r.record,
         })

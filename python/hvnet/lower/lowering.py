@@ -136,9 +136,10 @@ def lower(
         network=network,
         connections=tuple(connections),
         changes=tuple(model.changes()),
-        migrations=tuple(moves),
+        migrations=(),
         guests=tuple(busy),
         record=record,
+        migration_table=moves,
     )
     warnings = path_warnings(scenario, model.routing, model.endpoints) if own_traffic else []
     return Lowered(

@@ -320,68 +320,86 @@ def migration_specs(
     ends: Sequence[tuple[str, str]],
     index: dict[str, int],
     limits: dict[str, int],
-) -> list[specs.Migration]:
-    """The core's arguments of each migration: its endpoints (`ends`, `migration_ends`, by
-    `index`), ports, memory, pre-copy parameters, queue, SMB channels (the core picks their
-    ports: crates/migration/src/transport.rs), compression and waits."""
+) -> specs.MigrationTable:
+    """The core's arguments of each migration, a row each (`specs.MigrationTable`): its route
+    (endpoints, `ends`, `migration_ends`, by `index`; hosts, queues, SMB channels whose ports the
+    core picks, crates/migration/src/transport.rs; limit; pre-copy), ports, memory, compression
+    and waits."""
     hosts = {h.name: i for i, h in enumerate(model.scenario.hosts)}
-    out: list[specs.Migration] = []
-    #: What the core is given alike for each migration of a route (endpoints, hosts, queues, channels,
-    #: limit, pre-copy), made once per route and pair of endpoints.
-    made: dict[tuple[str, str, MigrationRoute], _Shared] = {}
-    #: Memories alike are one spec (VMs of one size).
-    memories: dict[VmMemory, specs.GuestMemory] = {}
+    #: What the core is given alike for each migration of a route (`specs.MigrationRoute`), made once
+    #: per route and pair of endpoints, by index.
+    made: dict[tuple[str, str, MigrationRoute], int] = {}
+    routes: list[specs.MigrationRoute] = []
+    #: Memories alike are one spec (VMs of one size), and compressions alike one (by identity: kept).
+    memories: dict[VmMemory, int] = {}
+    memory_specs: list[specs.GuestMemory] = []
+    compressions: dict[int, int] = {}
+    compression_specs: list[specs.Compression] = []
+    route_of: list[int] = []
+    memory_of: list[int] = []
+    ports: list[tuple[int, int]] = []
+    prepare: list[float | None] = []
+    at_s: list[float] = []
+    after: list[tuple[int, ...]] = []
+    delay_s: list[float] = []
+    compression_of: list[int | None] = []
     for i, (m, (source, target)) in enumerate(zip(migrations, ends)):
         route = m.route
-        shared = made.get((source, target, route))
-        if shared is None:
+        k = made.get((source, target, route))
+        if k is None:
             model.add_paths(source, target)
-            shared = made[source, target, route] = _Shared(
-                index[source],
-                index[target],
-                (hosts[route.source], hosts[route.target]),
-                (route.simultaneous, route.simultaneous_in),
-                _channels(model, route, index),
-                limits.get(route.source) if route.channels else None,
-                specs.Precopy(
-                    m.steps.max_passes, m.steps.stop_bytes, route.switchover_s, m.steps.setup_s, m.steps.setup_serial_s
-                ),
+            k = made[source, target, route] = len(routes)
+            routes.append(
+                specs.MigrationRoute(
+                    index[source],
+                    index[target],
+                    (hosts[route.source], hosts[route.target]),
+                    (route.simultaneous, route.simultaneous_in),
+                    _channels(model, route, index),
+                    limits.get(route.source) if route.channels else None,
+                    specs.Precopy(
+                        m.steps.max_passes,
+                        m.steps.stop_bytes,
+                        route.switchover_s,
+                        m.steps.setup_s,
+                        m.steps.setup_serial_s,
+                    ),
+                )
             )
         memory = memories.get(m.memory)
         if memory is None:
-            memory = memories[m.memory] = specs.GuestMemory(*m.memory[:5])
+            memory = memories[m.memory] = len(memory_specs)
+            memory_specs.append(specs.GuestMemory(*m.memory[:5]))
+        compression = m.compression
+        if compression is not None:
+            c = compressions.get(id(compression))
+            if c is None:
+                c = compressions[id(compression)] = len(compression_specs)
+                compression_specs.append(compression)
+            compression_of.append(c)
+        else:
+            compression_of.append(None)
         gate = m.gate
-        out.append(
-            specs.Migration(
-                shared.source,
-                shared.target,
-                (MIGRATION_SOURCE_PORT + i % 1000, LIVE_MIGRATION_PORT),
-                memory,
-                shared.precopy,
-                m.steps.prepare_bytes_per_s,
-                gate.at_s,
-                shared.hosts,
-                shared.simultaneous,
-                shared.channels,
-                m.compression,
-                gate.after,
-                gate.delay_s,
-                shared.through,
-            )
-        )
-    return out
-
-
-class _Shared(NamedTuple):
-    """The fields of `specs.Migration` every migration of a route between two endpoints shares."""
-
-    source: int
-    target: int
-    hosts: tuple[int, int]
-    simultaneous: tuple[int, int]
-    channels: tuple[specs.Channel, ...]
-    through: int | None
-    precopy: specs.Precopy
+        route_of.append(k)
+        memory_of.append(memory)
+        ports.append((MIGRATION_SOURCE_PORT + i % 1000, LIVE_MIGRATION_PORT))
+        prepare.append(m.steps.prepare_bytes_per_s)
+        at_s.append(gate.at_s)
+        after.append(gate.after)
+        delay_s.append(gate.delay_s)
+    return specs.MigrationTable(
+        tuple(routes),
+        tuple(memory_specs),
+        tuple(compression_specs),
+        tuple(route_of),
+        tuple(memory_of),
+        tuple(ports),
+        tuple(prepare),
+        tuple(at_s),
+        tuple(after),
+        tuple(delay_s),
+        tuple(compression_of),
+    )
 
 
 def _channels(model: NetworkModel, m: MigrationRoute, index: dict[str, int]) -> tuple[specs.Channel, ...]:

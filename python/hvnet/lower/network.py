@@ -376,7 +376,7 @@ class NetworkModel:
         NIC pair recorded so far with its use per byte, and the teaming and VMQ parameters."""
         teaming, vmq = self.calibration.teaming, self.calibration.vmq
         dynamic_queues = any(e.queue_cores for e in endpoints)
-        paths, middles = self.paths.path_specs()
+        table, paths, middles = self.paths.path_specs()
         return specs.NetworkSpec(
             resources=tuple(specs.Resource(c, f) for c, f in zip(self.fabric.capacities, self.fabric.fatpipe)),
             nics=tuple(specs.Nic(send, receive, self._nic_rss(i)) for i, (send, receive) in enumerate(self.nics)),
@@ -390,6 +390,7 @@ class NetworkModel:
             shared_queue_overhead=self.calibration.cpu.shared_queue_overhead,
             loads=self._loads(),
             middles=middles,
+            pair_paths=table,
         )
 
     def _lacp_timeouts(self) -> tuple[float, ...]:

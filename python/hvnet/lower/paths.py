@@ -19,8 +19,11 @@ pairs of switches, so the routes between the switches, the frames' check
 and the costs are made once per pair of switches, packet size and MSS (a
 `specs.Middle`), and each pair's path names its middle and its own two
 cables: the core puts each route of the middle between them
-(`crates/python/src/paths.rs`). A pair with no cabled path and a virtual
-switch's internal pair give their one route as it is (`Path.routing`).
+(`crates/python/src/paths.rs`). The pairs' own paths go as one table of
+columns made in one pass (`specs.PathTable`: no object per pair), a pair
+with no cabled path naming its one route among the table's few; the
+framed pairs' paths go one by one (`specs.Path`), a virtual switch's
+internal pair giving its one route as it is (`Path.routing`).
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ from hvnet.lower.routing import Routing
 __all__ = ["Paths"]
 
 #: Cycles per payload byte on the sending and receiving core and vCPU.
-Costs = tuple[float, float, float, float]
+Costs = specs.Costs
 #: What a path costs the cores and vCPUs without the CPU model: nothing.
 _FREE: Costs = (0.0, 0.0, 0.0, 0.0)
 #: The one route of a virtual switch's internal pair: no link on the way.
@@ -121,33 +124,64 @@ class Paths:
             return
         self.framed[(a, b, mtu)] = frames.mss(min(mtu, self.negotiated_mtu(a, b)))
 
-    def path_specs(self) -> tuple[tuple[specs.Path, ...], tuple[specs.Middle, ...]]:
-        """The path of every pair recorded, then of every framed pair, in the order recorded; and
-        the middles they name (`specs.Middle`)."""
-        paths: list[specs.Path] = []
-        #: What the pairs between two switches at one packet size (and RSC or not) share: the routes of
-        #: no cabled path or their middle, and their costs; by the `id` of their (kept) `SwitchRoutes`.
-        shared: dict[tuple[int, int, bool], tuple[tuple[specs.Routes, ...], int | None, Costs]] = {}
+    def path_specs(self) -> tuple[specs.PathTable, tuple[specs.Path, ...], tuple[specs.Middle, ...]]:
+        """The path of every pair recorded, as one table in the order recorded (`specs.PathTable`); those
+        of the framed pairs (`specs.Path`, in the order recorded); and the middles they name."""
+        out_nic: list[int] = []
+        in_nic: list[int] = []
+        middle_of: list[int | None] = []
+        routing_of: list[int | None] = []
+        outs: list[int | None] = []
+        ins: list[int | None] = []
+        cost_of: list[int] = []
+        routings: list[tuple[specs.Routes, ...]] = []
+        costs: list[Costs] = []
+        cost_index: dict[Costs, int] = {}
+        #: What the pairs between two switches at one packet size (and RSC or not) share: their routing
+        #: (no cabled path) or middle, and their costs, by index; by the `id` of their (kept) `SwitchRoutes`.
+        shared: dict[tuple[int, int, bool], tuple[int | None, int | None, int]] = {}
         mtus, coalesces, out_cable, in_cable = self._mtu, self.coalesces, self._out_cable, self._in_cable
         for (a, b), between in self.pairs.items():
             packet, rsc = min(mtus[a], mtus[b]), coalesces[b]
             key = (id(between), packet, rsc)
             found = shared.get(key)
             if found is None:
-                coefficient, costs = self._per_byte(packet, rsc)
+                coefficient, cycles = self._per_byte(packet, rsc)
+                cost = cost_index.get(cycles)
+                if cost is None:
+                    cost = cost_index[cycles] = len(costs)
+                    costs.append(cycles)
                 if between is None:
-                    found = (self._unreachable_routes(coefficient), None, costs)
+                    found = (None, len(routings), cost)
+                    routings.append(self._unreachable_routes(coefficient))
                 else:
-                    found = ((), self._middle(between, packet, coefficient), costs)
+                    found = (self._middle(between, packet, coefficient), None, cost)
                 shared[key] = found
-            routing, middle, costs = found
+            middle, routing, cost = found
+            out_nic.append(a)
+            in_nic.append(b)
+            middle_of.append(middle)
+            routing_of.append(routing)
+            cost_of.append(cost)
             if between is None:
-                paths.append(specs.Path(a, b, routing, *costs))
+                outs.append(None)
+                ins.append(None)
             else:
-                into = None if between.switches is None else in_cable[b]
-                paths.append(specs.Path(a, b, (), *costs, None, middle, out_cable[a], into))
-        paths += [self._framed_spec(a, b, mtu, mss) for (a, b, mtu), mss in self.framed.items()]
-        return tuple(paths), tuple(self._middles)
+                outs.append(out_cable[a])
+                ins.append(None if between.switches is None else in_cable[b])
+        table = specs.PathTable(
+            tuple(out_nic),
+            tuple(in_nic),
+            tuple(middle_of),
+            tuple(routing_of),
+            tuple(outs),
+            tuple(ins),
+            tuple(cost_of),
+            tuple(routings),
+            tuple(costs),
+        )
+        framed = tuple(self._framed_spec(a, b, mtu, mss) for (a, b, mtu), mss in self.framed.items())
+        return table, framed, tuple(self._middles)
 
     def _per_byte(self, packet: int, rsc: bool) -> tuple[float, Costs]:
         """Each link's use per payload byte of a pair's packets of `packet` bytes, and the cores' and

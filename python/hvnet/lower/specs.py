@@ -8,6 +8,10 @@ second, seconds, cycles per byte; a core's capacity is in cycles per second.
 One spec has no counterpart there: a `Path` may name a `Middle`, the routes
 between two switches that many NIC pairs share, and the glue composes each
 pair's routes from it and its two cables (`crates/python/src/paths.rs`).
+Thousands of NIC pairs come as one `PathTable` of columns rather than a
+`Path` each (`NetworkSpec.pair_paths`), and the migrations as `Migration`s
+or as rows of a `MigrationTable` naming their shared `MigrationRoute`
+(`RunSpec.migration_table`); the glue expands both into the same specs.
 """
 
 from __future__ import annotations
@@ -27,9 +31,12 @@ __all__ = [
     "GuestMemory",
     "Middle",
     "Migration",
+    "MigrationRoute",
+    "MigrationTable",
     "NetworkSpec",
     "Nic",
     "Path",
+    "PathTable",
     "Precopy",
     "Resource",
     "Routes",
@@ -163,6 +170,30 @@ class Path:
     in_cable: int | None = None
 
 
+#: Cycles per payload byte on the sending and receiving core and vCPU.
+Costs = tuple[float, float, float, float]
+
+
+@dataclass(frozen=True, slots=True)
+class PathTable:
+    """The NIC pairs' own paths (no endpoint MTU) as columns of equal length, one row per pair:
+    the same as a `Path` each, without an object per pair (`NetworkSpec.pair_paths`)."""
+
+    out_nic: tuple[int, ...]
+    in_nic: tuple[int, ...]
+    #: Each pair's middle (`Path.middle`), or None: its routes are `routings[routing]`.
+    middle: tuple[int | None, ...]
+    routing: tuple[int | None, ...]
+    #: The cables around its middle (`Path.out_cable`, `Path.in_cable`); None without one.
+    out_cable: tuple[int | None, ...]
+    in_cable: tuple[int | None, ...]
+    #: Its cycles per payload byte: `costs[cost]`.
+    cost: tuple[int, ...]
+    #: The routes over time that pairs without a middle name (a pair with no cabled path).
+    routings: tuple[tuple[Routes, ...], ...]
+    costs: tuple[Costs, ...]
+
+
 @dataclass(frozen=True, slots=True)
 class DynamicVmq:
     """Dynamic VMQ: how often queues spread again, and the busy share of a core (0, 1]."""
@@ -192,6 +223,8 @@ class NetworkSpec:
     loads: tuple[Load, ...] = ()
     #: The routes between switches that paths share (`Path.middle`).
     middles: tuple[Middle, ...] = ()
+    #: The NIC pairs' own paths as one table, read before `paths` (a pair in both: `paths`'s).
+    pair_paths: PathTable | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -310,6 +343,74 @@ class Migration:
 
 
 @dataclass(frozen=True, slots=True)
+class MigrationRoute:
+    """What every migration of a table between two endpoints shares (`Migration`'s fields of the
+    same names)."""
+
+    source: int
+    target: int
+    hosts: tuple[int, int]
+    simultaneous: tuple[int, int]
+    channels: tuple[Channel, ...]
+    through: int | None
+    precopy: Precopy
+
+
+@dataclass(frozen=True, slots=True)
+class MigrationTable:
+    """Migrations as columns of equal length, one row each (`RunSpec.migration_table`): the same as a
+    `Migration` each, its route, memory and compression by index into the few the table holds."""
+
+    routes: tuple[MigrationRoute, ...]
+    memories: tuple[GuestMemory, ...]
+    compressions: tuple[Compression, ...]
+    route: tuple[int, ...]
+    memory: tuple[int, ...]
+    ports: tuple[tuple[int, int], ...]
+    prepare_bytes_per_s: tuple[float | None, ...]
+    at_s: tuple[float, ...]
+    after: tuple[tuple[int, ...], ...]
+    delay_s: tuple[float, ...]
+    #: None: not the Compression option.
+    compression: tuple[int | None, ...]
+
+    def migrations(self) -> tuple[Migration, ...]:
+        """Each row as the `Migration` the core makes of it, in row order."""
+        out = []
+        for r, m, ports, prepare, at_s, after, delay_s, c in zip(
+            self.route,
+            self.memory,
+            self.ports,
+            self.prepare_bytes_per_s,
+            self.at_s,
+            self.after,
+            self.delay_s,
+            self.compression,
+            strict=True,
+        ):
+            route = self.routes[r]
+            out.append(
+                Migration(
+                    route.source,
+                    route.target,
+                    ports,
+                    self.memories[m],
+                    route.precopy,
+                    prepare,
+                    at_s,
+                    route.hosts,
+                    route.simultaneous,
+                    route.channels,
+                    None if c is None else self.compressions[c],
+                    after,
+                    delay_s,
+                    route.through,
+                )
+            )
+        return tuple(out)
+
+
+@dataclass(frozen=True, slots=True)
 class Guest:
     """A busy VM's own CPU load: its host endpoint at the start, cores' worth of
     work, the migrations that move it, and its vCPUs (resources)."""
@@ -331,3 +432,12 @@ class RunSpec:
     guests: tuple[Guest, ...]
     #: Record each resource's use over time (as change points).
     record: bool
+    #: Migrations as rows, after `migrations` (their indices, for `after` and `Guest.migrations`,
+    #: continue those of `migrations`).
+    migration_table: MigrationTable | None = None
+
+    def all_migrations(self) -> tuple[Migration, ...]:
+        """Every migration of the run, in the core's order: `migrations`, then the table's rows."""
+        if self.migration_table is None:
+            return self.migrations
+        return self.migrations + self.migration_table.migrations()
