@@ -279,12 +279,10 @@ def smb_limits(model: NetworkModel, migrations: Sequence[MigrationRequest]) -> d
     """A resource per host that limits its SMB live migrations, all together
     (`Set-SmbBandwidthLimit -Category LiveMigration`), for the hosts that have one."""
     limits = {}
-    for m in migrations:
-        limit = model.scenario.host(m.source).live_migration.smb_bandwidth_limit
-        if m.channels and limit is not None and m.source not in limits:
-            limits[m.source] = model.fabric.add(
-                f"SMB bandwidth limit for live migration of {m.source}", bytes_per_s(limit)
-            )
+    for source in dict.fromkeys(m.source for m in migrations if m.channels):  # each host once, in order
+        limit = model.scenario.host(source).live_migration.smb_bandwidth_limit
+        if limit is not None:
+            limits[source] = model.fabric.add(f"SMB bandwidth limit for live migration of {source}", bytes_per_s(limit))
     return limits
 
 
