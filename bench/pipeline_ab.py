@@ -144,7 +144,7 @@ def main() -> None:
             rows.append({"workload": name, "side": side.label, **row})
             print(
                 f"| {name} | {side.label} | {row['load_s']:.3f} | {row['wall_s']:.3f} | {row['engine_s']:.3f} "
-                f"| {row['python_s']:.3f} | {row['python_s'] / row['engine_s']:.1f} x | {row['peak_mib']:.0f} |"
+                f"| {row['python_s']:.3f} | {row['python_s'] / row['engine_s']:.2f} x | {row['peak_mib']:.0f} |"
             )
         if len(sides) == 2:
             before, after = sides
