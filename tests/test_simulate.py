@@ -378,3 +378,29 @@ def test_results_name_the_scenario_and_count_engine_events() -> None:
     assert results.events > 0
     assert results.wall_s >= 0.0
     assert results.end_s == pytest.approx(2 * FRAME)
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_simulate_leaves_the_cycle_collector_as_it_found_it(enabled: bool) -> None:
+    """simulate pauses Python's cycle collector while it lowers and reads back (hvnet.simulation); it
+    must resume it only if it was running, after a run and after a refused one alike."""
+    import gc
+
+    was = gc.isenabled()
+    try:
+        if not enabled:
+            gc.disable()
+        simulate(scenario("traffic: [{from: h1, to: h2, size: 1GB}]"))
+        assert gc.isenabled() is enabled
+        island = """\
+            name: island
+            hosts:
+              - {name: h1, nics: [{name: nic1, speed: 10Gbps}]}
+              - {name: h2, nics: [{name: nic1, speed: 10Gbps}]}
+            traffic: [{from: h1, to: h2, size: 1GB}]
+            """
+        with pytest.raises(ScenarioError):  # no cable joins them
+            simulate(parse_scenario(textwrap.dedent(island), "island.yaml"))
+        assert gc.isenabled() is enabled
+    finally:
+        (gc.enable if was else gc.disable)()
