@@ -98,9 +98,9 @@ class Known:
     smb: dict[str, _SmbSide] = field(default_factory=dict)
     #: SMB's channels between two hosts, their NICs named without the hosts' names, by what decides
     #: them (`_SmbSide.shape`): the same for every pair of hosts of those kinds.
-    channels: dict[tuple[object, ...], tuple[tuple[SmbChannel, ...], tuple[str, str] | None]] = field(
-        default_factory=dict
-    )
+    channels: dict[tuple[object, ...], _Template] = field(default_factory=dict)
+    #: Each kind of host's number (`_SmbSide.shape`), by all its channels depend on.
+    shapes: dict[tuple[object, ...], int] = field(default_factory=dict)
 
 
 def interfaces(scenario: Scenario, host: Host, known: Known | None = None) -> list[Interface]:
@@ -198,23 +198,25 @@ class _SmbSide(NamedTuple):
     rdma: list[Interface]
     tcp: list[Interface]
     #: All that SMB's channels from or to the host depend on (`smb_channels`): its RDMA and other
-    #: interfaces' uplinks, kinds and NICs' names (not the host's name).
-    shape: tuple[object, ...]
+    #: interfaces' uplinks, kinds and NICs' names (not the host's name); as a number in `known`
+    #: (hosts alike have one), else the shape itself.
+    shape: object
 
 
-def _smb_side(scenario: Scenario, host: Host, known: Known | None) -> _SmbSide:
-    """A host's `_SmbSide`, made once per host (in `known`)."""
-    if known is not None and host.name in known.smb:
-        return known.smb[host.name]
+def _smb_side(scenario: Scenario, name: str, known: Known | None) -> _SmbSide:
+    """Host `name`'s `_SmbSide`, made once per host (in `known`)."""
+    if known is not None and name in known.smb:
+        return known.smb[name]
+    host = scenario.host(name)
     candidates = _smb_candidates(scenario, host, known)
     rdma = _preferred(candidates, True) if any(i.rdma for i in candidates) else []
     tcp = _preferred(candidates, False) if candidates else []
     shape = tuple(
         tuple((i.uplink, i.team is not None, i.rss, tuple(n.name for n in i.nics)) for i in k) for k in (rdma, tcp)
     )
-    side = _SmbSide(candidates, rdma, tcp, shape)
-    if known is not None:
-        known.smb[host.name] = side
+    if known is None:
+        return _SmbSide(candidates, rdma, tcp, shape)
+    side = known.smb[name] = _SmbSide(candidates, rdma, tcp, known.shapes.setdefault(shape, len(known.shapes)))
     return side
 
 
@@ -223,29 +225,47 @@ def smb_channels(
 ) -> tuple[tuple[SmbChannel, ...], tuple[str, str] | None] | str:
     """SMB Multichannel's connections between two hosts, and the uplinks its
     team-interface connections leave and arrive by (None if it has none); or why there are none."""
-    sides = (
-        _smb_side(scenario, scenario.host(source), known),
-        _smb_side(scenario, scenario.host(target), known),
-    )
+    sides = (_smb_side(scenario, source, known), _smb_side(scenario, target, known))
     if not sides[0].candidates or not sides[1].candidates:
         empty = source if not sides[0].candidates else target
         return f"SMB finds no interface for live migration on {empty}: no cabled NIC or team (in its networks setting)"
     smb = smb or SmbParameters()
     key = (sides[0].shape, sides[1].shape, smb)
-    made = None if known is None else known.channels.get(key)
-    if made is None:
-        made = _channels(sides, smb)
+    template = None if known is None else known.channels.get(key)
+    if template is None:
+        template = _Template.of(*_channels(sides, smb))
         if known is not None:
-            known.channels[key] = made
-    channels, via = made
-    if all(channel.out_nic is None for channel in channels):  # over team interfaces: no host's name in it
-        return made
-    named: dict[SmbChannel, SmbChannel] = {}  # several channels per interface: each named once
-    for channel in channels:
-        if channel not in named:
-            out, into = channel.out_nic, channel.in_nic
-            named[channel] = channel if out is None else SmbChannel(f"{source}/{out}", f"{target}/{into}", *channel[2:])
-    return tuple(named[channel] for channel in channels), via
+            known.channels[key] = template
+    if not template.named:  # over team interfaces: no host's name in it
+        return template.channels, template.via
+    bound = [
+        channel
+        if channel.out_nic is None
+        else SmbChannel(f"{source}/{channel.out_nic}", f"{target}/{channel.in_nic}", *channel[2:])
+        for channel in template.distinct
+    ]
+    return tuple([bound[k] for k in template.order]), template.via
+
+
+class _Template(NamedTuple):
+    """SMB's channels between two kinds of host, their NICs named without the hosts' names, as
+    `smb_channels` names them for each pair: its distinct channels once, and which each is (channels
+    alike are one object, here and in what `smb_channels` returns)."""
+
+    channels: tuple[SmbChannel, ...]
+    via: tuple[str, str] | None
+    distinct: tuple[SmbChannel, ...]
+    order: tuple[int, ...]
+    #: Whether a channel names NICs (else every channel runs over team interfaces).
+    named: bool
+
+    @classmethod
+    def of(cls, channels: tuple[SmbChannel, ...], via: tuple[str, str] | None) -> _Template:
+        place: dict[SmbChannel, int] = {}
+        order = tuple(place.setdefault(channel, len(place)) for channel in channels)
+        distinct = tuple(place)
+        named = any(channel.out_nic is not None for channel in channels)
+        return cls(tuple(distinct[k] for k in order), via, distinct, order, named)  # channels alike: one object
 
 
 def _channels(

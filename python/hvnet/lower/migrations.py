@@ -405,10 +405,13 @@ def _channels(model: NetworkModel, m: MigrationRoute, index: dict[str, int]) -> 
     endpoints), their paths recorded."""
     channels: list[specs.Channel] = []
     rdma_cost = model.cpu.parameters.rdma_cost() if model.cpu is not None else 0.0
-    made: dict[SmbChannel, specs.Channel] = {}  # a migration's channels are often alike (4 per interface)
+    #: A route's channels are often alike (4 per interface), and alike they are one object
+    #: (`interfaces.smb_channels`): each made once, by identity.
+    made: dict[int, specs.Channel] = {}
     for channel in m.channels:
-        if channel in made:
-            channels.append(made[channel])
+        found = made.get(id(channel))
+        if found is not None:
+            channels.append(found)
             continue
         pair = None
         if channel.out_nic is not None and channel.in_nic is not None:
@@ -420,8 +423,8 @@ def _channels(model: NetworkModel, m: MigrationRoute, index: dict[str, int]) -> 
             names = (f"{m.source}/{channel.via[0]}", f"{m.target}/{channel.via[1]}")
             model.add_paths(*names)
             endpoints = (index[names[0]], index[names[1]])
-        made[channel] = specs.Channel(nics=pair, cycles_per_byte=cycles, endpoints=endpoints)
-        channels.append(made[channel])
+        made[id(channel)] = found = specs.Channel(nics=pair, cycles_per_byte=cycles, endpoints=endpoints)
+        channels.append(found)
     return tuple(channels)
 
 
