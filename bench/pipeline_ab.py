@@ -3,7 +3,8 @@
 
 For each workload of ``bench/scale.py`` that issue 25 names (the 64 × 20 rolling
 updates over TCP/IP, Compression, SMB, SMB Direct and SMB with a switch down,
-and the 10,000-VM drain), a fresh process per side and run:
+the 10,000-VM drain, and the smallest points of the hosts and VMs sweeps: 4 × 20
+and 100 VMs on 64 hosts), a fresh process per side and run:
 
 - **load**: ``load_scenario`` of the file, timed once (the first load of the
   process, as a command does it);
@@ -68,7 +69,7 @@ print(json.dumps({"load_s": load_s, "wall_s": statistics.median(walls), "engine_
 
 
 def workloads() -> dict[str, str]:
-    """Name -> scenario text: the cases of bench/scale.py and its largest VMs point."""
+    """Name -> scenario text: the cases of bench/scale.py, its largest VMs point and its smallest points."""
     cases = [("tcp_ip", False), ("compression", False), ("smb", False), ("smb_direct", False), ("smb", True)]
     out = {
         f"64x20 {option}" + (" switch down" if failure else ""): scale.cluster_yaml(
@@ -77,6 +78,10 @@ def workloads() -> dict[str, str]:
         for option, failure in cases
     }
     out["VMs-10000"] = scale.cluster_yaml(64, 10000, "drain")
+    # Where the engine has little to do, Python's fixed cost per host and core shows: the smallest
+    # points of bench/scale.py's hosts and VMs sweeps.
+    out["4x20"] = scale.cluster_yaml(4, 80, "rolling_update")
+    out["VMs-100"] = scale.cluster_yaml(64, 100, "drain")
     return out
 
 

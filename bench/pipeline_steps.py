@@ -3,8 +3,9 @@
 
 `bench/pipeline_ab.py` compares whole simulations; this script times the
 steps inside one, on the same workloads (issue 25's 64 × 20 rolling
-updates and the 10,000-VM drain), so that docs/performance.md's account of
-what is left, and of what a change moved, can be run again:
+updates, the 10,000-VM drain and the two small points), so that
+docs/performance.md's account of what is left, and of what a change moved,
+can be run again:
 
 - **lowering**: the network model, the operations' plan, the migrations'
   requests (plan and routes included), their endpoints, the core's

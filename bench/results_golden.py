@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """The proof a refactor of the pipeline carries: every `Results` the same, byte for byte, before and after.
 
-Simulates issue 25's six workloads (`bench/pipeline_ab.py`'s: the 64 × 20
-rolling updates over each live-migration option and with a switch down, and
-the 10,000-VM drain) and every example under python/hvnet/examples that
-simulates, and writes each `Results` as JSON without `wall_s` (the engine's
+Simulates issue 25's workloads (`bench/pipeline_ab.py`'s: the 64 × 20
+rolling updates over each live-migration option and with a switch down, the
+10,000-VM drain, and the small 4 × 20 and 100-VM points) and every example
+under python/hvnet/examples that simulates, and writes each `Results` as JSON without `wall_s` (the engine's
 own time, the only field that may differ between two runs) to DIR; `check`
 compares what this install makes now with what was recorded, file by file,
 and exits 1 on any difference. Record with the code before the change,
