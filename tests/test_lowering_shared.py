@@ -313,10 +313,14 @@ def test_an_endpoints_address_is_the_networks_address_of_its_index() -> None:
         _address(2**24)
 
 
-def test_a_nic_named_in_text_is_the_nic_its_port_names() -> None:
+def test_a_nic_named_by_host_and_name_is_the_nic_its_port_names() -> None:
+    """`nic_of` (what an SMB channel, named without its hosts, is looked up by) agrees with `nic_index`."""
     model = NetworkModel(cluster(3, "smb"))
+    assert len(model.nic_index) > 3
     for port, index in model.nic_index.items():
-        assert model.nic_of(str(port)) == index == model.nic_of(str(port))
+        assert model.nic_of(port.node, port.port) == index
+    with pytest.raises(KeyError):
+        model.nic_of("hv1", "no-such-nic")
 
 
 def test_the_recording_read_back_in_one_call_is_each_series_as_series_of_makes_it() -> None:
@@ -368,7 +372,8 @@ def test_the_figures_of_many_series_are_each_series_own() -> None:
 def test_the_figures_read_with_the_series_are_the_series_own() -> None:
     """`RunReport.figured_series` gives each series as `scaled_series` does and, from its points in the
     same call, what `Series.percentile`, `peak`, `busy_time` and `integral` give of them times its share:
-    all 0 for a resource never used and for a share of 0 (a resource of no capacity, a NIC of no speed).
+    all 0 for a share of 0 (a resource of no capacity, a NIC of no speed), and None for a resource never
+    used (no points: read-back shares one idle series for all of them).
     Read-back's NIC and core utilisation from it are `nic_utilisation` and `core_utilisation` of its
     series, for a run that recorded and for one that did not."""
     lowered = lower(cluster(4, "smb", failure=True))
@@ -384,8 +389,14 @@ def test_the_figures_read_with_the_series_are_the_series_own() -> None:
     assert any(not t_s for t_s, _ in ran.series) and 0.0 in capacities
     for end in (ran.end_s, ran.end_s / 3, 0.0):
         computed = ran.report.figured_series(wanted, ROUNDING, end, list(PERCENTILES), BUSY_SHARE)
-        for (r, scale, share), (t_s, values, shares, busy_s, peak, integral) in zip(wanted, computed, strict=True):
+        assert any(got is None for got in computed) and any(got is not None for got in computed)
+        for (r, scale, share), got in zip(wanted, computed, strict=True):
             series = Series.of(*ran.series[r], scale)
+            if got is None:
+                assert series.t_s == [] and ran.series[r] == ([], [])
+                continue
+            t_s, values, shares, busy_s, peak, integral = got
+            assert t_s, "a resource with points is never None"
             assert (t_s, values, integral) == (series.t_s, series.values, series.integral(0.0, end))
             if share > 0 and end > 0 and series.nonzero():
                 assert shares == [series.percentile(p, 0.0, end) * share for p in PERCENTILES]

@@ -282,3 +282,12 @@ def test_trusted_makes_what_model_construct_makes() -> None:
     assert made.model_fields_set == set(values) and made.model_dump_json() == MigrationPass(**values).model_dump_json()
     with pytest.raises(pydantic.ValidationError):
         made.bytes = 4  # type: ignore[misc]  # still frozen
+    # Models made with every field share one set of them; a copy with an update has its own.
+    other = trusted(MigrationPass, {**values, "bytes": 5})
+    assert other.model_fields_set is made.model_fields_set
+    copied = other.model_copy(update={"bytes": 6})
+    assert copied.bytes == 6 and copied.model_fields_set is not made.model_fields_set
+    assert made.model_fields_set == set(values) == copied.model_fields_set
+    # Fewer fields than the model has (its defaults left out): a set of those, as model_construct makes.
+    partial = trusted(Series, {"t_s": [1.0]})
+    assert partial.model_fields_set == {"t_s"} == Series.model_construct(t_s=[1.0]).model_fields_set

@@ -118,16 +118,19 @@ def _figured(
     """Each (resource, scale, share)'s change points as `_scaled` gives them, their integral over the
     run, and the utilisation figures of them times the share (`utilisation.figures`), all from the
     one call into the core that scales them (`RunReport.figured_series`: no points sent back for
-    their figures). For None, and each resource of a run that did not record: no points, 0, idle."""
+    their figures). For None, each resource never used and each resource of a run that did not
+    record: no points, 0, idle, one shared (frozen) tuple."""
     read = [w for w in wanted if w is not None] if run.recorded else []
     computed = iter(run.figured_series(read, ROUNDING, PERCENTILES, BUSY_SHARE) if read else [])
-    idle = figures([0.0] * len(PERCENTILES), 0.0, 0.0)
+    #: What every resource never used reads back as: one (frozen) series and figures, shared.
+    idle = (Series(), 0.0, figures([0.0] * len(PERCENTILES), 0.0, 0.0))
     out: list[tuple[Series, float, dict[str, float]]] = []
     for w in wanted:
-        if w is None or not read:
-            out.append((Series(), 0.0, idle))
+        got = next(computed) if w is not None and read else None
+        if got is None:
+            out.append(idle)
             continue
-        t_s, values, shares, busy_s, peak, integral = next(computed)
+        t_s, values, shares, busy_s, peak, integral = got
         out.append((trusted(Series, {"t_s": t_s, "values": values}), integral, figures(shares, busy_s, peak)))
     return out
 

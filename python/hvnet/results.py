@@ -50,13 +50,21 @@ _fields_set, _extra, _private = (
 )
 
 
+#: Each model's fields as one set, which the models `trusted` makes with every field share: the models
+#: are frozen, so nothing adds to it (a copy, `model_copy`, copies it first).
+_ALL_FIELDS: dict[type[BaseModel], set[str]] = {}
+
+
 def trusted(cls: type[_Model], values: dict[str, Any]) -> _Model:
     """A `cls` of `values`: every field, in the model's order, as validation leaves it (read-back's
     figures, which the core checked). What `model_construct` makes, without its pass over the fields:
     read-back makes thousands of these."""
     model = _new(cls)
     _set(model, "__dict__", values)
-    _fields_set(model, set(values))
+    fields = _ALL_FIELDS.get(cls)
+    if fields is None:
+        fields = _ALL_FIELDS[cls] = set(cls.model_fields)
+    _fields_set(model, fields if len(values) == len(fields) else set(values))
     _extra(model, None)
     _private(model, None)
     return model

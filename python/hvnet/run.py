@@ -62,11 +62,11 @@ class NetworkRun:
         rounding: float,
         percentiles: Sequence[float],
         busy_share: float,
-    ) -> list[tuple[list[float], list[float], list[float], float, float, float]]:
+    ) -> list[tuple[list[float], list[float], list[float], float, float, float] | None]:
         """For each (resource, scale, share): its points as `scaled_series` gives them and, from them in
         the same call, over `[0, end_s)`, the `percentiles` and peak of the points times the share, the
         seconds that product is above `busy_share` (all 0 when idle), and the points' integral
-        (`RunReport.figured_series`; `hvnet.utilisation.figures`)."""
+        (`RunReport.figured_series`; `hvnet.utilisation.figures`); None for a resource never used."""
         return self.report.figured_series(list(wanted), rounding, self.end_s, list(percentiles), busy_share)
 
 

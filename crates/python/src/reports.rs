@@ -118,7 +118,8 @@ pub struct RunReport {
 }
 
 /// One resource's series and figures from [`RunReport::figured_series`]:
-/// `(times_s, values, percentiles, busy_s, peak, integral)`.
+/// `(times_s, values, percentiles, busy_s, peak, integral)`; None for a
+/// resource that was never used (no points: all its figures are 0).
 type FiguredSeries<'py> = (
     Bound<'py, PyList>,
     Bound<'py, PyList>,
@@ -270,8 +271,9 @@ impl RunReport {
     /// and the peak, each times the share, and the seconds the product is
     /// above `busy_share`, all 0 for an idle resource; and last, the
     /// points' integral over `[0, end)` (`hvnet.series.Series.integral`: a
-    /// NIC's bits). ValueError when the run did not record or a resource is
-    /// not one of the run's.
+    /// NIC's bits). None for a resource with no points (never used: all of
+    /// that is 0), which read-back makes one shared idle series. ValueError
+    /// when the run did not record or a resource is not one of the run's.
     fn figured_series<'py>(
         &self,
         py: Python<'py>,
@@ -280,17 +282,20 @@ impl RunReport {
         end: f64,
         percentiles: Vec<f64>,
         busy_share: f64,
-    ) -> PyResult<Vec<FiguredSeries<'py>>> {
+    ) -> PyResult<Vec<Option<FiguredSeries<'py>>>> {
         let all = self.recording()?;
         let mut floats = Floats::new(py);
         (wanted.iter())
             .map(|&(r, scale, share)| {
                 let points = scaled(all, r, scale, rounding)?;
+                if points.is_empty() {
+                    return Ok(None); // most cores of a large cluster: read back as one shared idle series
+                }
                 let (figures, busy, peak) =
                     utilisation_figures(&points, end, &percentiles, busy_share, share);
                 let integral = integral_to(&points, end);
                 let (times, values) = (floats.list(points.times())?, floats.list(points.values())?);
-                Ok((times, values, figures, busy, peak, integral))
+                Ok(Some((times, values, figures, busy, peak, integral)))
             })
             .collect()
     }

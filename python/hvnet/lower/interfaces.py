@@ -78,9 +78,11 @@ class Interface:
 
 
 class SmbChannel(NamedTuple):
-    """One SMB connection: bound to a NIC pair (`host/nic`), or with no NICs
-    when it runs over team interfaces, whose rules place it: then `via` names
-    the uplinks (team or NIC) it leaves and arrives by."""
+    """One SMB connection: bound to a NIC pair (the NIC's name on the source
+    host, and on the destination host), or with no NICs when it runs over team
+    interfaces, whose rules place it: then `via` names the uplinks (team or
+    NIC) it leaves and arrives by. Named without the hosts' names, the
+    channels are the same for every pair of hosts of the same two kinds."""
 
     out_nic: str | None
     in_nic: str | None
@@ -96,9 +98,12 @@ class Known:
     interfaces: dict[str, list[Interface]] = field(default_factory=dict)
     #: What SMB makes of each host's interfaces.
     smb: dict[str, _SmbSide] = field(default_factory=dict)
-    #: SMB's channels between two hosts, their NICs named without the hosts' names, by what decides
-    #: them (`_SmbSide.shape`): the same for every pair of hosts of those kinds.
-    channels: dict[tuple[object, ...], _Template] = field(default_factory=dict)
+    #: SMB's channels between two hosts and the uplinks of those over team interfaces
+    #: (`smb_channels`), by what decides them (`_SmbSide.shape`): the same for every pair of hosts
+    #: of those kinds.
+    channels: dict[tuple[object, ...], tuple[tuple[SmbChannel, ...], tuple[str, str] | None]] = field(
+        default_factory=dict
+    )
     #: Each kind of host's number (`_SmbSide.shape`), by all its channels depend on.
     shapes: dict[tuple[object, ...], int] = field(default_factory=dict)
 
@@ -223,56 +228,30 @@ def _smb_side(scenario: Scenario, name: str, known: Known | None) -> _SmbSide:
 def smb_channels(
     scenario: Scenario, source: str, target: str, smb: SmbParameters | None = None, known: Known | None = None
 ) -> tuple[tuple[SmbChannel, ...], tuple[str, str] | None] | str:
-    """SMB Multichannel's connections between two hosts, and the uplinks its
-    team-interface connections leave and arrive by (None if it has none); or why there are none."""
+    """SMB Multichannel's connections between two hosts (channels alike are one object), and the
+    uplinks its team-interface connections leave and arrive by (None if it has none); or why there
+    are none. Made once per pair of kinds of host (`Known.channels`)."""
     sides = (_smb_side(scenario, source, known), _smb_side(scenario, target, known))
     if not sides[0].candidates or not sides[1].candidates:
         empty = source if not sides[0].candidates else target
         return f"SMB finds no interface for live migration on {empty}: no cabled NIC or team (in its networks setting)"
     smb = smb or SmbParameters()
     key = (sides[0].shape, sides[1].shape, smb)
-    template = None if known is None else known.channels.get(key)
-    if template is None:
-        template = _Template.of(*_channels(sides, smb))
+    made = None if known is None else known.channels.get(key)
+    if made is None:
+        channels, via = _channels(sides, smb)
+        alike: dict[SmbChannel, SmbChannel] = {}
+        made = tuple(alike.setdefault(channel, channel) for channel in channels), via
         if known is not None:
-            known.channels[key] = template
-    if not template.named:  # over team interfaces: no host's name in it
-        return template.channels, template.via
-    bound = [
-        channel
-        if channel.out_nic is None
-        else SmbChannel(f"{source}/{channel.out_nic}", f"{target}/{channel.in_nic}", *channel[2:])
-        for channel in template.distinct
-    ]
-    return tuple([bound[k] for k in template.order]), template.via
-
-
-class _Template(NamedTuple):
-    """SMB's channels between two kinds of host, their NICs named without the hosts' names, as
-    `smb_channels` names them for each pair: its distinct channels once, and which each is (channels
-    alike are one object, here and in what `smb_channels` returns)."""
-
-    channels: tuple[SmbChannel, ...]
-    via: tuple[str, str] | None
-    distinct: tuple[SmbChannel, ...]
-    order: tuple[int, ...]
-    #: Whether a channel names NICs (else every channel runs over team interfaces).
-    named: bool
-
-    @classmethod
-    def of(cls, channels: tuple[SmbChannel, ...], via: tuple[str, str] | None) -> _Template:
-        place: dict[SmbChannel, int] = {}
-        order = tuple(place.setdefault(channel, len(place)) for channel in channels)
-        distinct = tuple(place)
-        named = any(channel.out_nic is not None for channel in channels)
-        return cls(tuple(distinct[k] for k in order), via, distinct, order, named)  # channels alike: one object
+            known.channels[key] = made
+    return made
 
 
 def _channels(
     sides: tuple[_SmbSide, _SmbSide], smb: SmbParameters
 ) -> tuple[tuple[SmbChannel, ...], tuple[str, str] | None]:
-    """SMB's channels between hosts of these sides, their NICs named without the hosts' names
-    (`smb_channels` names them), and the uplinks its team-interface channels use."""
+    """SMB's channels between hosts of these sides, their NICs named without the hosts' names, and
+    the uplinks its team-interface channels use."""
     # SMB Direct where both hosts have an RDMA interface; else SMB over TCP (BEHAVIOUR.md), over RDMA
     # NICs too when they are in an LBFO team, which gives no RDMA: the team interface is an RSS one.
     rdma = all(side.rdma for side in sides)

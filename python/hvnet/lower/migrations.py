@@ -324,10 +324,13 @@ def migration_specs(
     core picks, crates/migration/src/transport.rs; limit; pre-copy), ports, memory, compression
     and waits."""
     hosts = {h.name: i for i, h in enumerate(model.scenario.hosts)}
+    rdma_cost = model.cpu.parameters.rdma_cost() if model.cpu is not None else 0.0
     #: What the core is given alike for each migration of a route (`specs.MigrationRoute`), made once
     #: per route and pair of endpoints, by index.
     made: dict[tuple[str, str, MigrationRoute], int] = {}
     routes: list[specs.MigrationRoute] = []
+    #: Pre-copy's limits alike (the run's steps, a switch-over) are one spec.
+    precopies: dict[tuple[Steps, float], specs.Precopy] = {}
     #: Memories alike are one spec (VMs of one size), and compressions alike one (by identity: kept).
     memories: dict[VmMemory, int] = {}
     memory_specs: list[specs.GuestMemory] = []
@@ -347,21 +350,20 @@ def migration_specs(
         if k is None:
             model.add_paths(source, target)
             k = made[source, target, route] = len(routes)
+            precopy = precopies.get((m.steps, route.switchover_s))
+            if precopy is None:
+                precopy = precopies[m.steps, route.switchover_s] = specs.Precopy(
+                    m.steps.max_passes, m.steps.stop_bytes, route.switchover_s, m.steps.setup_s, m.steps.setup_serial_s
+                )
             routes.append(
                 specs.MigrationRoute(
                     index[source],
                     index[target],
                     (hosts[route.source], hosts[route.target]),
                     (route.simultaneous, route.simultaneous_in),
-                    _channels(model, route, index),
+                    _channels(model, route, index, rdma_cost),
                     limits.get(route.source) if route.channels else None,
-                    specs.Precopy(
-                        m.steps.max_passes,
-                        m.steps.stop_bytes,
-                        route.switchover_s,
-                        m.steps.setup_s,
-                        m.steps.setup_serial_s,
-                    ),
+                    precopy,
                 )
             )
         memory = memories.get(m.memory)
@@ -400,11 +402,12 @@ def migration_specs(
     )
 
 
-def _channels(model: NetworkModel, m: MigrationRoute, index: dict[str, int]) -> tuple[specs.Channel, ...]:
+def _channels(
+    model: NetworkModel, m: MigrationRoute, index: dict[str, int], rdma_cost: float
+) -> tuple[specs.Channel, ...]:
     """A route's SMB channels for the core (each bound to its NIC pair, or its team interfaces'
-    endpoints), their paths recorded."""
+    endpoints), their paths recorded; an RDMA channel costs `rdma_cost` cycles per byte at each end."""
     channels: list[specs.Channel] = []
-    rdma_cost = model.cpu.parameters.rdma_cost() if model.cpu is not None else 0.0
     #: A route's channels are often alike (4 per interface), and alike they are one object
     #: (`interfaces.smb_channels`): each made once, by identity.
     made: dict[int, specs.Channel] = {}
@@ -415,7 +418,7 @@ def _channels(model: NetworkModel, m: MigrationRoute, index: dict[str, int]) -> 
             continue
         pair = None
         if channel.out_nic is not None and channel.in_nic is not None:
-            pair = (model.nic_of(channel.out_nic), model.nic_of(channel.in_nic))
+            pair = (model.nic_of(m.source, channel.out_nic), model.nic_of(m.target, channel.in_nic))
             model.add_path(*pair)
         cycles = (rdma_cost, rdma_cost) if channel.rdma else None
         endpoints = None

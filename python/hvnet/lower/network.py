@@ -90,6 +90,8 @@ class NetworkModel:
         self._vm_names = {vm.name for vm in scenario.vms}
         self.nic_ports: list[Port] = [Port(h.name, n.name) for h in scenario.hosts for n in h.nics]
         self.nic_index = {port: i for i, port in enumerate(self.nic_ports)}
+        #: The same by (host, NIC) names: what a route's SMB channels look up (`nic_of`).
+        self._nic_names = {(port.node, port.port): i for port, i in self.nic_index.items()}
         self.unreachable_resource = self.fabric.add("no cabled path", 0.0)
         #: The route of NIC pairs whose full-size frames a switch on it drops (frames.py).
         self.frames_dropped = self.fabric.add("frames larger than a switch's MTU", 0.0)
@@ -149,7 +151,6 @@ class NetworkModel:
         self._inside: dict[tuple[str, str], int] = {}
         #: Names of the NICs the core sees: the hosts' NICs, then the virtual switches' internal ones.
         self.nic_names: list[str] = [str(p) for p in self.nic_ports]
-        self._nic_text: dict[str, int] = {}
         #: What carries the traffic of each (host, uplink) and of each endpoint (`uplink`), made once.
         self._uplinks: dict[tuple[str, str], tuple[str, int, tuple[int, ...]]] = {}
         self._uplink_of: dict[str, tuple[str, int, tuple[int, ...]]] = {}
@@ -189,12 +190,9 @@ class NetworkModel:
 
     # ---- collecting what the run needs (connections, migrations) ------------------------
 
-    def nic_of(self, text: str) -> int:
-        """The index of NIC `host/nic` (`Port.parse`), parsed once per text."""
-        index = self._nic_text.get(text)
-        if index is None:
-            index = self._nic_text[text] = self.nic_index[Port.parse(text)]
-        return index
+    def nic_of(self, host: str, nic: str) -> int:
+        """The index of `host`'s NIC `nic`."""
+        return self._nic_names[host, nic]
 
     def add_path(self, a: int, b: int) -> bool:
         """Records the routes from NIC `a` to NIC `b` for the core; whether a cabled path joins them."""
