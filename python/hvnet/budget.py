@@ -37,6 +37,7 @@ bookkeeping and a connection's or migration's report.
 from __future__ import annotations
 
 import os
+from collections import Counter
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -97,43 +98,35 @@ def _bytes(value: float) -> str:
     return f"{value:.0f} B"
 
 
-class _Migration(NamedTuple):
-    """What the estimate reads of a migration (a `specs.Migration`'s fields of the same names)."""
+class _Route(NamedTuple):
+    """What the estimate reads of a migration's route: its source endpoint, pre-copy's passes, its SMB
+    channels, and its source host with the migrations that host runs at once (`specs.Migration`'s)."""
 
     source: int
-    at_s: float
-    delay_s: float
-    memory: specs.GuestMemory
-    precopy: specs.Precopy
-    channels: tuple[specs.Channel, ...]
-    hosts: tuple[int, int]
-    simultaneous: tuple[int, int]
+    max_passes: int
+    channels: int
+    host: int
+    simultaneous: int
+    #: A migration's events at most: each pass and the blackout copy starting and ending on each channel.
+    events: int
+
+    @classmethod
+    def of(cls, m: specs.Migration | specs.MigrationRoute) -> _Route:
+        passes, channels = m.precopy.max_passes, len(m.channels)
+        return cls(m.source, passes, channels, m.hosts[0], m.simultaneous[0], (passes + 2) * max(1, channels) * 2)
 
 
-def _migrations(spec: specs.RunSpec) -> list[_Migration]:
-    """Every migration of `spec` in the core's order (`RunSpec.all_migrations`), a table's rows read
-    through their routes without making a `specs.Migration` each."""
-    out = [
-        _Migration(m.source, m.at_s, m.delay_s, m.memory, m.precopy, m.channels, m.hosts, m.simultaneous)
-        for m in spec.migrations
-    ]
+def _migrations(spec: specs.RunSpec) -> list[tuple[_Route, specs.GuestMemory, float, float]]:
+    """Every migration of `spec` in the core's order (`RunSpec.all_migrations`) as its route, memory,
+    `at_s` and `delay_s`; a table's rows read through their routes, each route read once."""
+    out = [(_Route.of(m), m.memory, m.at_s, m.delay_s) for m in spec.migrations]
     table = spec.migration_table
     if table is not None:
-        routes, memories = table.routes, table.memories
-        for r, m, at_s, delay_s in zip(table.route, table.memory, table.at_s, table.delay_s, strict=True):
-            route = routes[r]
-            out.append(
-                _Migration(
-                    route.source,
-                    at_s,
-                    delay_s,
-                    memories[m],
-                    route.precopy,
-                    route.channels,
-                    route.hosts,
-                    route.simultaneous,
-                )
-            )
+        routes, memories = [_Route.of(route) for route in table.routes], table.memories
+        out += [
+            (routes[r], memories[m], at_s, delay_s)
+            for r, m, at_s, delay_s in zip(table.route, table.memory, table.at_s, table.delay_s, strict=True)
+        ]
     return out
 
 
@@ -149,11 +142,10 @@ def estimate(spec: specs.RunSpec) -> Estimate:
         latest = max(latest, connection.start_s, connection.stop_s or 0.0)
         moved += connection.amount_bytes
     migration_events = 0.0
-    for migration in migrations:
-        latest = max(latest, migration.at_s + migration.delay_s)
-        guest = migration.memory
-        moved += (migration.precopy.max_passes + 1) * guest.assigned_bytes + guest.device_state_bytes
-        migration_events += (migration.precopy.max_passes + 2) * max(1, len(migration.channels)) * 2
+    latest = max(latest, max((at_s + delay_s for _, _, at_s, delay_s in migrations), default=latest))
+    for route, guest, _, _ in migrations:
+        moved += (route.max_passes + 1) * guest.assigned_bytes + guest.device_state_bytes
+        migration_events += route.events
     for change in spec.changes:
         latest = max(latest, change.at_s)
     # The other work ends by `horizon`; a step of measured demand after it changes its own resource
@@ -178,7 +170,7 @@ def estimate(spec: specs.RunSpec) -> Estimate:
             return uplink.kind == "team" and uplink.index in dynamic
 
         leaving = sum(1 for c in spec.connections if on_dynamic(c.source))
-        leaving += sum(max(1, len(m.channels)) for m in migrations if on_dynamic(m.source))
+        leaving += sum(max(1, route.channels) for route, *_ in migrations if on_dynamic(route.source))
         what = (
             f"{leaving:,} connections on dynamic teams rebalanced every "
             f"{network.rebalance_interval_s:g} s over {_hours(horizon)}"
@@ -200,10 +192,9 @@ def estimate(spec: specs.RunSpec) -> Estimate:
     # Migrations run at most `simultaneous` at a time per source host (bounding them by it alone
     # over-counts where destinations hold them back: an upper bound).
     queued: dict[int, tuple[int, int, int]] = {}
-    for migration in migrations:
-        source = migration.hosts[0]
-        count, most, channels = queued.get(source, (0, 0, 0))
-        queued[source] = (count + 1, max(most, migration.simultaneous[0]), max(channels, len(migration.channels), 1))
+    for route, count in Counter(route for route, *_ in migrations).items():  # each route once, with its migrations
+        total, most, channels = queued.get(route.host, (0, 0, 0))
+        queued[route.host] = (total + count, max(most, route.simultaneous), max(channels, route.channels, 1))
     running = len(spec.connections) + sum(min(count, most) * channels for count, most, channels in queued.values())
     pairs = changing * running if spec.record else 0.0  # (kept only when the run records)
     parts = [
