@@ -10,6 +10,7 @@
 
 mod levels;
 pub mod lmm;
+mod pieces;
 mod progress;
 pub mod record;
 pub mod sim;

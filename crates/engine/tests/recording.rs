@@ -244,19 +244,26 @@ fn percentiles_stably(f: &hvnet_engine::ChangePoints, end: f64, percentiles: &[f
 
 proptest! {
     /// The percentiles are those of the stable sort to the bit, on few values and
-    /// durations (ties of both), -0.0 among them or not.
+    /// durations (ties of both), -0.0 among them or not; and on more values than
+    /// the sort groups (`pieces::sort_plain`: over 32), which it sorts whole.
     #[test]
     fn percentiles_are_the_stable_sorts(
-        steps in prop::collection::vec((1u32..40, 0usize..5), 1..60),
+        steps in prop::collection::vec((1u32..40, 0u32..60), 1..160),
+        few in any::<bool>(),
         end in 1u32..2000,
     ) {
         let values = [0.0, -0.0, 0.25, 0.1 + 0.2, 1.0];
+        let value = |k: u32| match (few, k) {
+            (true, _) => values[usize::try_from(k % 5).expect("a small index")],
+            (false, 7) => -0.0,
+            (false, _) => f64::from(k) * 0.013,
+        };
         let mut t = 0.0;
         let (mut times, mut vals) = (Vec::new(), Vec::new());
         for (gap, v) in steps {
             t += f64::from(gap) * 0.1;
             times.push(t);
-            vals.push(values[v]);
+            vals.push(value(v));
         }
         let f = hvnet_engine::ChangePoints::from_points(times, vals);
         let (end, percentiles) = (f64::from(end) * 0.1, [0.0, 50.0, 90.0, 99.0, 100.0]);
