@@ -253,7 +253,7 @@ def test_every_results_field_is_mentioned_in_output_md() -> None:
 
 def _as_validated(model: BaseModel) -> None:
     """`model` and every model in it are what validating their fields makes: equal, of the same field
-    types, the same fields set, and in the same order (read-back builds them with `results.trusted`)."""
+    types, the same fields set, and in the same order (read-back builds them with `hvnet.trusted`)."""
     again = type(model)(**{name: value for name, value in model if name in model.model_fields_set})
     assert again == model and list(again.__dict__) == list(model.__dict__)
     assert again.model_fields_set == model.model_fields_set
@@ -274,7 +274,7 @@ def test_read_back_builds_each_model_as_validation_would(example: str) -> None:
 
 
 def test_trusted_makes_what_model_construct_makes() -> None:
-    from hvnet.results import trusted
+    from hvnet.trusted import trusted
 
     values: dict[str, Any] = {"bytes": 3, "start_s": 1.0, "end_s": 2.0}
     made = trusted(MigrationPass, dict(values))

@@ -38,10 +38,10 @@ from hvnet.results import (
     Results,
     TrafficResult,
     VcpuSeries,
-    trusted,
 )
 from hvnet.run import NetworkRun
 from hvnet.series import ROUNDING, Series
+from hvnet.trusted import trusted
 from hvnet.units import bits_per_s
 from hvnet.utilisation import BUSY_SHARE, PERCENTILES, core_rows, figures, nic_rows, nic_scale, team_utilisation
 
@@ -228,7 +228,7 @@ def _option(request: MigrationRequest) -> str:
 
 
 def _record(request: MigrationRequest, outcome: MigrationOutcome, operation: int, option: str) -> MigrationResult:
-    """Its record, made as validation would make it (`results.trusted`): the core's figures, each
+    """Its record, made as validation would make it (`hvnet.trusted`): the core's figures, each
     of the type of its field."""
     report = outcome._report  # the figures read once each, not through the view
     start_s, end_s, blackout_s = report.start_s, report.end_s, report.blackout_s

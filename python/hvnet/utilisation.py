@@ -26,8 +26,9 @@ from collections.abc import Sequence
 from typing import Literal
 
 from hvnet import _core
-from hvnet.results import AdapterSeries, CoreSeries, CoreUtilisation, NicUtilisation, TeamUtilisation, trusted
+from hvnet.results import AdapterSeries, CoreSeries, CoreUtilisation, NicUtilisation, TeamUtilisation
 from hvnet.series import Series
+from hvnet.trusted import trusted
 
 __all__ = [
     "BUSY_SHARE",

@@ -32,6 +32,7 @@ from typing import NamedTuple
 from hvnet.calibration import Calibration
 from hvnet.errors import Problem
 from hvnet.lower import specs
+from hvnet.lower.channels import ChannelShapes, channel_specs
 from hvnet.lower.interfaces import Known, SmbChannel, migration_network, smb_channels
 from hvnet.lower.network import NetworkModel
 from hvnet.lower.operations import Gate, Plan, plan_operations
@@ -325,7 +326,7 @@ def migration_specs(
     and waits."""
     hosts = {h.name: i for i, h in enumerate(model.scenario.hosts)}
     rdma_cost = model.cpu.parameters.rdma_cost() if model.cpu is not None else 0.0
-    shapes = _Shapes()
+    shapes = ChannelShapes()
     #: What the core is given alike for each migration of a route (`specs.MigrationRoute`), made once
     #: per route and pair of endpoints, by index.
     made: dict[tuple[str, str, MigrationRoute], int] = {}
@@ -362,7 +363,7 @@ def migration_specs(
                     index[target],
                     (hosts[route.source], hosts[route.target]),
                     (route.simultaneous, route.simultaneous_in),
-                    _channels(model, route, index, rdma_cost, shapes),
+                    channel_specs(model, route.source, route.target, route.channels, index, rdma_cost, shapes),
                     limits.get(route.source) if route.channels else None,
                     precopy,
                 )
@@ -401,52 +402,6 @@ def migration_specs(
         tuple(delay_s),
         tuple(compression_of),
     )
-
-
-def _channels(
-    model: NetworkModel, m: MigrationRoute, index: dict[str, int], rdma_cost: float, shapes: _Shapes
-) -> tuple[specs.Channel, ...]:
-    """A route's SMB channels for the core (each bound to its NIC pair, or its team interfaces'
-    endpoints), their paths recorded; an RDMA channel costs `rdma_cost` cycles per byte at each end.
-    Each distinct channel is made once (`_Shapes`)."""
-    if not m.channels:
-        return ()
-    distinct, order = shapes.of(m.channels)
-    made = []
-    for channel in distinct:
-        pair = None
-        if channel.out_nic is not None and channel.in_nic is not None:
-            pair = (model.nic_of(m.source, channel.out_nic), model.nic_of(m.target, channel.in_nic))
-            model.add_path(*pair)
-        cycles = (rdma_cost, rdma_cost) if channel.rdma else None
-        endpoints = None
-        if channel.via is not None:
-            names = (f"{m.source}/{channel.via[0]}", f"{m.target}/{channel.via[1]}")
-            model.add_paths(*names)
-            endpoints = (index[names[0]], index[names[1]])
-        made.append(specs.Channel(nics=pair, cycles_per_byte=cycles, endpoints=endpoints))
-    return tuple(map(made.__getitem__, order))
-
-
-class _Shapes(dict[int, tuple[tuple[SmbChannel, ...], tuple[int, ...]]]):
-    """SMB's channels of a pair of kinds of host (`interfaces.smb_channels`: one tuple, kept by its
-    routes, channels alike one object) as its distinct channels and which each channel is; by the
-    tuple's `id`, worked out once."""
-
-    def of(self, channels: tuple[SmbChannel, ...]) -> tuple[tuple[SmbChannel, ...], tuple[int, ...]]:
-        found = self.get(id(channels))
-        if found is None:
-            place: dict[int, int] = {}
-            distinct: list[SmbChannel] = []
-            order = []
-            for channel in channels:
-                k = place.get(id(channel))
-                if k is None:
-                    k = place[id(channel)] = len(distinct)
-                    distinct.append(channel)
-                order.append(k)
-            found = self[id(channels)] = (tuple(distinct), tuple(order))
-        return found
 
 
 def _for_content(compressed: specs.Compression, populated: float, incompressible: float) -> specs.Compression:
