@@ -86,8 +86,11 @@ class MigrationParameters:
     def switchover_s(self, source: Host, destination: Host, cpu: CpuParameters) -> float:
         """Exchanges × (round trip + a core's wake on each host): a host whose firmware allows
         deep C-states pays their exit latency twice per exchange, once per end."""
-        wake = cpu.wake_s(source) + cpu.wake_s(destination)
-        return self.switchover_exchanges * (self.exchange_round_trip_s + wake)
+        return self.switchover_of(cpu.wake_s(source), cpu.wake_s(destination))
+
+    def switchover_of(self, source_wake_s: float, destination_wake_s: float) -> float:
+        """`switchover_s` of the two hosts' wakes (`CpuParameters.wake_s`), for a caller that has them."""
+        return self.switchover_exchanges * (self.exchange_round_trip_s + (source_wake_s + destination_wake_s))
 
 
 @dataclass(frozen=True)

@@ -38,7 +38,7 @@ import functools
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from hvnet.calibration import SmbParameters
+from hvnet.calibration import CpuParameters, SmbParameters
 from hvnet.lower.fabric import Port
 from hvnet.lower.routing import Routing
 from hvnet.model import Host, Nic, Scenario, Team
@@ -92,8 +92,9 @@ class SmbChannel(NamedTuple):
 
 @dataclass
 class Known:
-    """Each host's interfaces, and those SMB prefers, by host name, for one scenario: what a caller
-    that asks about many pairs of hosts keeps (`interfaces`'s and `smb_channels`'s `known`)."""
+    """Each host's interfaces, those SMB prefers, and its live migration option and cores' wake, by host
+    name, for one scenario: what a caller that asks about many pairs of hosts keeps (`interfaces`'s and
+    `smb_channels`'s `known`; `migrating`)."""
 
     interfaces: dict[str, list[Interface]] = field(default_factory=dict)
     #: What SMB makes of each host's interfaces.
@@ -106,6 +107,15 @@ class Known:
     )
     #: Each kind of host's number (`_SmbSide.shape`), by all its channels depend on.
     shapes: dict[tuple[object, ...], int] = field(default_factory=dict)
+    #: Each host's live migration option and the time one of its idle cores takes to wake (`migrating`).
+    hosts: dict[str, tuple[str, float]] = field(default_factory=dict)
+
+    def migrating(self, host: Host, cpu: CpuParameters) -> tuple[str, float]:
+        """`host`'s live migration option and the wake of one of its cores (`CpuParameters.wake_s`), read once."""
+        found = self.hosts.get(host.name)
+        if found is None:
+            found = self.hosts[host.name] = (str(host.live_migration.option.value), cpu.wake_s(host))
+        return found
 
 
 def interfaces(scenario: Scenario, host: Host, known: Known | None = None) -> list[Interface]:

@@ -215,7 +215,7 @@ def _route(
     """The transport, queues and switch-over of the migrations from `source` to `target` (its source's
     option), or why none can go."""
     host, other = scenario.host(source), scenario.host(target)
-    option = str(host.live_migration.option.value)
+    option, wake = known.migrating(host, calibration.cpu)
     if option in ("smb", "smb_direct"):
         picked = smb_channels(scenario, source, target, calibration.smb, known)
     else:
@@ -224,13 +224,13 @@ def _route(
     if isinstance(picked, str):
         return picked
     channels, via = picked
-    if option == "smb_direct" and not any(channel.rdma for channel in channels):
+    if option == "smb_direct" and not (channels and channels[0].rdma):  # SMB's channels are all RDMA or none
         return (
             f"{source} asks for smb_direct, but {source} and {target} do not both have an RDMA "
             "interface for live migration (a NIC with rdma: true outside LBFO teams, or a SET team of RDMA "
             "NICs); SMB would run over TCP: use option smb to simulate that"
         )
-    switchover_s = calibration.migration.switchover_s(host, other, calibration.cpu)
+    switchover_s = calibration.migration.switchover_of(wake, known.migrating(other, calibration.cpu)[1])
     return MigrationRoute(
         source,
         target,
