@@ -45,12 +45,34 @@ import json
 import os
 import platform
 import random
-import re
 import subprocess
 import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from sides import Side, build_revision, child_env, hvnet_location  # noqa: E402  (bench/ scripts: the sides)
+
+#: The sides' names too: engine_ab, pipeline_ab and pipeline_steps use them as simulate_cost's.
+__all__ = [
+    "Cell",
+    "Sample",
+    "Side",
+    "Workload",
+    "build_revision",
+    "child_env",
+    "hvnet_location",
+    "main",
+    "measure",
+    "print_table",
+    "rolling_update_yaml",
+    "rows",
+    "run_once",
+    "workloads",
+]
 
 REPO = Path(__file__).resolve().parents[1]
 OUT = REPO / "bench" / "out"
@@ -150,69 +172,6 @@ def workloads(hosts: list[int], demo: bool = True) -> list[Workload]:
     return out
 
 
-# --------------------------------------------------------------------------- interpreters
-
-
-@dataclass(frozen=True)
-class Side:
-    """An interpreter with hvnet installed: "before" (a built revision) or "after" (the current one)."""
-
-    label: str
-    python: str
-
-
-def _git(*args: str) -> str:
-    return subprocess.run(["git", "-C", str(REPO), *args], check=True, capture_output=True, text=True).stdout.strip()
-
-
-def build_revision(rev: str) -> Side:
-    """hvnet at git revision `rev` in a cached virtualenv ``bench/out/venv-REV``; built on first use.
-
-    REV in the paths is `rev` as given when it is already a commit hash prefix
-    (``766dec6``), else the resolved commit's short hash (so ``main`` is not cached
-    under a name that moves). The venv is made from this interpreter with
-    ``--system-site-packages`` and ``pip install`` puts only hvnet in it (its
-    dependencies are already there), so both sides run on the same pydantic,
-    rich, typer ... and the same start-up (``.pth`` files), and differ only by
-    hvnet; the venv's own hvnet comes first on ``sys.path``. Set
-    ``CARGO_TARGET_DIR`` to share Rust build output between builds.
-    """
-    commit = _git("rev-parse", "--verify", f"{rev}^{{commit}}")
-    tag = rev if re.fullmatch(r"[0-9a-f]{7,40}", rev) and commit.startswith(rev) else commit[:10]
-    src = OUT / f"src-{tag}"
-    venv = OUT / f"venv-{tag}"
-    python = venv / "bin" / "python"
-    stamp = venv / ".hvnet-built"
-    wanted = f"{commit} system-site-packages {sys.executable}\n"
-    side = Side(f"before {tag}", str(python))
-    if stamp.exists() and stamp.read_text() == wanted:
-        return side
-    OUT.mkdir(parents=True, exist_ok=True)
-    if not src.exists():
-        _git("worktree", "add", "--detach", str(src), commit)
-    log = OUT / f"build-{tag}.log"
-    print(f"building hvnet {tag} into {venv} (log: {log}) ...", file=sys.stderr, flush=True)
-    started = time.perf_counter()
-    with log.open("w") as out:
-        for cmd in (
-            [sys.executable, "-m", "venv", "--clear", "--system-site-packages", str(venv)],
-            [str(python), "-m", "pip", "install", "--no-input", str(src)],
-        ):
-            subprocess.run(cmd, check=True, stdout=out, stderr=subprocess.STDOUT)
-    stamp.write_text(wanted)
-    print(f"built in {time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
-    return side
-
-
-def hvnet_location(side: Side) -> str:
-    """Where `side`'s interpreter imports hvnet from (a check that each side runs its own hvnet)."""
-    code = "import hvnet, os; print(os.path.dirname(hvnet.__file__))"
-    done = subprocess.run(
-        [side.python, "-c", code], check=True, capture_output=True, text=True, cwd=OUT, env=child_env()
-    )
-    return done.stdout.strip()
-
-
 # --------------------------------------------------------------------------- measuring
 
 
@@ -238,21 +197,6 @@ class Cell:
     @property
     def peak_mib(self) -> float | None:
         return max((s.peak_mib for s in self.samples), default=None)
-
-
-def child_env() -> dict[str, str]:
-    """The environment of every measured process: bytecode cached under ``bench/out/pycache``.
-
-    Both sides then import from cached bytecode, whether hvnet is installed
-    from a wheel (the "before" venv, compiled by pip) or editable (a checkout,
-    whose ``__pycache__`` may be absent or stale), and the checkout itself is
-    not written to. Without this, ``PYTHONDONTWRITEBYTECODE=1`` makes an
-    editable side compile all of hvnet on every run (about 40 ms more).
-    """
-    env = dict(os.environ)
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
-    env["PYTHONPYCACHEPREFIX"] = str(OUT / "pycache")
-    return env
 
 
 def run_once(side: Side, scenario: Path, json_out: Path, report: bool = False) -> Sample:

@@ -1,7 +1,8 @@
 """The scenario model: valid files load into typed, immutable objects in internal units.
 
-Errors have their own file (test_errors.py); this one checks what a valid
-scenario becomes, the lookups the simulator uses, the JSON Schema, and that the
+Errors have their own files (test_errors.py, test_field_errors.py,
+test_cross_reference_errors.py); this one checks what a valid scenario
+becomes, the lookups the simulator uses, the JSON Schema, and that the
 failover example and the documented examples stay valid.
 """
 
