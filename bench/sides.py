@@ -74,6 +74,7 @@ def build_revision(rev: str) -> Side:
 def hvnet_location(side: Side) -> str:
     """Where `side`'s interpreter imports hvnet from (a check that each side runs its own hvnet)."""
     code = "import hvnet, os; print(os.path.dirname(hvnet.__file__))"
+    OUT.mkdir(parents=True, exist_ok=True)  # its working directory, on a fresh clone too
     done = subprocess.run(
         [side.python, "-c", code], check=True, capture_output=True, text=True, cwd=OUT, env=child_env()
     )

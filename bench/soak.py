@@ -4,7 +4,7 @@ this process and checked against the engine's invariants (docs/reliability.md, "
 
     python3 bench/soak.py                      # 1000 sequences, seed 1
     python3 bench/soak.py --sequences 200 --seed 7
-    python3 bench/soak.py --replay bench/out/soak/012.yaml
+    hvnet simulate bench/out/soak/012.yaml     # a violating sequence, written out (below)
 
 A cluster (drawn by bench/soak_sequences.py) has 4-8 hosts, each with two NICs in a team
 (LBFO in any mode and balancing, or SET) under a virtual switch, one NIC on each of two stacked

@@ -17,15 +17,9 @@ import pytest
 
 from hvnet.errors import ScenarioError
 from hvnet.model import LoadBalancing, Scenario, TeamingMode, parse_scenario
+from tests.model.problems import problems
 
 DOCS = Path(__file__).parents[2] / "docs" / "scenario.md"
-
-
-def problems(text: str) -> list[str]:
-    """The lines a user sees for ``text`` saved as cluster.yaml (it must be invalid)."""
-    with pytest.raises(ScenarioError) as caught:
-        parse_scenario(textwrap.dedent(text), "cluster.yaml")
-    return str(caught.value).splitlines()
 
 
 def valid(text: str) -> Scenario:
@@ -124,7 +118,7 @@ def test_identical_set_members_pass() -> None:
 
 
 def test_a_set_team_is_switch_independent() -> None:
-    """The other SET rules (no standby, no address hash, no LACP) are in test_errors.py."""
+    """The other SET rules (no standby, no address hash, no LACP) are in test_cross_reference_errors.py."""
     text = one_host(nics(2), "{name: set1, kind: set, members: [nic1, nic2], mode: static}")
     assert problems(text) == [
         "cluster.yaml:8: hosts[0].teams[0].mode: a SET team is always switch_independent;"
