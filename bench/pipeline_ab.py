@@ -33,7 +33,6 @@ import argparse
 import json
 import os
 import statistics
-import subprocess
 import sys
 from pathlib import Path
 
@@ -86,17 +85,7 @@ def workloads() -> dict[str, str]:
 
 
 def run_child(side: simulate_cost.Side, scenario: Path, inner: int) -> dict[str, float]:
-    done = subprocess.run(
-        [side.python, "-c", CHILD, str(scenario), str(inner)],
-        capture_output=True,
-        text=True,
-        check=False,
-        env=simulate_cost.child_env(),
-        cwd=OUT,
-    )
-    if done.returncode != 0:
-        raise SystemExit(f"{side.label}: {scenario.name}: exit {done.returncode}\n{done.stderr[-2000:]}")
-    figures: dict[str, float] = json.loads(done.stdout.strip().splitlines()[-1])
+    figures = simulate_cost.run_json(side, CHILD, [str(scenario), str(inner)], scenario.name, OUT)
     figures["python_s"] = figures["wall_s"] - figures["engine_s"]
     return figures
 

@@ -35,9 +35,7 @@ Not a test: nothing here asserts on time; read the table.
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
-import subprocess
 import sys
 from pathlib import Path
 
@@ -127,18 +125,7 @@ print(json.dumps({name: statistics.median(values) for name, values in times.item
 
 
 def run_child(side: simulate_cost.Side, scenario: Path, inner: int) -> dict[str, float]:
-    done = subprocess.run(
-        [side.python, "-c", CHILD, str(scenario), str(inner)],
-        capture_output=True,
-        text=True,
-        check=False,
-        env=simulate_cost.child_env(),
-        cwd=OUT,
-    )
-    if done.returncode != 0:
-        raise SystemExit(f"{side.label}: {scenario.name}: exit {done.returncode}\n{done.stderr[-2000:]}")
-    figures: dict[str, float] = json.loads(done.stdout.strip().splitlines()[-1])
-    return figures
+    return simulate_cost.run_json(side, CHILD, [str(scenario), str(inner)], scenario.name, OUT)
 
 
 def main() -> None:

@@ -2,12 +2,14 @@
 
 "after" is the current install; "before" is hvnet at a git revision, built into a cached
 virtualenv ``bench/out/venv-REV`` (``build_revision``). Every measured process runs with
-``child_env``. bench/simulate_cost.py (which re-exports these names), engine_ab.py,
-pipeline_ab.py and pipeline_steps.py measure with them.
+``child_env``, and a child that prints its figures as JSON is run by ``run_json``.
+bench/simulate_cost.py (which re-exports these names), engine_ab.py, pipeline_ab.py and
+pipeline_steps.py measure with them.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -94,3 +96,16 @@ def child_env() -> dict[str, str]:
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     env["PYTHONPYCACHEPREFIX"] = str(OUT / "pycache")
     return env
+
+
+def run_json(side: Side, code: str, args: list[str], name: str, cwd: Path) -> dict[str, float]:
+    """Runs `code` under `side`'s interpreter with `args` (in ``child_env``, from `cwd`) and reads the JSON
+    object its last line prints; a failed child ends the benchmark with its exit code and the end of its
+    stderr, named `name`."""
+    done = subprocess.run(
+        [side.python, "-c", code, *args], capture_output=True, text=True, check=False, env=child_env(), cwd=cwd
+    )
+    if done.returncode != 0:
+        raise SystemExit(f"{side.label}: {name}: exit {done.returncode}\n{done.stderr[-2000:]}")
+    figures: dict[str, float] = json.loads(done.stdout.strip().splitlines()[-1])
+    return figures

@@ -54,7 +54,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from sides import Side, build_revision, child_env, hvnet_location  # noqa: E402  (bench/ scripts: the sides)
+from sides import Side, build_revision, child_env, hvnet_location, run_json  # noqa: E402  (bench/ scripts: the sides)
 
 #: The sides' names too: engine_ab, pipeline_ab and pipeline_steps use them as simulate_cost's.
 __all__ = [
@@ -70,6 +70,7 @@ __all__ = [
     "print_table",
     "rolling_update_yaml",
     "rows",
+    "run_json",
     "run_once",
     "workloads",
 ]
