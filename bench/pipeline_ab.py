@@ -4,7 +4,8 @@
 For each workload of ``bench/scale.py`` that issue 25 names (the 64 × 20 rolling
 updates over TCP/IP, Compression, SMB, SMB Direct and SMB with a switch down,
 the 10,000-VM drain, and the smallest points of the hosts and VMs sweeps: 4 × 20
-and 100 VMs on 64 hosts), a fresh process per side and run:
+and 100 VMs on 64 hosts, the latter also with 2 cores a host rather than 32),
+a fresh process per side and run:
 
 - **load**: ``load_scenario`` of the file, timed once (the first load of the
   process, as a command does it);
@@ -81,6 +82,8 @@ def workloads() -> dict[str, str]:
     # points of bench/scale.py's hosts and VMs sweeps.
     out["4x20"] = scale.cluster_yaml(4, 80, "rolling_update")
     out["VMs-100"] = scale.cluster_yaml(64, 100, "drain")
+    # The same drain with 2 cores a host rather than 32: what is left is the hosts' own fixed cost.
+    out["VMs-100 2 cores"] = scale.cluster_yaml(64, 100, "drain", cores_per_socket=1)
     return out
 
 

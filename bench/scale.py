@@ -63,8 +63,10 @@ DOC = REPO / "docs" / "performance.md"
 PLOT = REPO / "docs" / "performance.png"
 
 
-def cluster_yaml(hosts: int, vms: int, operation: str, option: str = "tcp_ip", failure: bool = False) -> str:
-    """`hosts` hosts (2 x 16 cores, two 10 GbE NICs in a SET team under a vSwitch, live
+def cluster_yaml(
+    hosts: int, vms: int, operation: str, option: str = "tcp_ip", failure: bool = False, cores_per_socket: int = 16
+) -> str:
+    """`hosts` hosts (2 x `cores_per_socket` cores, two 10 GbE NICs in a SET team under a vSwitch, live
     migration by `option`, two at a time; RDMA NICs for smb_direct) on two switches, `vms` VMs
     dealt round robin (4-16 GiB, 2 vCPUs: vRSS), and one `operation`: "rolling_update" of every
     node, or "drain" of the first half of the hosts; with `failure`, tor1 down from 10 to 20 min."""
@@ -78,7 +80,7 @@ def cluster_yaml(hosts: int, vms: int, operation: str, option: str = "tcp_ip", f
     for h in range(1, hosts + 1):
         lines += [
             f"  - name: hv{h}",
-            "    cpu: {sockets: 2, cores_per_socket: 16, ghz: 2.6}",
+            f"    cpu: {{sockets: 2, cores_per_socket: {cores_per_socket}, ghz: 2.6}}",
             f"    nics: [{{name: nic1, speed: 10Gbps, mtu: 9000{rdma}}},"
             f" {{name: nic2, speed: 10Gbps, mtu: 9000{rdma}}}]",
             "    teams: [{name: team1, kind: set, members: [nic1, nic2], load_balancing: hyperv_port}]",
