@@ -1,7 +1,7 @@
 //! The test network both crates' run tests share (included with `#[path]` by
-//! `crates/network/tests/run.rs` and `crates/migration/tests/run.rs`): host A
-//! has a team of NICs 0 and 1 (10 units/s each way); host B has NIC 2 (100
-//! units/s, never the bottleneck).
+//! `crates/network/tests/run.rs`, `crates/migration/tests/run.rs` and
+//! `crates/migration/tests/cores.rs`): host A has a team of NICs 0 and 1 (10
+//! units/s each way); host B has NIC 2 (100 units/s, never the bottleneck).
 
 use std::collections::HashMap;
 use std::net::{IpAddr, Ipv4Addr};

@@ -1,0 +1,38 @@
+//! The migration every test of this crate's run starts from, and the load
+//! balancing they use (included with `#[path]` by `tests/run.rs` and
+//! `tests/cores.rs`).
+
+use hvnet_migration::{GuestMemory, Migration, PrecopyParameters};
+use hvnet_network::{AddressHash, LoadBalancing};
+
+pub const ADDRESS_HASH: LoadBalancing = LoadBalancing::AddressHash(AddressHash::TransportPorts);
+pub fn migration(at: f64, memory: f64, dirty_rate: f64) -> Migration {
+    Migration {
+        source: 0,
+        target: 1,
+        ports: (49500, 6600),
+        channels: vec![],
+        compression: None,
+        memory: GuestMemory {
+            assigned: memory,
+            populated: memory,
+            dirty_rate,
+            working_set: memory,
+            device_state: 1.0,
+        },
+        parameters: PrecopyParameters {
+            max_passes: 5,
+            stop_bytes: 2.0,
+            switchover: 0.1,
+            setup: 0.0,
+            setup_serial: 0.0,
+        },
+        prepare_rate: None,
+        at,
+        after: vec![],
+        delay: 0.0,
+        through: None,
+        hosts: (0, 1),
+        simultaneous: (2, 2),
+    }
+}
