@@ -7,18 +7,14 @@
 
 use hvnet_engine::Sharing;
 use hvnet_migration::{run_with_migrations, Channel, Compression, Guest, GuestMemory, Migration};
-use hvnet_network::{Connection, Cores, Network, TeamingMode};
+use hvnet_network::{Cores, Network, TeamingMode};
 
 #[path = "support/migrations.rs"]
 mod migrations;
 #[path = "../../network/tests/support/two_hosts.rs"]
 mod two_hosts;
-use migrations::{migration, ADDRESS_HASH};
-use two_hosts::{close, network, per_second};
-
-fn connection(source: u32, target: u32, port: u16, amount: f64) -> Connection {
-    Connection::new(source, target, Some((port, 445)), amount, 0.0, None)
-}
+use migrations::migration;
+use two_hosts::{close, connection, network, per_second, ADDRESS_HASH};
 
 /// The network with two cores of 40 cycles/s on each host (A: endpoints 0
 /// and 2; B: endpoint 1), and the compression of `tests/run.rs`'s compression test.

@@ -11,10 +11,9 @@ use hvnet_network::{Change, LoadBalancing, TeamingMode};
 #[path = "support/migrations.rs"]
 mod migrations;
 #[path = "../../network/tests/support/two_hosts.rs"]
-#[allow(dead_code)] // the shared network's per-second use is read in tests/cores.rs
 mod two_hosts;
-use migrations::{migration, ADDRESS_HASH};
-use two_hosts::{close, network};
+use migrations::migration;
+use two_hosts::{close, network, ADDRESS_HASH};
 
 #[test]
 fn an_idle_vm_migrates_in_one_pass_over_one_member() {

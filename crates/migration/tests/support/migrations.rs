@@ -1,11 +1,8 @@
-//! The migration every test of this crate's run starts from, and the load
-//! balancing they use (included with `#[path]` by `tests/run.rs` and
-//! `tests/cores.rs`).
+//! The migration every test of this crate's run starts from (included with
+//! `#[path]` by `tests/run.rs` and `tests/cores.rs`).
 
 use hvnet_migration::{GuestMemory, Migration, PrecopyParameters};
-use hvnet_network::{AddressHash, LoadBalancing};
 
-pub const ADDRESS_HASH: LoadBalancing = LoadBalancing::AddressHash(AddressHash::TransportPorts);
 pub fn migration(at: f64, memory: f64, dirty_rate: f64) -> Migration {
     Migration {
         source: 0,

@@ -3,13 +3,33 @@
 //! `crates/migration/tests/cores.rs`): host A has a team of NICs 0 and 1 (10
 //! units/s each way); host B has NIC 2 (100 units/s, never the bottleneck).
 
+#![allow(dead_code)] // each test file that includes this uses part of it
+
 use std::collections::HashMap;
 use std::net::{IpAddr, Ipv4Addr};
 
 use hvnet_engine::{ChangePoints, Sharing};
 use hvnet_network::{
-    Endpoint, LoadBalancing, Network, Nic, Path, SwitchHash, Team, TeamingMode, Uplink,
+    AddressHash, Connection, Endpoint, LoadBalancing, Network, Nic, Path, SwitchHash, Team,
+    TeamingMode, Uplink,
 };
+
+/// Load balancing by address hash over the transport ports.
+pub const ADDRESS_HASH: LoadBalancing = LoadBalancing::AddressHash(AddressHash::TransportPorts);
+
+/// A connection of `amount` from endpoint `source`'s `port` to port 445 of `target`, at 0.
+pub fn connection(source: u32, target: u32, port: u16, amount: f64) -> Connection {
+    Connection::new(source, target, Some((port, 445)), amount, 0.0, None)
+}
+
+/// The member the test connection (port 49152, 100 units) leaves by when nothing fails.
+pub fn first_member(net: &Network) -> u32 {
+    net.run(&[connection(0, 1, 49152, 100.0)], &[], false)
+        .connections[0]
+        .members[0]
+        .1
+        .expect("a member")
+}
 
 /// Each resource's mean use per second, from the recorded change points.
 pub fn per_second(series: &[ChangePoints], end: f64) -> Vec<Vec<f64>> {
