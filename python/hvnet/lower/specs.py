@@ -1,6 +1,6 @@
 """The specs of one run of the Rust core, field for field as the core reads them.
 
-Frozen, slotted dataclasses that mirror `crates/network/src/spec.rs` and
+Frozen, slotted dataclasses that mirror `crates/network/src/spec/` and
 `crates/migration/src/spec.rs`; `hvnet._core.run` reads them by attribute
 (`crates/python/src/specs.rs`). Everything is by index: resources, NICs,
 teams, endpoints, migrations. Units are in the names: bytes, bytes per
