@@ -26,9 +26,10 @@ cargo fmt --version >/dev/null && cargo clippy --version >/dev/null
 step "install hvnet (Rust core built by maturin) and the test tools"
 python3 -m pip install --quiet --disable-pip-version-check -e '.[test]'
 
-step "Rust: format, lints, tests"
+step "Rust: format, lints, docs' links, tests"
 cargo fmt --all --check
 cargo clippy --quiet --workspace --all-targets -- -D warnings
+RUSTDOCFLAGS="-D warnings" cargo doc --quiet --workspace --no-deps
 cargo test --quiet --workspace --exclude hvnet-python
 
 step "Python: format, lints, types (package, tests, benchmarks)"

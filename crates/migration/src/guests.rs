@@ -32,8 +32,8 @@
 //! by `cores / v · C`, beside its own stack's share of its connections.
 //!
 //! A VM's load is on its source host until its migration ends, then on its
-//! destination: [`Guests::moved`] at a migration's end, then
-//! [`Guests::place`] re-bounds the cores' activities.
+//! destination: `Guests::moved` at a migration's end, then
+//! `Guests::place` re-bounds the cores' activities.
 //!
 //! The guests' work is not network work: each busy core has a *meter*, a
 //! resource of its own (a fatpipe that never limits) that only the core's

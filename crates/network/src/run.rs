@@ -5,7 +5,7 @@
 //! leaves by to the member it arrives on (see [`crate::team`]). The run
 //! reacts to these events:
 //!
-//! - **a change** ([`failover`]): a resource goes down or comes back
+//! - **a change** (`failover`): a resource goes down or comes back
 //!   (capacity 0 or its own), or a NIC's link goes down or up. A team sees
 //!   link state at once in every mode; a member that is up but forwards
 //!   nothing (its cable is dead while its link is up) is seen only by LACP,
@@ -13,12 +13,12 @@
 //!   switch-independent or static teams. When the carriers of a team
 //!   change, every connection whose member is no longer the one the rules
 //!   pick moves to it.
-//! - **a rebalancing tick** of dynamic teams ([`rebalance`], every
+//! - **a rebalancing tick** of dynamic teams (`rebalance`, every
 //!   `rebalance_interval`): the team's outbound connections are spread again
 //!   over its carriers, largest rate first onto the least-loaded carrier;
 //! - **a tick of dynamic VMQ** (every `dynamic_vmq.interval`): a VM queue
-//!   on a busy core moves to a less loaded one (see [`vmq`]);
-//! - **a routing change** ([`routing`]): the fabric's routes between two
+//!   on a busy core moves to a less loaded one (see `vmq`);
+//! - **a routing change** (`routing`): the fabric's routes between two
 //!   NICs change at a time the caller computed (its routing converged on a
 //!   failure or a repair); every connection whose route is no longer the
 //!   one its ECMP hash picks among those left moves to it;

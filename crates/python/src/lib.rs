@@ -2,13 +2,13 @@
 //! and nothing else.
 //!
 //! Python describes a run with the frozen dataclasses of
-//! `python/hvnet/lower/specs.py`; the structs of [`specs`] read them by
+//! `python/hvnet/lower/specs.py`; the structs of `specs` read them by
 //! attribute (`#[derive(FromPyObject)]`) and convert into the crates' types.
 //! Validation is the crates' (`hvnet_network::check`,
 //! `hvnet_migration::check`); the run is the migration crate's
 //! (`hvnet_migration::run_with_migrations`). A spec the crates refuse, and
 //! any panic during the run, raise one exception type, `CoreError` (a
-//! `ValueError`). Results come back as the frozen classes of [`reports`].
+//! `ValueError`). Results come back as the frozen classes of `reports`.
 
 use std::net::IpAddr;
 use std::panic::{catch_unwind, AssertUnwindSafe};
