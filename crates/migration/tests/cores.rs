@@ -13,11 +13,11 @@ use hvnet_network::{Cores, Network, TeamingMode};
 mod migrations;
 #[path = "../../network/tests/support/two_hosts.rs"]
 mod two_hosts;
-use migrations::migration;
-use two_hosts::{close, connection, network, per_second, ADDRESS_HASH};
+use migrations::{compression, migration};
+use two_hosts::{close, connection, network, network_with_a_vm_on_b, per_second, ADDRESS_HASH};
 
 /// The network with two cores of 40 cycles/s on each host (A: endpoints 0
-/// and 2; B: endpoint 1), and the compression of `tests/run.rs`'s compression test.
+/// and 2; B: endpoint 1), and the tests' compression (`migrations::compression`).
 fn network_with_cores() -> (Network, Compression) {
     let mut net = network(TeamingMode::SwitchIndependent, ADDRESS_HASH, None);
     let first = net.resources.len();
@@ -28,14 +28,7 @@ fn network_with_cores() -> (Network, Compression) {
         net.endpoints[e].host_cores = vec![first, first + 1];
     }
     net.endpoints[1].host_cores = vec![first + 2, first + 3];
-    let compression = Compression {
-        ratio: 0.5,
-        zero_ratio: 0.01,
-        compress_cycles: 1.0,
-        decompress_cycles: 1.0,
-        zero_cycles: 1.0,
-        weight: 0.1,
-    };
+    let compression = compression();
     (net, compression)
 }
 
@@ -233,22 +226,6 @@ fn guests_alone_end_the_run_at_once() {
     let run = run_with_migrations(&net, &[], &[], &[], &[guest], true);
     assert_eq!(run.end_time, 0.0);
     assert_eq!(run.events, 0);
-}
-
-/// Endpoint 1 (host B) made a VM with two vCPUs of 20 cycles/s (resources
-/// added at the end), its stack receiving on its first vCPU at 4 cycles per
-/// byte and sending from either at 1: returns the network and the vCPUs.
-fn network_with_a_vm_on_b() -> (Network, [usize; 2]) {
-    let mut net = network(TeamingMode::SwitchIndependent, ADDRESS_HASH, None);
-    let vcpus = [net.resources.len(), net.resources.len() + 1];
-    net.resources.extend([(20.0, Sharing::Shared); 2]);
-    net.endpoints[1].guest_receive_cores = Cores::Queue(vcpus[0]);
-    net.endpoints[1].guest_send_cores = Cores::Spread(vcpus.to_vec());
-    for path in net.paths.values_mut() {
-        path.guest_receive_cycles_per_byte = 4.0;
-        path.guest_send_cycles_per_byte = 1.0;
-    }
-    (net, vcpus)
 }
 
 #[test]

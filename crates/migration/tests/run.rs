@@ -5,14 +5,14 @@
 //! each way); host B has NIC 2 (100 units/s, never the bottleneck).
 
 use hvnet_engine::Sharing;
-use hvnet_migration::{run_with_migrations, Channel, Compression, GuestMemory, Migration};
+use hvnet_migration::{run_with_migrations, Channel, GuestMemory, Migration};
 use hvnet_network::{Change, LoadBalancing, TeamingMode};
 
 #[path = "support/migrations.rs"]
 mod migrations;
 #[path = "../../network/tests/support/two_hosts.rs"]
 mod two_hosts;
-use migrations::migration;
+use migrations::{compression, migration};
 use two_hosts::{close, network, ADDRESS_HASH};
 
 #[test]
@@ -174,14 +174,7 @@ fn compression_puts_fewer_bytes_on_the_wire_at_the_cost_of_cpu() {
     }
     net.endpoints[0].host_cores = vec![first, first + 1];
     net.endpoints[1].host_cores = vec![first + 2, first + 3];
-    let compression = Compression {
-        ratio: 0.5,
-        zero_ratio: 0.01,
-        compress_cycles: 1.0,
-        decompress_cycles: 1.0,
-        zero_cycles: 1.0,
-        weight: 0.1,
-    };
+    let compression = compression();
     let vm = Migration {
         compression: Some(compression),
         memory: GuestMemory {

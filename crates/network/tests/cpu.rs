@@ -9,7 +9,9 @@ use hvnet_network::{Change, Cores, LoadBalancing, Network, TeamingMode};
 
 #[path = "support/two_hosts.rs"]
 mod two_hosts;
-use two_hosts::{close, connection, first_member, network, per_second, ADDRESS_HASH};
+use two_hosts::{
+    close, connection, first_member, network, network_with_a_vm_on_b, per_second, ADDRESS_HASH,
+};
 
 /// Host B receives with RSS on two cores of 40 cycles/s; each byte costs 8
 /// cycles there, so one core receives at most 5 units/s.
@@ -62,22 +64,6 @@ fn connections_on_different_cores_add_up_to_the_link() {
         false,
     );
     assert!(run.connections.iter().all(|c| close(c.end.unwrap(), 10.0)));
-}
-
-/// Endpoint 1 (host B) made a VM with two vCPUs of 20 cycles/s (resources
-/// added at the end), its stack receiving on its first vCPU at 4 cycles per
-/// byte and sending from either at 1: returns the network and the vCPUs.
-fn network_with_a_vm_on_b() -> (Network, [usize; 2]) {
-    let mut net = network(TeamingMode::SwitchIndependent, ADDRESS_HASH, None);
-    let vcpus = [net.resources.len(), net.resources.len() + 1];
-    net.resources.extend([(20.0, Sharing::Shared); 2]);
-    net.endpoints[1].guest_receive_cores = Cores::Queue(vcpus[0]);
-    net.endpoints[1].guest_send_cores = Cores::Spread(vcpus.to_vec());
-    for path in net.paths.values_mut() {
-        path.guest_receive_cycles_per_byte = 4.0;
-        path.guest_send_cycles_per_byte = 1.0;
-    }
-    (net, vcpus)
 }
 
 #[test]

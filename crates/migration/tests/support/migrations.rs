@@ -1,7 +1,8 @@
-//! The migration every test of this crate's run starts from (included with
-//! `#[path]` by `tests/run.rs` and `tests/cores.rs`).
+//! The migration every test of this crate's run starts from, and the
+//! compression its tests use (included with `#[path]` by `tests/run.rs` and
+//! `tests/cores.rs`).
 
-use hvnet_migration::{GuestMemory, Migration, PrecopyParameters};
+use hvnet_migration::{Compression, GuestMemory, Migration, PrecopyParameters};
 
 pub fn migration(at: f64, memory: f64, dirty_rate: f64) -> Migration {
     Migration {
@@ -31,5 +32,18 @@ pub fn migration(at: f64, memory: f64, dirty_rate: f64) -> Migration {
         through: None,
         hosts: (0, 1),
         simultaneous: (2, 2),
+    }
+}
+
+/// Compression to 1/2 (data) and 1/100 (zero pages), 1 cycle per byte to
+/// compress, decompress or skip a zero page, and a weight of 0.1 on the cores.
+pub fn compression() -> Compression {
+    Compression {
+        ratio: 0.5,
+        zero_ratio: 0.01,
+        compress_cycles: 1.0,
+        decompress_cycles: 1.0,
+        zero_cycles: 1.0,
+        weight: 0.1,
     }
 }

@@ -10,7 +10,7 @@ use std::net::{IpAddr, Ipv4Addr};
 
 use hvnet_engine::{ChangePoints, Sharing};
 use hvnet_network::{
-    AddressHash, Connection, Endpoint, LoadBalancing, Network, Nic, Path, SwitchHash, Team,
+    AddressHash, Connection, Cores, Endpoint, LoadBalancing, Network, Nic, Path, SwitchHash, Team,
     TeamingMode, Uplink,
 };
 
@@ -99,4 +99,20 @@ pub fn network(mode: TeamingMode, balancing: LoadBalancing, standby: Option<u32>
         shared_queue_overhead: 0.0,
         loads: vec![],
     }
+}
+
+/// Endpoint 1 (host B) made a VM with two vCPUs of 20 cycles/s (resources
+/// added at the end), its stack receiving on its first vCPU at 4 cycles per
+/// byte and sending from either at 1: returns the network and the vCPUs.
+pub fn network_with_a_vm_on_b() -> (Network, [usize; 2]) {
+    let mut net = network(TeamingMode::SwitchIndependent, ADDRESS_HASH, None);
+    let vcpus = [net.resources.len(), net.resources.len() + 1];
+    net.resources.extend([(20.0, Sharing::Shared); 2]);
+    net.endpoints[1].guest_receive_cores = Cores::Queue(vcpus[0]);
+    net.endpoints[1].guest_send_cores = Cores::Spread(vcpus.to_vec());
+    for path in net.paths.values_mut() {
+        path.guest_receive_cycles_per_byte = 4.0;
+        path.guest_send_cycles_per_byte = 1.0;
+    }
+    (net, vcpus)
 }
