@@ -87,6 +87,16 @@ def workloads() -> dict[str, str]:
     return out
 
 
+def chosen(parser: argparse.ArgumentParser, only: str | None) -> dict[str, str]:
+    """The workloads to run: all, or the one `--only` names (else the parser's error, listing them)."""
+    loads = workloads()
+    if only is None:
+        return loads
+    if only not in loads:
+        parser.error(f"--only: one of {', '.join(loads)}")
+    return {only: loads[only]}
+
+
 def run_child(side: simulate_cost.Side, scenario: Path, inner: int) -> dict[str, float]:
     figures = simulate_cost.run_json(side, CHILD, [str(scenario), str(inner)], scenario.name, OUT)
     figures["python_s"] = figures["wall_s"] - figures["engine_s"]
@@ -107,16 +117,9 @@ def main() -> None:
     args = parser.parse_args()
     if args.repeat < 1 or args.inner < 1:
         parser.error("--repeat and --inner are at least 1")
-    loads = workloads()
-    if args.only is not None:
-        if args.only not in loads:
-            parser.error(f"--only: one of {', '.join(loads)}")
-        loads = {args.only: loads[args.only]}
-
+    loads = chosen(parser, args.only)
     OUT.mkdir(parents=True, exist_ok=True)
-    sides = ([simulate_cost.build_revision(args.against)] if args.against else []) + [
-        simulate_cost.Side("after (current)", sys.executable)
-    ]
+    sides = simulate_cost.sides_against(args.against)
     for side in sides:
         print(f"{side.label}: hvnet from {simulate_cost.hvnet_location(side)}", file=sys.stderr)
     cells: dict[str, dict[str, list[dict[str, float]]]] = {}
@@ -124,10 +127,9 @@ def main() -> None:
         scenario = OUT / (name.replace(" ", "-") + ".yaml")
         scenario.write_text(text)
         cells[name] = {side.label: [] for side in sides}
-        for k in range(args.repeat):
-            for side in sides if k % 2 == 0 else list(reversed(sides)):
-                print(f"  {name}: {side.label}, run {k + 1}/{args.repeat}", file=sys.stderr, flush=True)
-                cells[name][side.label].append(run_child(side, scenario, args.inner))
+        for k, side in simulate_cost.alternating(sides, args.repeat):
+            print(f"  {name}: {side.label}, run {k + 1}/{args.repeat}", file=sys.stderr, flush=True)
+            cells[name][side.label].append(run_child(side, scenario, args.inner))
 
     def median(name: str, side: simulate_cost.Side, key: str) -> float:
         return statistics.median(run[key] for run in cells[name][side.label])

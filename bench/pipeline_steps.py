@@ -137,23 +137,16 @@ def main() -> None:
     args = parser.parse_args()
     if args.repeat < 1 or args.inner < 1:
         parser.error("--repeat and --inner are at least 1")
-    loads = pipeline_ab.workloads()
-    if args.only is not None:
-        if args.only not in loads:
-            parser.error(f"--only: one of {', '.join(loads)}")
-        loads = {args.only: loads[args.only]}
+    loads = pipeline_ab.chosen(parser, args.only)
     OUT.mkdir(parents=True, exist_ok=True)
-    sides = ([simulate_cost.build_revision(args.against)] if args.against else []) + [
-        simulate_cost.Side("after (current)", sys.executable)
-    ]
+    sides = simulate_cost.sides_against(args.against)
     for name, text in loads.items():
         scenario = OUT / (name.replace(" ", "-") + ".yaml")
         scenario.write_text(text)
         runs: dict[str, list[dict[str, float]]] = {side.label: [] for side in sides}
-        for k in range(args.repeat):
-            for side in sides if k % 2 == 0 else list(reversed(sides)):
-                print(f"  {name}: {side.label}, run {k + 1}/{args.repeat}", file=sys.stderr, flush=True)
-                runs[side.label].append(run_child(side, scenario, args.inner))
+        for k, side in simulate_cost.alternating(sides, args.repeat):
+            print(f"  {name}: {side.label}, run {k + 1}/{args.repeat}", file=sys.stderr, flush=True)
+            runs[side.label].append(run_child(side, scenario, args.inner))
         steps = list(dict.fromkeys(step for side in sides for run in runs[side.label] for step in run))
         print(f"\n{name} (ms, medians)\n")
         print(

@@ -2,7 +2,8 @@
 
 "after" is the current install; "before" is hvnet at a git revision, built into a cached
 virtualenv ``bench/out/venv-REV`` (``build_revision``). Every measured process runs with
-``child_env``, and a child that prints its figures as JSON is run by ``run_json``.
+``child_env``, and a child that prints its figures as JSON is run by ``run_json``; a comparison's
+sides come from ``sides_against`` and take turns by ``alternating``.
 bench/simulate_cost.py (which re-exports these names), engine_ab.py, pipeline_ab.py and
 pipeline_steps.py measure with them.
 """
@@ -15,6 +16,7 @@ import re
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -28,6 +30,20 @@ class Side:
 
     label: str
     python: str
+
+
+def sides_against(rev: str | None, python: str = sys.executable) -> list[Side]:
+    """The sides of a comparison, before first: hvnet at `rev` built (none without one), then the
+    current install (`python`)."""
+    return ([build_revision(rev)] if rev else []) + [Side("after (current)", python)]
+
+
+def alternating(sides: list[Side], repeat: int) -> Iterator[tuple[int, Side]]:
+    """Each run's number (0 to `repeat` - 1) and side, the sides alternating (before, after; after,
+    before; ...) so that neither always goes first and both meet the same machine noise."""
+    for k in range(repeat):
+        for side in sides if k % 2 == 0 else reversed(sides):
+            yield k, side
 
 
 def _git(*args: str) -> str:

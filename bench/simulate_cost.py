@@ -54,7 +54,15 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from sides import Side, build_revision, child_env, hvnet_location, run_json  # noqa: E402  (bench/ scripts: the sides)
+from sides import (  # noqa: E402  (bench/ scripts: the sides)
+    Side,
+    alternating,
+    build_revision,
+    child_env,
+    hvnet_location,
+    run_json,
+    sides_against,
+)
 
 #: The sides' names too: engine_ab, pipeline_ab and pipeline_steps use them as simulate_cost's.
 __all__ = [
@@ -62,6 +70,7 @@ __all__ = [
     "Sample",
     "Side",
     "Workload",
+    "alternating",
     "build_revision",
     "child_env",
     "hvnet_location",
@@ -72,6 +81,7 @@ __all__ = [
     "rows",
     "run_json",
     "run_once",
+    "sides_against",
     "workloads",
 ]
 
@@ -366,10 +376,7 @@ def main(argv: list[str] | None = None) -> int:
     if any(h < 2 for h in hosts):
         parser.error("--hosts: a rolling update needs at least 2 hosts")
 
-    sides: list[Side] = []
-    if args.against:
-        sides.append(build_revision(args.against))
-    sides.append(Side("after (current)", args.python))
+    sides = sides_against(args.against, args.python)
     # Both sides byte-compiled: the "before" side's wheel install compiled its modules; an editable
     # install has none, and where PYTHONDONTWRITEBYTECODE is set each run would compile them again.
     for side in sides:
